@@ -1,0 +1,9 @@
+module github.com/agent-skills/agent-skills/agents
+
+go 1.26
+
+require github.com/agent-skills/agent-skills/format v0.0.0
+
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
+
+replace github.com/agent-skills/agent-skills/format => ../format
