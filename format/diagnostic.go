@@ -31,8 +31,10 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 // Pos is a 1-based line and column inside a file. The zero Pos means the
 // position is unknown or the problem concerns the whole file.
 type Pos struct {
+	// Line is the 1-based line number.
 	Line int `json:"line"`
-	Col  int `json:"column"`
+	// Col is the 1-based column, counted in characters.
+	Col int `json:"column"`
 }
 
 // Diagnostic is one problem found in a package: where it is, how serious it
@@ -42,6 +44,7 @@ type Diagnostic struct {
 	// problem is in; empty when the problem concerns the package as a whole.
 	File string `json:"file"`
 	Pos
+	// Severity says whether the problem is an error or a warning.
 	Severity Severity `json:"severity"`
 	// Code is the stable ASK_* identifier of the broken rule.
 	Code string `json:"code"`
