@@ -2,13 +2,13 @@ module github.com/agent-skills/agent-skills/validate
 
 go 1.26
 
-require github.com/agent-skills/agent-skills/format v0.0.0
-
 require (
-	github.com/Masterminds/semver/v3 v3.5.0 // indirect
-	github.com/github/go-spdx/v2 v2.8.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/agent-skills/agent-skills/format v0.0.0
+	github.com/github/go-spdx/v2 v2.8.0
+	github.com/yuin/goldmark v1.8.7
 )
+
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
 
 replace github.com/agent-skills/agent-skills/format => ../format

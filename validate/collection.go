@@ -1,0 +1,128 @@
+package validate
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Result is the outcome of validating one package of a collection.
+type Result struct {
+	// Path is the package folder, slash-separated and relative to the
+	// collection root ("." when the root itself is a package).
+	Path string
+	// Diagnostics are the package's problems; each File is relative to the
+	// package folder, so a caller shows path.Join(Path, File).
+	Diagnostics format.Diagnostics
+	// Name, Kind and Version identify the package as far as it could be
+	// read; they are empty when the package could not be loaded.
+	Name    string
+	Kind    format.Kind
+	Version string
+}
+
+// Collection finds every package below the root of fsys and validates each
+// one, concurrently, with Dir. A folder holding skill.yaml or SKILL.md is a
+// package, and Collection does not look inside it for more; so a single
+// package, a collection such as skills/, and a registry root with
+// skills/<name>/ folders all work. Folders named .git, node_modules and
+// .agent-skills are skipped, and symbolic links are never followed. Each
+// package's DirName is the last element of its path, or opts.DirName for a
+// package at the root.
+//
+// Packages are validated by a pool of runtime.GOMAXPROCS(0) workers, and
+// the results come back sorted by Path. Finding no package is not an
+// error: the result is empty. The error is non-nil only when a folder
+// cannot be listed.
+func Collection(fsys fs.FS, opts Options) ([]Result, error) {
+	dirs, err := findPackages(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if opts.AgentFrontMatterKeys == nil {
+		opts.AgentFrontMatterKeys = DefaultAgentFrontMatterKeys() // once, not per package
+	}
+	opts.licenses = new(sync.Map)
+	results := make([]Result, len(dirs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Go(func() {
+			for i := range jobs {
+				results[i] = validateAt(fsys, dirs[i], opts)
+			}
+		})
+	}
+	for i := range dirs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results, nil
+}
+
+// validateAt validates the package in folder dir of fsys.
+func validateAt(fsys fs.FS, dir string, opts Options) Result {
+	name := opts.DirName
+	sub := fsys
+	if dir != "." {
+		name = path.Base(dir)
+		s, err := fs.Sub(fsys, dir)
+		if err != nil {
+			// fs.Sub fails only for an invalid path, which WalkDir never yields.
+			panic("validate: fs.Sub(" + dir + "): " + err.Error())
+		}
+		sub = s
+	}
+	opts.DirName = name
+	pkg, diags := loadAndCheck(sub, opts)
+	r := Result{Path: dir, Diagnostics: diags}
+	if pkg != nil {
+		r.Name, r.Kind, r.Version = pkg.Name(), pkg.Kind, pkg.Version()
+	}
+	return r
+}
+
+// findPackages returns the sorted package folders of fsys.
+func findPackages(fsys fs.FS) ([]string, error) {
+	var dirs []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != "." {
+			switch d.Name() {
+			case ".git", "node_modules", ".agent-skills":
+				return fs.SkipDir
+			}
+		}
+		if isPackage(fsys, p) {
+			dirs = append(dirs, p)
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(dirs)
+	return dirs, nil
+}
+
+// isPackage reports whether folder dir holds skill.yaml or SKILL.md.
+func isPackage(fsys fs.FS, dir string) bool {
+	for _, name := range []string{format.ManifestFile, "SKILL.md"} {
+		if _, err := fs.Lstat(fsys, path.Join(dir, name)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package validate
+
+import (
+	"os"
+	"path"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// withPrefix copies fsys under dir into out.
+func withPrefix(out, fsys fstest.MapFS, dir string) {
+	for name, f := range fsys {
+		out[path.Join(dir, name)] = f
+	}
+}
+
+func TestCollection(t *testing.T) {
+	root := fstest.MapFS{
+		"README.md":               {Data: []byte("# Collection\n")},
+		"registry/skills.yaml":    {Data: []byte("schemaVersion: 1\nskills: []\n")},
+		"node_modules/x/SKILL.md": {Data: []byte("---\nname: Broken\n---\n")},
+		".git/SKILL.md":           {Data: []byte("not a package")},
+	}
+	withPrefix(root, pkgFS(nil), "skills/java-performance")
+	withPrefix(root, pkgFS(nil), "skills/wrong-dir")
+	// Two packages with the same bad licence: the Collection-wide licence
+	// cache must report it for both.
+	for _, dir := range []string{"skills/lic-a", "skills/lic-b"} {
+		name := path.Base(dir)
+		withPrefix(root, pkgFS(map[string]string{
+			"skill.yaml": strings.NewReplacer("java-performance", name, "Apache-2.0", "Apache 2").Replace(goodManifest),
+			"SKILL.md":   strings.Replace(goodSkill, "java-performance", name, 1),
+		}), dir)
+	}
+	withPrefix(root, pkgFS(map[string]string{"skill.yaml": ""}), "skills/nested/java-performance")
+	// A package's own subfolders are not searched for more packages.
+	root["skills/java-performance/references/inner/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: Inner\n---\n")}
+
+	results, err := Collection(root, testOpts)
+	if err != nil {
+		t.Fatalf("Collection() error = %v", err)
+	}
+	want := []struct {
+		path  string
+		diags []string
+	}{
+		{"skills/java-performance", nil},
+		{"skills/lic-a", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
+		{"skills/lic-b", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
+		{"skills/nested/java-performance", nil},
+		{"skills/wrong-dir", []string{"skill.yaml:2:7 error ASK_NAME_MISMATCH"}},
+	}
+	if len(results) != len(want) {
+		t.Fatalf("Collection() = %d results %+v, want %d", len(results), results, len(want))
+	}
+	for i, w := range want {
+		got := render(results[i].Diagnostics)
+		if results[i].Path != w.path || strings.Join(got, "|") != strings.Join(w.diags, "|") {
+			t.Errorf("Collection()[%d] = %s %v, want %s %v", i, results[i].Path, got, w.path, w.diags)
+		}
+	}
+}
+
+func TestCollectionRootPackage(t *testing.T) {
+	results, err := Collection(pkgFS(nil), Options{DirName: "java-performance"})
+	if err != nil || len(results) != 1 || results[0].Path != "." || len(results[0].Diagnostics) != 0 {
+		t.Fatalf("Collection(single package) = %+v, %v; want one clean result at \".\"", results, err)
+	}
+	results, _ = Collection(pkgFS(nil), Options{DirName: "elsewhere"})
+	if len(results) != 1 || len(results[0].Diagnostics) != 1 || results[0].Diagnostics[0].Code != "ASK_NAME_MISMATCH" {
+		t.Errorf("Collection(single package, wrong DirName) = %+v, want one ASK_NAME_MISMATCH", results)
+	}
+}
+
+func TestCollectionEmpty(t *testing.T) {
+	results, err := Collection(fstest.MapFS{"a/b.txt": {Data: []byte("x")}}, Options{})
+	if err != nil || len(results) != 0 {
+		t.Errorf("Collection(no packages) = %v, %v; want none, nil", results, err)
+	}
+}
+
+// TestCollectionOriginRegistry validates the shared registry fixture, a real
+// collection of published skills, over the OS file system.
+func TestCollectionOriginRegistry(t *testing.T) {
+	dir := "../../shared/fixtures/origin-registry"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("fixture %s not available: %v", dir, err)
+	}
+	results, err := Collection(os.DirFS(dir), Options{OverrideKeys: map[string][]string{"codex": {"interface"}, "claude-code": {}}})
+	if err != nil {
+		t.Fatalf("Collection(%s) error = %v", dir, err)
+	}
+	if len(results) < 8 {
+		t.Fatalf("Collection(%s) = %d packages, want at least 8", dir, len(results))
+	}
+	for _, r := range results {
+		if !strings.HasPrefix(r.Path, "skills/") && !strings.HasPrefix(r.Path, "extra/skills/") {
+			t.Errorf("Collection(%s) found a package at %s, want only skills/<name>", dir, r.Path)
+		}
+		if r.Diagnostics.HasErrors() {
+			t.Errorf("Collection(%s) %s = %v, want no errors", dir, r.Path, r.Diagnostics)
+		}
+	}
+}

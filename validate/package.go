@@ -1,0 +1,430 @@
+package validate
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Options tunes a validation run.
+type Options struct {
+	// Strict turns the warnings that a publisher must fix into errors:
+	// unknown manifest and front-matter keys, broken relative links, and a
+	// bare skill without skill.yaml (DESIGN §3.3: `validate --strict`, and
+	// always during `publish`).
+	Strict bool
+	// DirName is the name of the package's directory, which the package
+	// name must equal. An fs.FS has no name of its own, so the caller
+	// passes it; empty skips the comparison. Dir and Collection set it.
+	DirName string
+	// OverrideKeys is the agentOverrides allowlist the agent adapters
+	// declare: agent id → accepted keys. validate knows no agents; a nil
+	// map skips the agentOverrides check, a non-nil map rejects every agent
+	// and key it does not list.
+	OverrideKeys map[string][]string
+	// AgentFrontMatterKeys lists, by agent id, the front-matter keys an
+	// agent understands beyond the Agent Skills specification; nil means
+	// DefaultAgentFrontMatterKeys.
+	AgentFrontMatterKeys map[string][]string
+	// Load is passed to format.Load by Dir and Collection.
+	Load format.LoadOptions
+
+	// licenses caches CheckLicense results across the packages of one
+	// Collection call, where the same few expressions repeat; nil outside.
+	licenses *sync.Map
+}
+
+// Package checks a loaded package against every rule of the package format
+// (DESIGN §3.3) and of the Agent Skills specification, and returns every
+// problem found, sorted, each with the package-relative File it is in:
+//
+//   - manifest: name, version and description present (ASK_REQUIRED_FIELD);
+//     name grammar (ASK_NAME_INVALID) and name = DirName
+//     (ASK_NAME_MISMATCH); known kind (ASK_KIND_UNKNOWN); strict semver
+//     (ASK_VERSION_INVALID); SPDX licence (ASK_LICENSE_INVALID); files path
+//     safety and duplicates (ASK_FILES_UNSAFE_PATH, ASK_FILES_DUPLICATE);
+//     the entrypoint listed in files (ASK_ENTRYPOINT_NOT_LISTED);
+//     dependencies and suggests (ASK_DEPENDENCY_INVALID,
+//     ASK_SUGGESTS_INVALID); agentOverrides against Options.OverrideKeys
+//     (ASK_OVERRIDE_KEY_UNKNOWN); unknown keys (ASK_MANIFEST_UNKNOWN_KEY, a
+//     warning, an error when Strict).
+//   - entrypoint: the specification's front-matter rules (CheckEntrypoint);
+//     its name equal to the package name and its version, when it declares
+//     one, equal to the manifest's (ASK_NAME_MISMATCH, ASK_VERSION_MISMATCH);
+//     relative Markdown links that leave the package
+//     (ASK_LINK_OUTSIDE_PACKAGE) or point at nothing the package ships
+//     (ASK_LINK_BROKEN, a warning, an error when Strict).
+//   - a bare skill (no skill.yaml) is held to the specification's rules
+//     only; under Strict its missing manifest is ASK_MANIFEST_MISSING.
+//
+// A manifest whose schemaVersion is newer than format supports is not
+// checked further: format.Load already reported it, and the newer schema may
+// legitimately differ. Package does not repeat format.Load's diagnostics;
+// Dir returns both.
+func Package(pkg *format.Package, opts Options) format.Diagnostics {
+	if pkg == nil {
+		return nil
+	}
+	c := &checker{pkg: pkg, opts: opts}
+	c.run()
+	c.diags.Sort()
+	return c.diags
+}
+
+// Dir loads the package at the root of fsys with format.Load and validates
+// it with Package. dirName is the directory's name (see Options.DirName).
+// It returns format's diagnostics and validate's together, sorted.
+func Dir(fsys fs.FS, dirName string, opts Options) format.Diagnostics {
+	opts.DirName = dirName
+	_, diags := loadAndCheck(fsys, opts)
+	return diags
+}
+
+// loadAndCheck loads the package at the root of fsys and validates it,
+// returning the package (nil when it could not be read) and the
+// diagnostics of both steps, sorted. A files entry that is unsafe is
+// reported as such only, not also as missing.
+func loadAndCheck(fsys fs.FS, opts Options) (*format.Package, format.Diagnostics) {
+	pkg, loaded := format.Load(fsys, opts.Load)
+	checked := Package(pkg, opts)
+	unsafe := map[format.Pos]bool{}
+	for _, d := range checked {
+		if d.Code == "ASK_FILES_UNSAFE_PATH" {
+			unsafe[d.Pos] = true
+		}
+	}
+	diags := make(format.Diagnostics, 0, len(loaded)+len(checked))
+	for _, d := range loaded {
+		if d.Code == "ASK_FILES_MISSING" && unsafe[d.Pos] {
+			continue
+		}
+		diags = append(diags, d)
+	}
+	diags = append(diags, checked...)
+	diags.Sort()
+	return pkg, diags
+}
+
+// checker holds the state of one Package run.
+type checker struct {
+	pkg   *format.Package
+	opts  Options
+	diags format.Diagnostics
+}
+
+// add records a diagnostic.
+func (c *checker) add(file string, pos format.Pos, p *Problem) {
+	c.diags = append(c.diags, p.diag(file, pos))
+}
+
+// warnUnlessStrict returns true (a warning) unless Options.Strict is set.
+func (c *checker) warnUnlessStrict() bool { return !c.opts.Strict }
+
+func (c *checker) run() {
+	m := c.pkg.Manifest
+	switch {
+	case m != nil && m.SchemaVersion > format.SupportedSchemaVersion:
+		return
+	case m != nil:
+		c.manifest(m)
+	case c.pkg.Bare && c.opts.Strict:
+		c.add("", format.Pos{}, &Problem{
+			Code:    "ASK_MANIFEST_MISSING",
+			Message: "the package has no skill.yaml; a bare skill cannot be versioned or published",
+			Fix:     "run `agent-skills create --from <dir>` to write a skill.yaml that matches SKILL.md",
+		})
+	}
+	c.entrypoint()
+}
+
+// manifest applies the skill.yaml rules.
+func (c *checker) manifest(m *format.Manifest) {
+	file := m.File
+	if file == "" {
+		file = format.ManifestFile
+	}
+	at := func(field string, p *Problem) { c.add(file, m.Pos(field), p) }
+	fields := func(ps []FieldProblem) {
+		for _, p := range ps {
+			at(p.Field, p.Problem)
+		}
+	}
+
+	for _, f := range []string{"name", "version", "description"} {
+		if !m.Has(f) {
+			c.add(file, format.Pos{}, &Problem{
+				Code:    "ASK_REQUIRED_FIELD",
+				Message: fmt.Sprintf("skill.yaml has no %s", f),
+				Fix:     requiredFix[f],
+			})
+		}
+	}
+
+	if m.Has("name") {
+		if err := CheckName(m.Name); err != nil {
+			at("name", err.(*Problem))
+		} else if c.opts.DirName != "" && m.Name != c.opts.DirName {
+			at("name", &Problem{
+				Code:    "ASK_NAME_MISMATCH",
+				Message: fmt.Sprintf("name %q does not match the directory name %q", m.Name, c.opts.DirName),
+				Fix:     fmt.Sprintf("rename the directory to %q, or set name: %s", m.Name, c.opts.DirName),
+			})
+		}
+	}
+	if !m.Kind.Valid() {
+		at("kind", &Problem{
+			Code:    "ASK_KIND_UNKNOWN",
+			Message: fmt.Sprintf("kind %q is not a known package kind", m.Kind),
+			Fix:     "use kind: skill, command or workflow",
+		})
+	}
+	if m.Has("version") {
+		if err := CheckVersion(m.Version); err != nil {
+			at("version", err.(*Problem))
+		}
+	}
+	if m.Has("description") && strings.TrimSpace(m.Description) == "" {
+		at("description", &Problem{
+			Code:    "ASK_REQUIRED_FIELD",
+			Message: "description is empty",
+			Fix:     requiredFix["description"],
+		})
+	}
+	if m.Has("license") {
+		if p := c.license(m.License); p != nil {
+			at("license", p)
+		}
+	}
+
+	fields(CheckFiles(m.Files))
+	// A files value of the wrong type was already reported by format.
+	filesUsable := m.Files != nil || !m.Has("files")
+	if ep := format.EntrypointFor(m.Kind); ep != "" && filesUsable && !slices.Contains(m.Files, ep) {
+		pos := m.KeyPos("files")
+		msg := fmt.Sprintf("files does not list the entrypoint %s, so it would not ship", ep)
+		if !m.Has("files") {
+			msg = fmt.Sprintf("skill.yaml has no files list, so the entrypoint %s would not ship", ep)
+		}
+		c.add(file, pos, &Problem{
+			Code:    "ASK_ENTRYPOINT_NOT_LISTED",
+			Message: msg,
+			Fix:     fmt.Sprintf("add `- %s` to files", ep),
+		})
+	}
+
+	fields(CheckDependencies(m.Name, requirements(m.Dependencies), requirements(m.OptionalDependencies)))
+	fields(CheckSuggests(m.Name, m.Suggests))
+	for i, a := range m.Compatibility.Agents {
+		field := fmt.Sprintf("compatibility.agents[%d].minVersion", i)
+		if !m.Has(field) {
+			continue
+		}
+		if err := CheckRange(a.MinVersion); err != nil {
+			at(field, &Problem{
+				Code:    "ASK_VERSION_INVALID",
+				Message: fmt.Sprintf("%s (%s): %s", field, a.ID, err.(*Problem).Message),
+				Fix:     `write an agent version constraint such as ">=2.0.0"`,
+			})
+		}
+	}
+	if c.opts.OverrideKeys != nil {
+		fields(CheckOverrides(m.AgentOverrides, c.opts.OverrideKeys))
+	}
+
+	unknown := func(k format.Key, what string) {
+		c.add(file, k.Pos, &Problem{
+			Code:    "ASK_MANIFEST_UNKNOWN_KEY",
+			Message: fmt.Sprintf("skill.yaml has the unknown %s %q", what, k.Name),
+			Fix:     "remove it or check its spelling; known top-level keys are " + strings.Join(format.KnownManifestKeys(), ", "),
+			Warning: c.warnUnlessStrict(),
+		})
+	}
+	for _, k := range m.UnknownKeys {
+		unknown(k, "top-level key")
+	}
+	for _, k := range m.UnknownNested {
+		unknown(k, "key")
+	}
+}
+
+// requiredFix says how to add each required manifest field.
+var requiredFix = map[string]string{
+	"name":        "add `name: <package name>`, the same as the directory name",
+	"version":     "add `version: 1.0.0` (an exact semantic version)",
+	"description": "add `description:` saying what the package covers and when to use it",
+}
+
+// requirements converts format's dependencies to Requirements.
+func requirements(deps []format.Dependency) []Requirement {
+	out := make([]Requirement, len(deps))
+	for i, d := range deps {
+		out[i] = Requirement{Name: d.Name, Range: d.Version}
+	}
+	return out
+}
+
+// entrypoint applies the specification's front-matter rules, the
+// manifest/entrypoint consistency rules and the link checks.
+func (c *checker) entrypoint() {
+	e := c.pkg.Entrypoint
+	if e == nil {
+		return
+	}
+	file := e.File
+	if file == "" {
+		file = c.pkg.EntrypointFile
+	}
+	keys := c.opts.AgentFrontMatterKeys
+	if keys == nil {
+		keys = DefaultAgentFrontMatterKeys()
+	}
+	for _, p := range CheckEntrypoint(e, keys, c.opts.Strict) {
+		c.add(file, entrypointPos(e, p), p.Problem)
+	}
+
+	m := c.pkg.Manifest
+	if name, ok := e.Fields["name"].(string); ok && nameReasonsOK(name) {
+		want, from := "", ""
+		switch {
+		case m != nil && m.Name != "":
+			want, from = m.Name, "skill.yaml name"
+		case m == nil && c.opts.DirName != "":
+			want, from = c.opts.DirName, "directory name"
+		}
+		if want != "" && name != want {
+			c.add(file, e.Pos("name"), &Problem{
+				Code:    "ASK_NAME_MISMATCH",
+				Message: fmt.Sprintf("%s name %q does not match the %s %q", file, name, from, want),
+				Fix:     fmt.Sprintf("set name: %s in %s", want, file),
+			})
+		}
+	}
+	if e.Has("version") {
+		v := e.Text("version")
+		switch {
+		case m != nil && m.Version != "" && v != m.Version:
+			c.add(file, e.Pos("version"), &Problem{
+				Code:    "ASK_VERSION_MISMATCH",
+				Message: fmt.Sprintf("%s version %q does not match the skill.yaml version %q", file, v, m.Version),
+				Fix:     fmt.Sprintf("set version: %s in %s, or remove it there (skill.yaml is authoritative)", m.Version, file),
+			})
+		case m == nil || m.Version == "":
+			if err := CheckVersion(v); err != nil {
+				c.add(file, e.Pos("version"), err.(*Problem))
+			}
+		}
+	}
+	if e.Body != nil {
+		c.links(file, e)
+	}
+}
+
+// nameReasonsOK reports whether a front-matter name passed its own rules,
+// so that a mismatch is not reported on top of an invalid name.
+func nameReasonsOK(name string) bool { return len(nameReasons(name, 1)) == 0 }
+
+// entrypointPos places a front-matter problem: on the key for unknown keys,
+// on the value otherwise, and on the opening `---` for missing fields.
+func entrypointPos(e *format.Entrypoint, p FieldProblem) format.Pos {
+	switch {
+	case p.Field == "" && e.Kind == format.KindWorkflow:
+		return format.Pos{Line: max(e.MetaLine, 1), Col: 1}
+	case p.Field == "":
+		return format.Pos{Line: max(e.MetaLine-1, 1), Col: 1}
+	case p.atKey:
+		return e.KeyPos(p.Field)
+	}
+	if pos := e.Pos(p.Field); pos.Line > 0 {
+		return pos
+	}
+	return e.KeyPos(p.Field)
+}
+
+// links checks every relative link and image of the entrypoint's body.
+func (c *checker) links(file string, e *format.Entrypoint) {
+	dir := path.Dir(file)
+	for _, l := range Links(e.Body, e.BodyLine, dir) {
+		what := "link"
+		if l.Image {
+			what = "image"
+		}
+		switch l.Kind {
+		case LinkAbsolute, LinkEscaping:
+			how := "is an absolute path"
+			if l.Kind == LinkEscaping {
+				how = "leaves the package"
+			}
+			c.add(file, l.Pos, &Problem{
+				Code:    "ASK_LINK_OUTSIDE_PACKAGE",
+				Message: fmt.Sprintf("%s %q %s; an installed package cannot reach it", what, l.Destination, how),
+				Fix:     "copy the target into the package and link to it with a relative path, or use an https:// URL",
+			})
+		case LinkRelative:
+			if c.shipped(l.Target) {
+				continue
+			}
+			msg := fmt.Sprintf("%s %q points at %s, which does not exist in the package", what, l.Destination, l.Target)
+			fix := "fix the path (it is relative to " + file + ") or add the missing file"
+			if c.onDisk(l.Target) {
+				msg = fmt.Sprintf("%s %q points at %s, which files does not list, so it would not ship", what, l.Destination, l.Target)
+				fix = "add " + l.Target + " (or its folder) to files in skill.yaml"
+			}
+			c.add(file, l.Pos, &Problem{Code: "ASK_LINK_BROKEN", Message: msg, Fix: fix, Warning: c.warnUnlessStrict()})
+		}
+	}
+}
+
+// shipped reports whether target is a file of the package's file set or a
+// folder holding one.
+func (c *checker) shipped(target string) bool {
+	files := c.pkg.Files
+	if target == "." {
+		return true
+	}
+	i, found := slices.BinarySearch(files, target)
+	if found {
+		return true
+	}
+	// A folder: the first path sorting after it starts with "target/".
+	// "/" sorts before every other path byte except a few punctuation
+	// marks, so scan the short run of paths that share the prefix.
+	for ; i < len(files) && strings.HasPrefix(files[i], target); i++ {
+		if strings.HasPrefix(files[i], target+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// onDisk reports whether target exists in the package folder at all, to
+// tell a file that files does not list from one that does not exist.
+func (c *checker) onDisk(target string) bool {
+	if c.pkg.FS == nil {
+		return false
+	}
+	_, err := fs.Stat(c.pkg.FS, target)
+	return err == nil
+}
+
+// license runs CheckLicense, through the Collection-wide cache when there
+// is one. SPDX parsing is the most expensive single rule.
+func (c *checker) license(expr string) *Problem {
+	if c.opts.licenses != nil {
+		if v, ok := c.opts.licenses.Load(expr); ok {
+			return v.(*Problem)
+		}
+	}
+	var p *Problem
+	if err := CheckLicense(expr); err != nil {
+		p = err.(*Problem)
+	}
+	if c.opts.licenses != nil {
+		c.opts.licenses.Store(expr, p)
+	}
+	return p
+}
