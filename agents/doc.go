@@ -1,5 +1,76 @@
-// Package agents describes the coding agents that load skills (Claude Code,
-// Codex, Copilot, Gemini CLI, Cursor and others): where each one reads skills
-// and commands, how to detect it, and how a neutral package is projected onto
-// it. Agent knowledge is data in one table.
+// Package agents describes the coding agents that load skills — Claude
+// Code, Codex, GitHub Copilot, Gemini CLI, Cursor, OpenCode, Windsurf,
+// Goose and Amp — and answers, for each one, the questions an installer
+// asks: is it installed (Detect), which folders does it read (ReadRoots,
+// Roots), where should a package of a given kind go (LocationFor), what
+// does the package look like once projected for it (LayoutFor,
+// LayoutForRoot), and what in a package would it refuse (Validate).
+//
+// # Knowledge as data
+//
+// Everything known about an agent is one row of a table (table.go): id,
+// display name, aliases, the agentOverrides keys it allows, the executables
+// and configuration folders that prove it is installed, the project
+// markers that hint at it, and per package kind and scope the ordered
+// roots it reads, the root it prefers to be written to, and the shape of a
+// package there (a folder, or one file plus an extension). Adding an agent
+// is adding a row; an agent with front-matter keys or files of its own also
+// gets a key list or a projection hook. Roots resolve against Env: Home,
+// ProjectRoot, CLAUDE_CONFIG_DIR, CODEX_HOME and XDG_CONFIG_HOME read
+// through Env.Getenv, and per-agent skills-root overrides from
+// configuration (Env.Overrides), which replace the skills root only.
+//
+// Decisions the table encodes:
+//
+//   - Codex: skills are written to ~/.agents/skills (global) and
+//     <project>/.agents/skills. Codex 0.169 also reads $CODEX_HOME/skills
+//     and <project>/.codex/skills, but its source marks them deprecated, so
+//     they are read roots only (doctor reports skills found there). The
+//     agent-oracle run showed a skill present in two roots is listed twice.
+//   - Claude Code reads no shared root: it always gets its own copy in
+//     $CLAUDE_CONFIG_DIR/skills (default ~/.claude/skills) or
+//     <project>/.claude/skills, and commands in …/commands/<name>.md. It
+//     allows no agentOverrides: every key it understands lives in SKILL.md.
+//   - Commands have a location for Claude Code only. Workflows have none:
+//     no agent was verified to load a WORKFLOW.js from any folder, and this
+//     package never writes to an invented path; installs skip with a reason.
+//   - Project roots of Claude Code, Codex and OpenCode are read in every
+//     folder from Env.WorkDir up to the project root.
+//
+// # Exactly once
+//
+// Several agents read the same folder (.agents/skills is read by Codex,
+// Copilot, Gemini CLI, Cursor, OpenCode, Windsurf, Goose and Amp) and most
+// read several. PlanRoots picks the roots one package is written to so
+// that every selected agent sees it, each root is written once, and no
+// agent sees it twice unless no choice of roots avoids that (Copilot reads
+// both the .claude/skills Claude Code needs and the .agents/skills Codex
+// needs); such agents are reported in Plan.Duplicates. A root written for
+// several agents gets LayoutForRoot's projection, the union of what each
+// reader needs.
+//
+// # Projection
+//
+// LayoutFor is pure: package in, files out, read from the package's fs.FS
+// only. The entrypoint's front matter is rewritten with a fixed key order
+// (name, description, license, the Agent Skills keys compatibility,
+// allowed-tools and metadata, then the agent's own keys) and the body bytes
+// are kept exactly. Claude Code skills keep the Claude keys the author
+// wrote (when_to_use, argument-hint, disable-model-invocation,
+// user-invocable, model, effort, context, agent, hooks, paths, shell);
+// Claude Code commands become one <name>.md with description,
+// argument-hint, allowed-tools and model. Codex skills gain
+// metadata.short-description and a synthesised agents/openai.yaml from
+// agentOverrides.codex.interface. Other files are copied unchanged,
+// skill.yaml included: agents ignore it, and it lets `list` and `doctor`
+// read the installed version and re-validate the folder.
+//
+// # Purity and errors
+//
+// Nothing here reads the environment, the clock or the file system except
+// through the functions in Env, and nothing runs an agent binary. Errors a
+// user can see are *Error values with a stable ASK_* code and hints:
+// ASK_AGENT_UNKNOWN (exit 2), ASK_NO_AGENT (exit 6, raised by the CLI with
+// NoAgentError) and ASK_LAYOUT_INVALID (exit 1, an adapter bug). Adapter
+// validation reports ASK_AGENT_CONSTRAINT diagnostics.
 package agents

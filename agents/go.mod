@@ -4,6 +4,6 @@ go 1.26
 
 require github.com/agent-skills/agent-skills/format v0.0.0
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require go.yaml.in/yaml/v3 v3.0.6
 
 replace github.com/agent-skills/agent-skills/format => ../format

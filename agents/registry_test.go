@@ -1,0 +1,205 @@
+package agents
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+func TestAllOrder(t *testing.T) {
+	want := []string{"claude-code", "codex", "github-copilot", "gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp"}
+	if got := Default().IDs(); !slices.Equal(got, want) {
+		t.Errorf("Default().IDs() = %q, want %q", got, want)
+	}
+	var ids []string
+	for _, a := range All() {
+		ids = append(ids, a.ID())
+	}
+	if !slices.Equal(ids, want) {
+		t.Errorf("All() ids = %q, want %q", ids, want)
+	}
+}
+
+// TestTableConsistent checks the invariants every table row must keep.
+func TestTableConsistent(t *testing.T) {
+	env := testEnv(nil)
+	rootShape := map[string]Location{}
+	for _, a := range All() {
+		row := a.(*tableAdapter).row
+		if row.displayName == "" {
+			t.Errorf("%s has no display name", row.id)
+		}
+		if len(row.executables) == 0 || len(row.configDirs) == 0 || len(row.markers) == 0 {
+			t.Errorf("%s lacks detection evidence (executables, config dirs or markers)", row.id)
+		}
+		if _, ok := row.kinds[format.KindSkill]; !ok {
+			t.Errorf("%s has no skill location", row.id)
+		}
+		for _, kind := range format.Kinds() {
+			spec, ok := row.kinds[kind]
+			if !ok {
+				if row.skipReasons[kind] == "" {
+					t.Errorf("%s has no %s location and no reason for it", row.id, kind)
+				}
+				continue
+			}
+			for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
+				specs := spec.global
+				if scope == ScopeProject {
+					specs = spec.project
+				}
+				if preferredIndex(specs) != 0 {
+					t.Errorf("%s %s %s: the first root must be the preferred one", row.id, kind, scope)
+				}
+				loc, ok := a.LocationFor(kind, scope, env)
+				if !ok {
+					t.Errorf("%s.LocationFor(%s, %s) = none, want a location", row.id, kind, scope)
+					continue
+				}
+				if !slices.Contains(a.ReadRoots(kind, scope, env), loc.Root) {
+					t.Errorf("%s writes %s to %s, which it does not read", row.id, kind, loc.Root)
+				}
+				for _, r := range a.ReadRoots(kind, scope, env) {
+					want := Location{Root: r, Shape: loc.Shape, Extension: loc.Extension}
+					if prev, seen := rootShape[r]; seen && prev != want {
+						t.Errorf("root %s is read as %+v and as %+v", r, prev, want)
+					}
+					rootShape[r] = want
+				}
+			}
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	cases := []struct {
+		in   string
+		want string
+		hint string
+	}{
+		{"claude-code", "claude-code", ""},
+		{"claude", "claude-code", ""},
+		{"CLAUDE", "claude-code", ""},
+		{" codex ", "codex", ""},
+		{"copilot", "github-copilot", ""},
+		{"gemini", "gemini-cli", ""},
+		{"amp", "amp", ""},
+		{"cluade", "", "Did you mean --agent claude?"},
+		{"codx", "", "Did you mean --agent codex?"},
+		{"vim", "", ""},
+		{"all", "", ""},
+	}
+	for _, tc := range cases {
+		a, err := Lookup(tc.in)
+		if tc.want != "" {
+			if err != nil || a.ID() != tc.want {
+				t.Errorf("Lookup(%q) = %v, %v, want %s", tc.in, a, err, tc.want)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" || e.ExitCode() != 2 {
+			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN with exit code 2", tc.in, err)
+		}
+		hints := strings.Join(e.Hint(), "\n")
+		for _, id := range Default().IDs() {
+			if !strings.Contains(hints, id) {
+				t.Errorf("Lookup(%q) hints = %q, want them to list %s", tc.in, hints, id)
+			}
+		}
+		if tc.hint != "" && e.Hint()[0] != tc.hint {
+			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.Hint()[0], tc.hint)
+		}
+		if tc.hint == "" && strings.Contains(hints, "Did you mean") {
+			t.Errorf("Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	cases := []struct {
+		in      []string
+		want    []string
+		wantErr bool
+	}{
+		{[]string{"codex", "claude"}, []string{"claude-code", "codex"}, false},
+		{[]string{"codex,claude-code", "claude"}, []string{"claude-code", "codex"}, false},
+		{[]string{"all"}, Default().IDs(), false},
+		{[]string{"codex", "ALL"}, Default().IDs(), false},
+		{[]string{"all", "nope"}, nil, true},
+		{[]string{"nope"}, nil, true},
+		{nil, nil, false},
+	}
+	for _, tc := range cases {
+		got, err := Default().Select(tc.in)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("Select(%q) error = %v, want error %v", tc.in, err, tc.wantErr)
+			continue
+		}
+		var ids []string
+		for _, a := range got {
+			ids = append(ids, a.ID())
+		}
+		if !slices.Equal(ids, tc.want) {
+			t.Errorf("Select(%q) = %q, want %q", tc.in, ids, tc.want)
+		}
+	}
+}
+
+func TestNewRegistryRejectsClashes(t *testing.T) {
+	cases := []struct {
+		name     string
+		adapters []Adapter
+	}{
+		{"duplicate id", []Adapter{fakeAdapter{id: "x"}, fakeAdapter{id: "x"}}},
+		{"id clashes with alias", append(All(), fakeAdapter{id: "claude"})},
+		{"reserved all", []Adapter{fakeAdapter{id: "all"}}},
+	}
+	for _, tc := range cases {
+		if _, err := NewRegistry(tc.adapters...); err == nil {
+			t.Errorf("NewRegistry(%s) error = nil, want one", tc.name)
+		}
+	}
+	if _, err := NewRegistry(fakeAdapter{id: "x"}, fakeAdapter{id: "y"}); err != nil {
+		t.Errorf("NewRegistry(x, y) error = %v, want nil", err)
+	}
+}
+
+func TestOverrideKeys(t *testing.T) {
+	keys := Default().OverrideKeys()
+	if got := keys["codex"]; !slices.Equal(got, []string{"interface"}) {
+		t.Errorf("OverrideKeys()[codex] = %q, want [interface]", got)
+	}
+	if got := keys["claude-code"]; len(got) != 0 {
+		t.Errorf("OverrideKeys()[claude-code] = %q, want none", got)
+	}
+	if len(keys) != len(All()) {
+		t.Errorf("OverrideKeys() has %d agents, want %d", len(keys), len(All()))
+	}
+	// The returned slices are copies: changing one changes nothing.
+	a, _ := Lookup("codex")
+	a.OverrideKeys()[0] = "changed"
+	if got := a.OverrideKeys()[0]; got != "interface" {
+		t.Errorf("OverrideKeys() after mutating a copy = %q, want interface", got)
+	}
+}
+
+func TestNoAgentError(t *testing.T) {
+	codex, _ := Lookup("codex")
+	e := NoAgentError(All(), []Adapter{codex})
+	if e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
+		t.Errorf("NoAgentError() = %s / exit %d, want ASK_NO_AGENT / 6", e.ErrorCode(), e.ExitCode())
+	}
+	hints := strings.Join(e.Hint(), "\n")
+	for _, want := range []string{"--agent codex", "claude-code", "amp", "--agent all"} {
+		if !strings.Contains(hints, want) {
+			t.Errorf("NoAgentError() hints = %q, want them to mention %q", hints, want)
+		}
+	}
+	if !strings.Contains(e.Error(), "ASK_NO_AGENT") {
+		t.Errorf("NoAgentError().Error() = %q, want it to name the code", e.Error())
+	}
+}
