@@ -1,4 +1,64 @@
-// Package registry reads skill registries: the index document, the
-// canonical integrity digest of a package, and the local, git, http and
-// bundled registry kinds behind one interface.
+// Package registry reads skill registries (DESIGN §4): the index
+// document, the local, git, http and bundled registry kinds behind one
+// interface, precedence between registries, search, and safe packing and
+// extraction of .tar.gz payloads.
+//
+// # Index
+//
+// DecodeIndex parses registry/skills.yaml (YAML, through yaml.Node so that
+// every problem has a line) or index.json (JSON, with encoding/json for
+// speed) and validates it completely before anything touches the disk:
+// skill names, strict semver versions, no duplicates, exactly one of path
+// or tarball, safe relative paths, well-formed sha256 integrity strings,
+// RFC 3339 time stamps, and size and count limits (DefaultIndexLimits).
+// A skill's latest version defaults to its newest non-deprecated release.
+// Every problem is reported in one ASK_REGISTRY_INVALID_INDEX error.
+//
+// Indexes above 1 MiB are cached in decoded, binary form under
+// Options.CacheDir/index, keyed by the SHA-256 of the source, so a
+// 100,000-version index loads in about a tenth of a second after the first
+// time.
+//
+// # Kinds
+//
+// Open builds a Registry from a Spec; the kind is inferred from the URL
+// when not given (InferKind). A local registry is read in place. A git
+// registry is a depth-1 fetch into CacheDir/git/<sha256 of url#ref>, made
+// with the system git with hooks, symbolic links, fsmonitor, prompts and
+// the system configuration disabled, refreshed after Options.TTL and used
+// as is, with a notice, when the network fails. An http registry fetches
+// its index over HTTPS (plain http only to loopback or when explicitly
+// allowed), with timeouts, bounded retries with exponential backoff on 5xx
+// and network errors, ETag revalidation and size caps; the last good
+// index is kept in CacheDir/http/<hash> and used offline with a notice. A
+// bundled registry serves an fs.FS, its index built by BuildIndex.
+//
+// # Integrity
+//
+// Every payload is verified before use (Verify): format.Digest over
+// format.Load's file set must equal the index integrity, and the manifest
+// must name the requested name and version; otherwise
+// ASK_INTEGRITY_MISMATCH with the expected and actual values. Fetch copies
+// or extracts into a temporary directory beside the destination, verifies
+// there, drops files outside the file set and renames; on failure nothing
+// is left at the destination.
+//
+// # Archives
+//
+// Extract accepts only regular files and directories with safe paths, and
+// enforces entry, file, total and compression-ratio limits while
+// decompressing (DefaultExtractLimits). Pack writes reproducible archives.
+// The path check (pathsafe.go) duplicates the part of validate's that the
+// extractor needs, because registry must not import validate.
+//
+// # Precedence
+//
+// A Set orders registries: the first trusted registry that has a name owns
+// it, "registry:name" bypasses precedence, and a registry that cannot be
+// asked never lets a later one take over a name (ASK_REGISTRY_UNAVAILABLE).
+// Set.Versions and Set.Requirements have the shape of the resolver's
+// Source.
+//
+// Nothing in this package prints: notices go to Options.Notify and the
+// notify function of NewSet.
 package registry

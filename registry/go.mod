@@ -2,11 +2,10 @@ module github.com/agent-skills/agent-skills/registry
 
 go 1.26
 
-require github.com/agent-skills/agent-skills/format v0.0.0
-
 require (
-	github.com/Masterminds/semver/v3 v3.5.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/agent-skills/agent-skills/format v0.0.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 replace github.com/agent-skills/agent-skills/format => ../format

@@ -1,0 +1,301 @@
+package registry
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Verify loads the package in fsys and checks it against an index entry:
+// the canonical digest of its file set (format.Digest over format.Load's
+// Files) must equal integrity, and the package must be called name at
+// version. A mismatch is ASK_INTEGRITY_MISMATCH naming the expected and
+// actual values; unsafe or oversized content keeps format's own code.
+func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error) {
+	pkg, diags, err := loadChecked(fsys, name, version)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := format.Digest(pkg.FS, pkg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("digest of %s@%s: %w", name, version, err)
+	}
+	if sum != integrity {
+		return nil, mismatch(name, version, "the payload does not match the integrity recorded in the index", integrity, sum)
+	}
+	if !pkg.Bare && pkg.Manifest == nil {
+		// The bytes are the published ones, but the manifest does not
+		// decode: report the manifest's own problem.
+		msg := "its skill.yaml does not decode"
+		code := "ASK_MANIFEST_INVALID"
+		for _, d := range diags {
+			if d.Severity == format.SeverityError {
+				msg, code = d.String(), d.Code
+				break
+			}
+		}
+		return nil, &Error{
+			Code:    code,
+			Message: fmt.Sprintf("package %s@%s is unusable: %s", name, version, msg),
+			Try:     []string{"report the broken package to the registry's maintainers"},
+		}
+	}
+	if got := pkg.Name(); got != name {
+		return nil, mismatch(name, version, "the payload's manifest names another package", name, got)
+	}
+	if got := pkg.Version(); got != version && !(pkg.Bare && got == "") {
+		return nil, mismatch(name, version, "the payload's manifest names another version", version, got)
+	}
+	return pkg, nil
+}
+
+// loadChecked loads a payload, refusing unsafe or oversized content with
+// format's own code.
+func loadChecked(fsys fs.FS, name, version string) (*format.Package, format.Diagnostics, error) {
+	pkg, diags := format.Load(fsys, format.LoadOptions{})
+	for _, d := range diags {
+		if d.Severity == format.SeverityError && (pkg == nil || d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
+			return nil, nil, &Error{
+				Code:    d.Code,
+				Message: fmt.Sprintf("package %s@%s is unusable: %s", name, version, d.String()),
+				Try:     []string{"do not install this package; report it to the registry's maintainers"},
+			}
+		}
+	}
+	if pkg == nil {
+		return nil, nil, mismatch(name, version, "the payload is not a package", "a package", "nothing loadable")
+	}
+	return pkg, diags, nil
+}
+
+// mismatch builds the ASK_INTEGRITY_MISMATCH error.
+func mismatch(name, version, what, expected, actual string) *Error {
+	return &Error{
+		Code:    "ASK_INTEGRITY_MISMATCH",
+		Message: fmt.Sprintf("integrity check failed for %s@%s: %s", name, version, what),
+		Details: []string{"expected: " + expected, "actual:   " + actual},
+		Try: []string{
+			"do not install this package; nothing was written",
+			"report it to the registry's maintainers (the payload or the index was altered)",
+		},
+	}
+}
+
+// Package returns the verified package name@version.
+func (r *registry) Package(ctx context.Context, name, version string) (*format.Package, error) {
+	s, v, err := r.lookup(ctx, name, version)
+	if err != nil {
+		return nil, err
+	}
+	fsys, err := r.be.payload(ctx, r, s, v)
+	if err != nil {
+		return nil, err
+	}
+	return Verify(fsys, name, version, v.Integrity)
+}
+
+// Fetch copies the payload into a temporary directory beside dest,
+// verifies it there, removes any file outside the package's file set and
+// renames the directory to dest.
+func (r *registry) Fetch(ctx context.Context, name, version, dest string) (*Fetched, error) {
+	s, v, err := r.lookup(ctx, name, version)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("fetch %s@%s: %s already exists", name, version, dest)
+	}
+	parent := filepath.Dir(dest)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = os.RemoveAll(tmp)
+		}
+	}()
+	src, err := r.be.payload(ctx, r, s, v)
+	if err != nil {
+		return nil, err
+	}
+	// Copy what the source declares, then verify what was written: the
+	// copy, not the source, is what gets installed.
+	srcPkg, _, err := loadChecked(src, name, version)
+	if err != nil {
+		return nil, err
+	}
+	if err := copyFiles(ctx, src, srcPkg.Files, tmp); err != nil {
+		return nil, err
+	}
+	pkg, err := Verify(os.DirFS(tmp), name, version, v.Integrity)
+	if err != nil {
+		return nil, err
+	}
+	if err := pruneTo(tmp, pkg.Files); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return nil, err
+	}
+	done = true
+	return &Fetched{
+		Registry:  r.spec.Name,
+		Name:      name,
+		Version:   version,
+		Integrity: v.Integrity,
+		Resolved:  r.be.resolved(v),
+		Files:     pkg.Files,
+	}, nil
+}
+
+// copyFiles copies the listed regular files of fsys into dir.
+func copyFiles(ctx context.Context, fsys fs.FS, files []string, dir string) error {
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if why := checkPath(name); why != "" {
+			return archiveUnsafe(name, why)
+		}
+		if err := copyFile(fsys, name, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyFile copies one regular file, refusing anything else.
+func copyFile(fsys fs.FS, name, to string) error {
+	in, err := fsys.Open(name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return archiveUnsafe(name, "not a regular file")
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// pruneTo removes every file under dir that is not in keep, and then
+// every directory left empty.
+func pruneTo(dir string, keep []string) error {
+	var extra, dirs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == ".":
+		case d.IsDir():
+			dirs = append(dirs, p)
+		case !slices.Contains(keep, rel):
+			extra = append(extra, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range extra {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	slices.Reverse(dirs)
+	for _, d := range dirs {
+		if ents, err := os.ReadDir(d); err == nil && len(ents) == 0 {
+			_ = os.Remove(d)
+		}
+	}
+	return nil
+}
+
+// tarballPayload returns the extracted payload of a tarball version from
+// the payload cache, downloading and extracting it on first use. open
+// returns the .tar.gz stream. The cache is keyed by name, version and
+// the expected integrity, so a changed index entry never reuses it; the
+// content is verified by the caller on every use.
+func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, open func(context.Context) (io.ReadCloser, error)) (fs.FS, error) {
+	if r.opts.CacheDir == "" {
+		return nil, unavailable(r.spec.Name, "no cache directory configured for tarball payloads", nil)
+	}
+	key := name + "@" + v.Version + "-" + integrityKey(v.Integrity)
+	dir := filepath.Join(r.opts.CacheDir, "payloads", key)
+	if info, err := os.Stat(dir); err == nil && info.IsDir() {
+		return os.DirFS(dir), nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+key+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	body, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, err = Extract(ctx, body, tmp, DefaultExtractLimits())
+	body.Close()
+	if err != nil {
+		if isArchiveError(err) {
+			var e *Error
+			errors.As(err, &e)
+			e.Message = fmt.Sprintf("%s@%s: %s", name, v.Version, e.Message)
+		}
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, fs.ErrExist) {
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil, err
+		}
+	}
+	return os.DirFS(dir), nil
+}
+
+// integrityKey turns "sha256-<base64>" into 16 hex digits for file names.
+func integrityKey(integrity string) string {
+	b64 := strings.TrimPrefix(integrity, "sha256-")
+	sum, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || len(sum) < 8 {
+		return "unknown"
+	}
+	return hex.EncodeToString(sum[:8])
+}

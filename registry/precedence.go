@@ -1,0 +1,253 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Set is the ordered list of configured registries (DESIGN §4.3). The
+// first trusted registry whose index has any version of a name owns the
+// name, so a later registry can never inject a higher version of it
+// (dependency confusion). A qualified reference "registry:name" bypasses
+// precedence. A registry that cannot be asked is skipped with one notice,
+// but it never lets a later registry take over a name it might own.
+type Set struct {
+	regs   []Registry
+	notify func(string)
+
+	mu     sync.Mutex
+	warned map[string]bool
+}
+
+// NewSet returns the set of regs in precedence order; notify (may be nil)
+// receives one notice per unreachable registry.
+func NewSet(notify func(string), regs ...Registry) *Set {
+	return &Set{regs: regs, notify: notify, warned: map[string]bool{}}
+}
+
+// Registries returns the registries in precedence order.
+func (s *Set) Registries() []Registry { return s.regs }
+
+// Get returns the registry called name.
+func (s *Set) Get(name string) (Registry, bool) {
+	for _, r := range s.regs {
+		if r.Name() == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// Lookup returns the registry that answers for name and the skill's index
+// entry: the named registry when registry is not empty, else the owner by
+// precedence.
+func (s *Set) Lookup(ctx context.Context, registry, name string) (Registry, *Skill, error) {
+	if registry == "" {
+		return s.Owner(ctx, name)
+	}
+	r, ok := s.Get(registry)
+	if !ok {
+		return nil, nil, s.unknown(registry)
+	}
+	idx, err := r.Index(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	sk, ok := idx.Skill(name)
+	if !ok {
+		return nil, nil, notFound(name, "registry "+quote(registry))
+	}
+	return r, sk, nil
+}
+
+// unknown builds the ASK_REGISTRY_UNKNOWN error.
+func (s *Set) unknown(registry string) *Error {
+	var names []string
+	for _, r := range s.regs {
+		names = append(names, r.Name())
+	}
+	return &Error{
+		Code:    "ASK_REGISTRY_UNKNOWN",
+		Message: fmt.Sprintf("no registry called %q is configured", registry),
+		Details: []string{"configured: " + strings.Join(names, ", ")},
+		Try:     []string{"agent-skills registry list", "agent-skills registry add " + registry + " <url>"},
+	}
+}
+
+// Owner returns the first trusted registry whose index has name. When an
+// earlier registry could not be asked and a later one has the name, it
+// returns ASK_REGISTRY_UNAVAILABLE instead of promoting the later one.
+// A name held only by untrusted registries is ASK_SKILL_NOT_FOUND with a
+// hint naming the qualified reference.
+func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) {
+	var skipped []string
+	var untrusted Registry
+	for _, r := range s.regs {
+		idx, err := r.Index(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			s.warn(r, err)
+			skipped = append(skipped, r.Name())
+			continue
+		}
+		sk, ok := idx.Skill(name)
+		if !ok {
+			continue
+		}
+		if r.Spec().Untrusted {
+			if untrusted == nil {
+				untrusted = r
+			}
+			continue
+		}
+		if len(skipped) > 0 {
+			return nil, nil, &Error{
+				Code: "ASK_REGISTRY_UNAVAILABLE",
+				Message: fmt.Sprintf("registry %s could not be asked about %q, which it may own; %q also has it, but comes later",
+					strings.Join(quoteAll(skipped), ", "), name, r.Name()),
+				Try: []string{
+					fmt.Sprintf("agent-skills install %s:%s  (to choose %s explicitly)", r.Name(), name, r.Name()),
+					"retry when " + strings.Join(skipped, ", ") + " can be reached",
+				},
+			}
+		}
+		return r, sk, nil
+	}
+	switch {
+	case untrusted != nil:
+		return nil, nil, notFound(name, "any trusted registry",
+			fmt.Sprintf("agent-skills install %s:%s  (registry %q is untrusted, so it never owns names by precedence)", untrusted.Name(), name, untrusted.Name()))
+	case len(skipped) > 0:
+		return nil, nil, &Error{
+			Code:    "ASK_REGISTRY_UNAVAILABLE",
+			Message: fmt.Sprintf("skill %q is in no reachable registry, and %s could not be asked", name, strings.Join(quoteAll(skipped), ", ")),
+			Try:     []string{"retry when " + strings.Join(skipped, ", ") + " can be reached", "agent-skills search " + name},
+		}
+	}
+	return nil, nil, notFound(name, "any configured registry")
+}
+
+// warn sends one notice per unreachable registry.
+func (s *Set) warn(r Registry, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.warned[r.Name()] || s.notify == nil {
+		s.warned[r.Name()] = true
+		return
+	}
+	s.warned[r.Name()] = true
+	s.notify(fmt.Sprintf("registry %s skipped: %s", r.Name(), firstLine(err.Error())))
+}
+
+// Indexes returns the loaded indexes of every registry that can be asked,
+// in precedence order, for Search; the others get one notice each. When
+// only is not empty, just that registry is asked and its failure is
+// returned.
+func (s *Set) Indexes(ctx context.Context, only string) ([]Loaded, error) {
+	if only != "" {
+		r, ok := s.Get(only)
+		if !ok {
+			return nil, s.unknown(only)
+		}
+		idx, err := r.Index(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return []Loaded{{Registry: r.Name(), Index: idx, Untrusted: r.Spec().Untrusted}}, nil
+	}
+	var out []Loaded
+	for _, r := range s.regs {
+		idx, err := r.Index(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			s.warn(r, err)
+			continue
+		}
+		out = append(out, Loaded{Registry: r.Name(), Index: idx, Untrusted: r.Spec().Untrusted})
+	}
+	return out, nil
+}
+
+// Published is one version as the resolver sees it.
+type Published struct {
+	// Version is the exact version.
+	Version string
+	// Deprecated excludes it from range resolution.
+	Deprecated bool
+}
+
+// Constraint is one dependency: a name and a semver range.
+type Constraint struct {
+	// Name is the package depended on.
+	Name string
+	// Range is the semver range as written in the manifest.
+	Range string
+}
+
+// Requirements are the edges of one version.
+type Requirements struct {
+	// Dependencies must resolve.
+	Dependencies []Constraint
+	// Optional are skipped with a warning when they do not resolve.
+	Optional []Constraint
+	// Suggests names companions, without ranges.
+	Suggests []string
+}
+
+// Versions lists the published versions of name, oldest first, from the
+// named registry or the owner by precedence, and says which registry
+// answered. It has the shape of the resolver's Source.Versions; the CLI
+// adapts the types.
+func (s *Set) Versions(ctx context.Context, registry, name string) (string, []Published, error) {
+	r, sk, err := s.Lookup(ctx, registry, name)
+	if err != nil {
+		return "", nil, err
+	}
+	sorted := sk.Sorted()
+	out := make([]Published, len(sorted))
+	for i, v := range sorted {
+		out[len(sorted)-1-i] = Published{Version: v.Version, Deprecated: v.Deprecated}
+	}
+	return r.Name(), out, nil
+}
+
+// Requirements reads the manifest of name@version from its verified
+// payload (in place for local, git and bundled registries; downloaded
+// and extracted into the cache for http) and returns its edges. It has
+// the shape of the resolver's Source.Requirements.
+func (s *Set) Requirements(ctx context.Context, registry, name, version string) (Requirements, error) {
+	r, _, err := s.Lookup(ctx, registry, name)
+	if err != nil {
+		return Requirements{}, err
+	}
+	pkg, err := r.Package(ctx, name, version)
+	if err != nil {
+		return Requirements{}, err
+	}
+	var req Requirements
+	if m := pkg.Manifest; m != nil {
+		for _, d := range m.Dependencies {
+			req.Dependencies = append(req.Dependencies, Constraint{Name: d.Name, Range: d.Version})
+		}
+		for _, d := range m.OptionalDependencies {
+			req.Optional = append(req.Optional, Constraint{Name: d.Name, Range: d.Version})
+		}
+		req.Suggests = append(req.Suggests, m.Suggests...)
+	}
+	return req, nil
+}
+
+// quoteAll quotes each string.
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = quote(s)
+	}
+	return out
+}
