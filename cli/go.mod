@@ -9,12 +9,15 @@ require (
 	github.com/agent-skills/agent-skills/resolve v0.0.0
 	github.com/agent-skills/agent-skills/scaffold v0.0.0
 	github.com/agent-skills/agent-skills/validate v0.0.0
+	github.com/alecthomas/kong v1.17.0
 )
 
 require (
-	github.com/Masterminds/semver/v3 v3.5.0 // indirect
-	github.com/alecthomas/kong v1.17.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/agent-skills/agent-skills/skills v0.0.0
+	github.com/github/go-spdx/v2 v2.8.0 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 replace github.com/agent-skills/agent-skills/format => ../format
@@ -28,3 +31,5 @@ replace github.com/agent-skills/agent-skills/agents => ../agents
 replace github.com/agent-skills/agent-skills/registry => ../registry
 
 replace github.com/agent-skills/agent-skills/scaffold => ../scaffold
+
+replace github.com/agent-skills/agent-skills/skills => ../skills

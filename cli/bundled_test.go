@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/skills"
+)
+
+// TestBundledIndexFresh fails when skills/registry/skills.yaml no longer
+// matches the packages of the collection. Update it with
+//
+//	UPDATE_BUNDLED_INDEX=1 go test -run TestBundledIndexFresh ./cli
+//
+// or, package by package, with agent-skills publish <pkg> --registry skills --write.
+func TestBundledIndexFresh(t *testing.T) {
+	built, err := registry.BuildIndex(skills.FS, "bundled")
+	if err != nil {
+		t.Fatalf("BuildIndex(skills) = %v", err)
+	}
+	want := built.EncodeYAML()
+	path := filepath.Join("..", "skills", filepath.FromSlash(bundledIndexPath))
+	if os.Getenv("UPDATE_BUNDLED_INDEX") != "" {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := fs.ReadFile(skills.FS, bundledIndexPath)
+	if err != nil {
+		t.Fatalf("the bundled collection has no %s: %v (set UPDATE_BUNDLED_INDEX=1)", bundledIndexPath, err)
+	}
+	committed, err := registry.DecodeIndex(got, bundledIndexPath)
+	if err != nil {
+		t.Fatalf("DecodeIndex(committed) = %v", err)
+	}
+	if !bytes.Equal(indexIdentity(committed), indexIdentity(built)) {
+		t.Errorf("skills/%s is stale:\n%s\nwant the packages' current state:\n%s\n(set UPDATE_BUNDLED_INDEX=1 to regenerate)",
+			bundledIndexPath, indexIdentity(committed), indexIdentity(built))
+	}
+}
+
+// indexIdentity lists name, version, path and integrity of every version,
+// the part of an index that must match the packages.
+func indexIdentity(x *registry.Index) []byte {
+	var b bytes.Buffer
+	for _, s := range x.Skills {
+		for _, v := range s.Versions {
+			b.WriteString(s.Name + " " + v.Version + " " + v.Path + v.Tarball + " " + v.Integrity + "\n")
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Error is a user-facing failure: a stable ASK_* code, a one-line summary,
+// optional detail lines that explain the cause, and the next actions to try.
+// Library modules return their own error types; anything that has
+// ErrorCode() and Hint() methods is rendered the same way.
+type Error struct {
+	Code    string
+	Summary string
+	Detail  []string
+	Try     []string
+	Err     error
+}
+
+// Error returns the summary and, when there is one, the wrapped cause.
+func (e *Error) Error() string {
+	if e.Err != nil && e.Summary == "" {
+		return e.Err.Error()
+	}
+	if e.Err != nil {
+		return e.Summary + ": " + e.Err.Error()
+	}
+	return e.Summary
+}
+
+// Unwrap returns the wrapped cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorCode returns the stable ASK_* code.
+func (e *Error) ErrorCode() string { return e.Code }
+
+// Hint returns the next actions to try.
+func (e *Error) Hint() []string { return e.Try }
+
+type coded interface{ ErrorCode() string }
+type hinted interface{ Hint() []string }
+
+// usageError builds an ASK_USAGE error.
+func usageError(format string, args ...any) *Error {
+	return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf(format, args...),
+		Try: []string{"agent-skills --help"}}
+}
+
+// codeOf returns the ASK_* code carried by err, or ASK_INTERNAL.
+func codeOf(err error) string {
+	var c coded
+	if errors.As(err, &c) && c.ErrorCode() != "" {
+		return c.ErrorCode()
+	}
+	return "ASK_INTERNAL"
+}
+
+// exitCodeOf maps an error to the process exit code of the design's table.
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	if n, ok := exitCodes[codeOf(err)]; ok {
+		return n
+	}
+	return 1
+}
+
+// renderError writes err in the standard shape:
+//
+//	error: <summary>
+//	  <detail lines>
+//	Try: <next action>
+//	     <next action>
+//	code: ASK_…
+func renderError(w io.Writer, err error, st style) {
+	msg := err.Error()
+	var lines []string
+	var e *Error
+	if errors.As(err, &e) && e.Summary != "" {
+		msg = e.Error()
+		lines = e.Detail
+	}
+	first, rest, _ := strings.Cut(msg, "\n")
+	fmt.Fprintf(w, "%s %s\n", st.red("error:"), first)
+	for _, l := range strings.Split(rest, "\n") {
+		switch {
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, " "):
+			fmt.Fprintf(w, "%s\n", l)
+		default:
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	var h hinted
+	if errors.As(err, &h) {
+		for i, t := range h.Hint() {
+			if i == 0 {
+				fmt.Fprintf(w, "%s %s\n", st.bold("Try:"), t)
+			} else {
+				fmt.Fprintf(w, "     %s\n", t)
+			}
+		}
+	}
+	fmt.Fprintf(w, "code: %s\n", codeOf(err))
+}

@@ -1,0 +1,81 @@
+package cli
+
+// Exit codes of the design's table.
+const (
+	exitOK         = 0
+	exitFailure    = 1
+	exitUsage      = 2
+	exitValidation = 3
+	exitResolution = 4
+	exitIntegrity  = 5
+	exitNoAgent    = 6
+)
+
+// exitCodes maps every ASK_* code whose exit code is not 1 to its exit code.
+// docs/errors.md documents the same numbers; TestErrorCodesDocumented keeps
+// the two in step.
+var exitCodes = map[string]int{
+	// usage
+	"ASK_USAGE":                   exitUsage,
+	"ASK_REFERENCE_INVALID":       exitUsage,
+	"ASK_AGENT_UNKNOWN":           exitUsage,
+	"ASK_CONFIG_INVALID":          exitUsage,
+	"ASK_TARGET_EXISTS":           exitUsage,
+	"ASK_LOCK_INVALID":            exitUsage,
+	"ASK_LOCK_UNSUPPORTED":        exitUsage,
+	"ASK_REGISTRY_CONFIG_INVALID": exitUsage,
+	"ASK_REGISTRY_UNKNOWN":        exitUsage,
+
+	// validation
+	"ASK_VALIDATION_FAILED":           exitValidation,
+	"ASK_MANIFEST_INVALID":            exitValidation,
+	"ASK_MANIFEST_SCHEMA_UNSUPPORTED": exitValidation,
+	"ASK_MANIFEST_UNKNOWN_KEY":        exitValidation,
+	"ASK_MANIFEST_MISSING":            exitValidation,
+	"ASK_REQUIRED_FIELD":              exitValidation,
+	"ASK_FRONTMATTER_INVALID":         exitValidation,
+	"ASK_FRONTMATTER_FIELD_INVALID":   exitValidation,
+	"ASK_FRONTMATTER_UNKNOWN_KEY":     exitValidation,
+	"ASK_WORKFLOW_META_INVALID":       exitValidation,
+	"ASK_ENTRYPOINT_MISSING":          exitValidation,
+	"ASK_ENTRYPOINT_NOT_LISTED":       exitValidation,
+	"ASK_FILES_MISSING":               exitValidation,
+	"ASK_FILES_UNSAFE_PATH":           exitValidation,
+	"ASK_FILES_DUPLICATE":             exitValidation,
+	"ASK_NAME_INVALID":                exitValidation,
+	"ASK_NAME_MISMATCH":               exitValidation,
+	"ASK_KIND_UNKNOWN":                exitValidation,
+	"ASK_VERSION_INVALID":             exitValidation,
+	"ASK_VERSION_MISMATCH":            exitValidation,
+	"ASK_LICENSE_INVALID":             exitValidation,
+	"ASK_DEPENDENCY_INVALID":          exitValidation,
+	"ASK_SUGGESTS_INVALID":            exitValidation,
+	"ASK_OVERRIDE_KEY_UNKNOWN":        exitValidation,
+	"ASK_LINK_BROKEN":                 exitValidation,
+	"ASK_LINK_OUTSIDE_PACKAGE":        exitValidation,
+	"ASK_AGENT_CONSTRAINT":            exitValidation,
+
+	// resolution
+	"ASK_SKILL_NOT_FOUND":          exitResolution,
+	"ASK_VERSION_NOT_FOUND":        exitResolution,
+	"ASK_DEPENDENCY_CONFLICT":      exitResolution,
+	"ASK_DEPENDENCY_CYCLE":         exitResolution,
+	"ASK_RESOLUTION_LIMIT":         exitResolution,
+	"ASK_DEPENDENCY_RANGE_INVALID": exitResolution,
+
+	// warnings: reported, never returned as the command's error
+	"ASK_SUGGESTION_NOT_FOUND":        exitOK,
+	"ASK_OPTIONAL_DEPENDENCY_SKIPPED": exitOK,
+	"ASK_VERSION_DEPRECATED":          exitOK,
+
+	// integrity and security
+	"ASK_INTEGRITY_MISMATCH":     exitIntegrity,
+	"ASK_PACKAGE_UNSAFE_FILE":    exitIntegrity,
+	"ASK_PACKAGE_TOO_LARGE":      exitIntegrity,
+	"ASK_ARCHIVE_UNSAFE":         exitIntegrity,
+	"ASK_ARCHIVE_TOO_LARGE":      exitIntegrity,
+	"ASK_REGISTRY_INVALID_INDEX": exitIntegrity,
+
+	// agents
+	"ASK_NO_AGENT": exitNoAgent,
+}

@@ -1,0 +1,278 @@
+// Package config reads and writes agent-skills' configuration file,
+// $AGENT_SKILLS_HOME/config.json (default ~/.agent-skills/config.json).
+// A missing file means the defaults; a malformed one is an error that names
+// the line; every write is atomic.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+)
+
+// SchemaVersion is the config format this build reads and writes.
+const SchemaVersion = 1
+
+// Registry kinds.
+const (
+	KindLocal   = "local"
+	KindGit     = "git"
+	KindHTTP    = "http"
+	KindBundled = "bundled"
+)
+
+// OfficialURL is the public git registry named by the design.
+const OfficialURL = "https://github.com/robsonkades/agent-skills.git"
+
+// BundledURL names the collection embedded in the binary.
+const BundledURL = "bundled:"
+
+// Config is the whole configuration file.
+type Config struct {
+	SchemaVersion int              `json:"schemaVersion"`
+	Registries    []Registry       `json:"registries"`
+	Agents        map[string]Agent `json:"agents,omitempty"`
+	Cache         Cache            `json:"cache"`
+}
+
+// Registry is one configured registry; the list order is precedence.
+type Registry struct {
+	Name    string `json:"name"`
+	URL     string `json:"url"`
+	Kind    string `json:"kind"`
+	Ref     string `json:"ref,omitempty"`
+	Trusted bool   `json:"trusted"`
+}
+
+// Agent holds per-agent settings: whether it is used, and overrides of its
+// skills roots.
+type Agent struct {
+	Enabled     *bool  `json:"enabled,omitempty"`
+	GlobalRoot  string `json:"globalRoot,omitempty"`
+	ProjectRoot string `json:"projectRoot,omitempty"`
+}
+
+// Cache holds cache settings.
+type Cache struct {
+	TTLSeconds int `json:"ttlSeconds"`
+}
+
+// Error is a configuration problem: the file, the line when known, and what
+// to do about it.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// ErrorCode returns ASK_CONFIG_INVALID.
+func (e *Error) ErrorCode() string { return "ASK_CONFIG_INVALID" }
+
+// Hint says how to recover.
+func (e *Error) Hint() []string {
+	return []string{"fix " + e.File + " by hand, or move it aside to go back to the defaults"}
+}
+
+// Default returns the configuration used when no file exists: the bundled
+// collection first, then the official registry.
+func Default() *Config {
+	return &Config{
+		SchemaVersion: SchemaVersion,
+		Registries: []Registry{
+			{Name: "bundled", URL: BundledURL, Kind: KindBundled, Trusted: true},
+			{Name: "official", URL: OfficialURL, Kind: KindGit, Trusted: true},
+		},
+		Cache: Cache{TTLSeconds: 3600},
+	}
+}
+
+// Home returns the agent-skills home folder: $AGENT_SKILLS_HOME, or
+// ~/.agent-skills.
+func Home(getenv func(string) string, userHome string) string {
+	if h := getenv("AGENT_SKILLS_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(userHome, ".agent-skills")
+}
+
+// Path returns the config file inside home.
+func Path(home string) string { return filepath.Join(home, "config.json") }
+
+// Load reads the configuration at path; a missing file yields Default().
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes and checks a configuration file's bytes. Unknown keys are
+// refused, since a misspelt key would otherwise be silently ignored.
+func Parse(data []byte, file string) (*Config, error) {
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, decodeError(data, file, err)
+	}
+	if dec.More() {
+		return nil, &Error{File: file, Line: lineAt(data, int(dec.InputOffset())), Msg: "unexpected data after the JSON object"}
+	}
+	if c.SchemaVersion == 0 {
+		c.SchemaVersion = SchemaVersion
+	}
+	if c.SchemaVersion > SchemaVersion {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("schemaVersion %d is newer than this agent-skills understands (%d); upgrade agent-skills", c.SchemaVersion, SchemaVersion)}
+	}
+	if c.Cache.TTLSeconds == 0 {
+		c.Cache.TTLSeconds = 3600
+	}
+	if err := c.check(); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.File = file
+			ce.Line = lineOfName(data, ce.Line)
+		}
+		return nil, err
+	}
+	return &c, nil
+}
+
+var registryName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+
+// check verifies the values. An Error it returns carries in Line the index
+// of the offending registry, which Parse turns into a line number.
+func (c *Config) check() error {
+	seen := map[string]bool{}
+	for i, r := range c.Registries {
+		switch {
+		case !registryName.MatchString(r.Name) || len(r.Name) > 64:
+			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d]: name %q must be lowercase letters, digits and hyphens", i, r.Name)}
+		case seen[r.Name]:
+			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d]: the name %q is used twice", i, r.Name)}
+		case r.URL == "":
+			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d] (%s): url is empty", i, r.Name)}
+		case !slices.Contains([]string{KindLocal, KindGit, KindHTTP, KindBundled}, r.Kind):
+			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d] (%s): kind %q is not one of local, git, http, bundled", i, r.Name, r.Kind)}
+		}
+		seen[r.Name] = true
+	}
+	if c.Cache.TTLSeconds < 0 {
+		return &Error{Msg: "cache.ttlSeconds must not be negative"}
+	}
+	return nil
+}
+
+// Registry returns the registry with the given name.
+func (c *Config) Registry(name string) (Registry, bool) {
+	for _, r := range c.Registries {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Registry{}, false
+}
+
+// AgentEnabled reports whether an agent is enabled (the default is yes).
+func (c *Config) AgentEnabled(id string) bool {
+	a, ok := c.Agents[id]
+	return !ok || a.Enabled == nil || *a.Enabled
+}
+
+// Encode returns the canonical bytes of the configuration: indented JSON
+// with a trailing newline.
+func (c *Config) Encode() []byte {
+	out, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		// Config holds only strings, ints, bools and maps of them.
+		panic(err)
+	}
+	return append(out, '\n')
+}
+
+// Save writes the configuration to path atomically, creating its folder.
+func (c *Config) Save(path string) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, c.Encode(), 0o644)
+}
+
+func decodeError(data []byte, file string, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return &Error{File: file, Line: lineAt(data, int(se.Offset)), Msg: "not valid JSON: " + se.Error()}
+	case errors.As(err, &te):
+		return &Error{File: file, Line: lineAt(data, int(te.Offset)), Msg: fmt.Sprintf("%s must be %s, not %s", te.Field, te.Type, te.Value)}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &Error{File: file, Line: lineOf(data, `"`+field+`"`), Msg: fmt.Sprintf("unknown key %q", field)}
+	case errors.Is(err, io.EOF):
+		return &Error{File: file, Msg: "the file is empty; delete it to use the defaults"}
+	}
+	return &Error{File: file, Msg: err.Error()}
+}
+
+// lineAt returns the 1-based line holding byte offset off.
+func lineAt(data []byte, off int) int {
+	off = min(max(off, 0), len(data))
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// lineOf returns the line of the first occurrence of s, or 0.
+func lineOf(data []byte, s string) int {
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		return 0
+	}
+	return lineAt(data, i)
+}
+
+// lineOfName maps a negative registry index marker (-(i+1)) to the line of
+// that registry's "name" key.
+func lineOfName(data []byte, marker int) int {
+	if marker >= 0 {
+		return marker
+	}
+	want := -marker
+	n := 0
+	for i := 0; i < len(data); {
+		j := bytes.Index(data[i:], []byte(`"name"`))
+		if j < 0 {
+			return 0
+		}
+		i += j
+		n++
+		if n == want {
+			return lineAt(data, i)
+		}
+		i++
+	}
+	return 0
+}

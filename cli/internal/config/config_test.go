@@ -1,0 +1,69 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadMissingIsDefault(t *testing.T) {
+	c, err := Load(filepath.Join(t.TempDir(), "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Registries) != 2 || c.Registries[0].Name != "bundled" || c.Registries[1].Name != "official" {
+		t.Errorf("Load(missing).Registries = %+v, want bundled then official", c.Registries)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, in string
+		line     int
+		msg      string
+	}{
+		{"syntax", "{\n  \"registries\": [\n    {\"name\": \"a\",}\n  ]\n}\n", 3, "not valid JSON"},
+		{"type", "{\n  \"cache\": {\"ttlSeconds\": \"soon\"}\n}\n", 2, "cache.ttlSeconds must be int"},
+		{"unknown key", "{\n  \"registeries\": []\n}\n", 2, `unknown key "registeries"`},
+		{"duplicate", "{\"registries\": [\n {\"name\": \"a\", \"url\": \"/x\", \"kind\": \"local\"},\n {\"name\": \"a\", \"url\": \"/y\", \"kind\": \"local\"}\n]}\n", 3, "used twice"},
+		{"bad kind", "{\"registries\": [\n {\"name\": \"a\", \"url\": \"/x\", \"kind\": \"ftp\"}\n]}\n", 2, "not one of"},
+		{"newer", "{\"schemaVersion\": 9}", 0, "upgrade agent-skills"},
+		{"empty", "", 0, "empty"},
+		{"trailing", "{}\n{}", 2, "after the JSON object"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.in), "config.json")
+		ce, ok := err.(*Error)
+		if !ok {
+			t.Errorf("%s: Parse = %v, want *Error", tt.name, err)
+			continue
+		}
+		if ce.Line != tt.line || !strings.Contains(ce.Msg, tt.msg) {
+			t.Errorf("%s: Parse = line %d %q, want line %d containing %q", tt.name, ce.Line, ce.Msg, tt.line, tt.msg)
+		}
+		if ce.ErrorCode() != "ASK_CONFIG_INVALID" {
+			t.Errorf("%s: code = %s", tt.name, ce.ErrorCode())
+		}
+	}
+}
+
+func TestSaveRoundTrip(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "home", "config.json")
+	c := Default()
+	c.Registries = append(c.Registries, Registry{Name: "team", URL: "/srv/skills", Kind: KindLocal})
+	if err := c.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Encode()) != string(c.Encode()) {
+		t.Errorf("round trip changed the config:\n%s\nwant\n%s", got.Encode(), c.Encode())
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.HasSuffix(string(data), "}\n") {
+		t.Errorf("saved file lacks a trailing newline")
+	}
+}

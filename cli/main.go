@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Version is the agent-skills release this binary reports; the build may
+// override it with -ldflags "-X github.com/agent-skills/agent-skills/cli.Version=…".
+var Version = "0.1.0-dev"
+
+// globals are the flags every command accepts.
+type globals struct {
+	Verbose bool             `short:"v" help:"Print more detail about what is done."`
+	Quiet   bool             `short:"q" help:"Print only errors."`
+	NoColor bool             `name:"no-color" help:"Do not colour output (NO_COLOR in the environment does the same)."`
+	Offline bool             `help:"Use no network: registries answer from their caches (AGENT_SKILLS_OFFLINE=1 does the same)."`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+// app is the whole command tree. Each command lives in its own *_cmd.go file.
+type app struct {
+	globals
+
+	Validate validateCmd `cmd:"" help:"Check skill packages: one package, or every package below a folder."`
+	Create   createCmd   `cmd:"" help:"Scaffold a new skill, command or workflow package."`
+	Search   searchCmd   `cmd:"" help:"Search the configured registries."`
+	Info     infoCmd     `cmd:"" help:"Show a skill's manifest, versions and dependencies."`
+	Registry registryCmd `cmd:"" help:"List, add or remove registries."`
+}
+
+// env is what a command needs from the outside world. Commands receive it
+// instead of reaching for os.* so that they stay testable.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	cwd    string
+	style  style
+	g      *globals
+}
+
+// info prints a progress or summary line unless --quiet was given.
+func (e *env) info(format string, args ...any) {
+	if !e.g.Quiet {
+		fmt.Fprintf(e.stderr, format+"\n", args...)
+	}
+}
+
+// note prints a notice (a registry skipped, a cache used) unless --quiet.
+func (e *env) note(format string, args ...any) {
+	if !e.g.Quiet {
+		fmt.Fprintf(e.stderr, "%s %s\n", e.style.dim("note:"), fmt.Sprintf(format, args...))
+	}
+}
+
+// verbose prints a line only with --verbose.
+func (e *env) verbose(format string, args ...any) {
+	if e.g.Verbose && !e.g.Quiet {
+		fmt.Fprintf(e.stderr, format+"\n", args...)
+	}
+}
+
+// warn prints a warning line unless --quiet was given.
+func (e *env) warn(format string, args ...any) {
+	if !e.g.Quiet {
+		fmt.Fprintf(e.stderr, "%s %s\n", e.style.yellow("warning:"), fmt.Sprintf(format, args...))
+	}
+}
+
+// exitSignal carries a kong-requested exit (after --help or --version)
+// through a panic, so that Main returns instead of ending the process.
+type exitSignal struct{ code int }
+
+// Main runs agent-skills with args (without the program name) and returns
+// the process exit code. It is the only place that maps errors to exit codes.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return run(ctx, args, stdin, stdout, stderr, os.Getenv)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+	var cli app
+	st := style{color: wantColor(stdout, getenv, args)}
+	defer func() {
+		if r := recover(); r != nil {
+			if s, ok := r.(exitSignal); ok {
+				code = s.code
+				return
+			}
+			panic(r)
+		}
+	}()
+	parser, err := kong.New(&cli,
+		kong.Name("agent-skills"),
+		kong.Description("The package manager and authoring toolchain for agent skills: "+
+			"create, validate, publish and install skills for Claude Code, Codex and other coding agents."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitSignal{c}) }),
+		kong.Vars{"version": "agent-skills " + versionString()},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
+	)
+	if err != nil {
+		renderError(stderr, &Error{Code: "ASK_INTERNAL", Summary: "building the command line", Err: err}, st)
+		return exitFailure
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		var pe *kong.ParseError
+		summary := err.Error()
+		if errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
+			summary = fmt.Sprintf("%s (agent-skills %s)", summary, pe.Context.Command())
+		}
+		renderError(stderr, &Error{Code: "ASK_USAGE", Summary: summary,
+			Try: []string{helpHint(args)}}, st)
+		return exitUsage
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		renderError(stderr, &Error{Code: "ASK_IO", Summary: "cannot read the current directory", Err: err}, st)
+		return exitFailure
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, cwd: cwd, style: st, g: &cli.globals}
+	if err := kctx.Run(e); err != nil {
+		renderError(stderr, err, st)
+		return exitCodeOf(err)
+	}
+	return exitOK
+}
+
+// helpHint suggests the help of the command the user was typing.
+func helpHint(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return "agent-skills " + a + " --help"
+		}
+	}
+	return "agent-skills --help"
+}
+
+// wantColor decides whether to colour output: only on a terminal, never with
+// NO_COLOR, TERM=dumb or --no-color.
+func wantColor(w io.Writer, getenv func(string) string, args []string) bool {
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" || getenv("CI") != "" {
+		return false
+	}
+	for _, a := range args {
+		if a == "--no-color" || a == "--json" {
+			return false
+		}
+	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a character device.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// versionString returns Version plus the VCS revision the binary was built
+// from, when the build recorded one.
+func versionString() string {
+	v := Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package cli
+
+import "io/fs"
+
+// linkCount returns 0: this platform does not expose link counts through
+// fs.FileInfo.
+func linkCount(fs.FileInfo) uint64 { return 0 }

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+)
+
+type registryCmd struct {
+	List   registryListCmd   `cmd:"" default:"1" help:"List the configured registries in precedence order."`
+	Add    registryAddCmd    `cmd:"" help:"Add a registry."`
+	Remove registryRemoveCmd `cmd:"" help:"Remove a registry."`
+}
+
+func (c *registryCmd) Help() string {
+	return `Registries are asked in order; the first that has any version of a name owns that
+name, so a later registry can never inject a higher version of it. Write
+registry:name to choose a registry explicitly.
+
+Examples:
+  agent-skills registry list
+  agent-skills registry add team https://git.example.com/team/skills.git --ref main --first
+  agent-skills registry add mirror https://skills.example.com/index.json
+  agent-skills registry add local ./my-registry
+  agent-skills registry remove team`
+}
+
+type registryListCmd struct {
+	JSON bool `name:"json" help:"Print JSON."`
+}
+
+func (c *registryListCmd) Run(e *env) error {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out, _ := json.MarshalIndent(cfg.Registries, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", out)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tURL\tTRUSTED")
+	for _, r := range cfg.Registries {
+		u := r.URL
+		if r.Ref != "" {
+			u += "#" + r.Ref
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Kind, u, yesNo(r.Trusted))
+	}
+	return tw.Flush()
+}
+
+type registryAddCmd struct {
+	Name      string `arg:"" help:"A short name for the registry (used in registry:skill references and the lock file)."`
+	URL       string `arg:"" help:"A path, file:// URL, git URL (…/repo.git#ref) or the https URL of an index.json."`
+	Kind      string `enum:",local,git,http" default:"" help:"local, git or http; inferred from the URL when omitted."`
+	Ref       string `help:"Git branch, tag or commit (git registries)."`
+	First     bool   `help:"Put the registry first, so that it owns every name it has."`
+	Untrusted bool   `help:"Mark the registry untrusted."`
+}
+
+func (c *registryAddCmd) Run(e *env) error {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	if _, ok := cfg.Registry(c.Name); ok {
+		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("a registry named %q already exists", c.Name),
+			Try: []string{"agent-skills registry remove " + c.Name + "   and add it again", "choose another name"}}
+	}
+	url, ref := c.URL, c.Ref
+	if base, frag, ok := strings.Cut(url, "#"); ok && ref == "" {
+		url, ref = base, frag
+	}
+	kind := c.Kind
+	if kind == "" {
+		kind = inferKind(url)
+	}
+	if kind == config.KindLocal && !strings.HasPrefix(url, "file://") {
+		abs, err := filepath.Abs(url)
+		if err != nil {
+			return usageError("cannot resolve %s", url)
+		}
+		url = abs
+	}
+	if ref != "" && kind != config.KindGit {
+		return usageError("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
+	}
+	r := config.Registry{Name: c.Name, URL: url, Kind: kind, Ref: ref, Trusted: !c.Untrusted}
+	if c.First {
+		cfg.Registries = append([]config.Registry{r}, cfg.Registries...)
+	} else {
+		cfg.Registries = append(cfg.Registries, r)
+	}
+	if err := cfg.Save(e.configPath()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "added %s registry %s (%s)\n", kind, c.Name, url)
+	return nil
+}
+
+type registryRemoveCmd struct {
+	Name string `arg:"" help:"The registry to remove."`
+}
+
+func (c *registryRemoveCmd) Run(e *env) error {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	kept := cfg.Registries[:0]
+	found := false
+	for _, r := range cfg.Registries {
+		if r.Name == c.Name {
+			found = true
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if !found {
+		names := make([]string, len(cfg.Registries))
+		for i, r := range cfg.Registries {
+			names[i] = r.Name
+		}
+		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("no registry named %q", c.Name),
+			Detail: []string{"configured: " + strings.Join(names, ", ")},
+			Try:    []string{"agent-skills registry list"}}
+	}
+	cfg.Registries = kept
+	if err := cfg.Save(e.configPath()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "removed registry %s\n", c.Name)
+	return nil
+}
+
+// inferKind guesses a registry's kind from its URL: an index document over
+// HTTP is http, anything git can clone is git, everything else is a folder.
+func inferKind(url string) string {
+	lower := strings.ToLower(url)
+	switch {
+	case url == config.BundledURL:
+		return config.KindBundled
+	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
+		if strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml") {
+			return config.KindHTTP
+		}
+		return config.KindGit
+	case strings.HasPrefix(lower, "git@") || strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://"),
+		strings.HasSuffix(lower, ".git"):
+		return config.KindGit
+	}
+	return config.KindLocal
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

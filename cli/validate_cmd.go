@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+type validateCmd struct {
+	Path   string `arg:"" optional:"" default:"." type:"path" help:"A package folder, or a folder of packages (a collection or a registry root)."`
+	Strict bool   `help:"Treat warnings that matter for publishing as errors: unknown manifest keys, broken links, a missing skill.yaml."`
+	JSON   bool   `name:"json" help:"Print a machine-readable report (schema in docs/cli.md)."`
+}
+
+func (c *validateCmd) Help() string {
+	return `Every problem is reported at once, one per line, as
+  path:line:col: severity CODE message
+followed by the fix. The exit code is 3 when any package has an error.
+
+Examples:
+  agent-skills validate                       # the package in the current folder
+  agent-skills validate skills/ --strict      # every package of a collection
+  agent-skills validate my-skill --json       # machine-readable report`
+}
+
+// validateReport is the --json schema (documented in docs/cli.md).
+type validateReport struct {
+	SchemaVersion int               `json:"schemaVersion"`
+	Strict        bool              `json:"strict"`
+	Packages      []validatePackage `json:"packages"`
+	Summary       validateSummary   `json:"summary"`
+}
+
+type validatePackage struct {
+	Path        string              `json:"path"`
+	Name        string              `json:"name"`
+	Kind        string              `json:"kind"`
+	Version     string              `json:"version,omitempty"`
+	Valid       bool                `json:"valid"`
+	Diagnostics []format.Diagnostic `json:"diagnostics"`
+}
+
+type validateSummary struct {
+	Packages int `json:"packages"`
+	Invalid  int `json:"invalid"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+func (c *validateCmd) Run(e *env) error {
+	root, err := filepath.Abs(c.Path)
+	if err != nil {
+		return &Error{Code: "ASK_USAGE", Summary: "cannot resolve " + c.Path, Err: err}
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("cannot read %s", e.rel(root)), Err: err,
+			Try: []string{"agent-skills validate <folder of a skill package>"}}
+	}
+	if !fi.IsDir() {
+		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("%s is not a folder", e.rel(root)),
+			Try: []string{"agent-skills validate " + e.rel(filepath.Dir(root))}}
+	}
+	results, err := validatePath(root, validateOptions(c.Strict))
+	if err != nil {
+		return err
+	}
+	rep := validateReport{SchemaVersion: 1, Strict: c.Strict, Packages: []validatePackage{}}
+	for _, r := range results {
+		pkgPath := e.rel(filepath.Join(root, filepath.FromSlash(r.Path)))
+		p := validatePackage{Path: filepath.ToSlash(pkgPath), Name: r.Name, Kind: string(r.Kind), Version: r.Version,
+			Valid: !r.Diagnostics.HasErrors(), Diagnostics: []format.Diagnostic{}}
+		for _, d := range r.Diagnostics {
+			d.File = filepath.ToSlash(filepath.Join(pkgPath, filepath.FromSlash(d.File)))
+			p.Diagnostics = append(p.Diagnostics, d)
+			if d.Severity == format.SeverityError {
+				rep.Summary.Errors++
+			} else {
+				rep.Summary.Warnings++
+			}
+		}
+		if !p.Valid {
+			rep.Summary.Invalid++
+		}
+		rep.Packages = append(rep.Packages, p)
+	}
+	rep.Summary.Packages = len(rep.Packages)
+
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range rep.Packages {
+			for _, d := range p.Diagnostics {
+				sev := e.style.red(d.Severity.String())
+				if d.Severity == format.SeverityWarning {
+					sev = e.style.yellow(d.Severity.String())
+				}
+				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), sev, d.Code, d.Message)
+				if d.Fix != "" && !e.g.Quiet {
+					fmt.Fprintf(e.stdout, "    %s %s\n", e.style.dim("fix:"), d.Fix)
+				}
+			}
+		}
+		if rep.Summary.Packages > 0 {
+			e.info("%s", summaryLine(rep.Summary))
+		}
+	}
+	if rep.Summary.Packages == 0 {
+		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("no skill package found in %s", e.rel(root)),
+			Detail: []string{"A package is a folder with a skill.yaml, or a SKILL.md for a bare skill."},
+			Try:    []string{"agent-skills create <name>   to start one"}}
+	}
+	if rep.Summary.Invalid > 0 {
+		return &Error{Code: "ASK_VALIDATION_FAILED",
+			Summary: fmt.Sprintf("%d of %d %s failed validation", rep.Summary.Invalid, rep.Summary.Packages, plural(rep.Summary.Packages, "package", "packages")),
+			Try:     []string{"fix the errors listed above, then run agent-skills validate again"}}
+	}
+	return nil
+}
+
+// location renders "file:line:col", or just "file" when the line is unknown.
+func location(d format.Diagnostic) string {
+	if d.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", d.File, d.Line, max(d.Col, 1))
+	}
+	return d.File
+}
+
+func summaryLine(s validateSummary) string {
+	return fmt.Sprintf("%d %s checked: %d %s, %d %s",
+		s.Packages, plural(s.Packages, "package", "packages"),
+		s.Errors, plural(s.Errors, "error", "errors"),
+		s.Warnings, plural(s.Warnings, "warning", "warnings"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// rel returns p relative to the working directory when it lies below it,
+// and p itself otherwise.
+func (e *env) rel(p string) string {
+	r, err := filepath.Rel(e.cwd, p)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return p
+	}
+	return r
+}
