@@ -2,17 +2,28 @@ module github.com/agent-skills/agent-skills/testscripts
 
 go 1.26
 
+require github.com/agent-skills/agent-skills/cli v0.0.0
+
 require (
-	github.com/agent-skills/agent-skills/agents v0.0.0
-	github.com/agent-skills/agent-skills/cli v0.0.0
-	github.com/agent-skills/agent-skills/format v0.0.0
-	github.com/agent-skills/agent-skills/registry v0.0.0
-	github.com/agent-skills/agent-skills/resolve v0.0.0
-	github.com/agent-skills/agent-skills/scaffold v0.0.0
-	github.com/agent-skills/agent-skills/validate v0.0.0
+	github.com/agent-skills/agent-skills/registry v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/resolve v0.0.0 // indirect
 )
 
-require github.com/rogpeppe/go-internal v1.16.0 // indirect
+require (
+	github.com/Masterminds/semver/v3 v3.5.0 // indirect
+	github.com/agent-skills/agent-skills/agents v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/format v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/scaffold v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/skills v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/validate v0.0.0 // indirect
+	github.com/alecthomas/kong v1.17.0 // indirect
+	github.com/github/go-spdx/v2 v2.8.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/yuin/goldmark v1.8.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)
 
 replace github.com/agent-skills/agent-skills/cli => ../cli
 
@@ -27,3 +38,5 @@ replace github.com/agent-skills/agent-skills/agents => ../agents
 replace github.com/agent-skills/agent-skills/registry => ../registry
 
 replace github.com/agent-skills/agent-skills/scaffold => ../scaffold
+
+replace github.com/agent-skills/agent-skills/skills => ../skills

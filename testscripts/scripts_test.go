@@ -1,0 +1,186 @@
+package testscripts
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agent-skills": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:   "testdata/scripts",
+		Setup: setup,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exitcode":  exitcode,
+			"httpserve": httpserve,
+		},
+		Condition:           condition,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+	})
+}
+
+// setup gives every script a private HOME and points every directory an
+// agent or agent-skills could read at it, so that a real agent configured on
+// this machine can never leak into a test. PATH keeps only the directories
+// of the tools the scripts are allowed to use.
+func setup(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	set := map[string]string{
+		"HOME":                            home,
+		"USERPROFILE":                     home,
+		"AGENT_SKILLS_HOME":               filepath.Join(home, ".agent-skills"),
+		"CLAUDE_CONFIG_DIR":               filepath.Join(home, ".claude"),
+		"CODEX_HOME":                      filepath.Join(home, ".codex"),
+		"XDG_CONFIG_HOME":                 filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME":                  filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":                   filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME":                  filepath.Join(home, ".local", "state"),
+		"NO_COLOR":                        "1",
+		"AGENT_SKILLS_NO_UPDATE_NOTIFIER": "1",
+		"GIT_CONFIG_NOSYSTEM":             "1",
+		"GIT_CONFIG_GLOBAL":               filepath.Join(home, ".gitconfig"),
+		"GIT_TERMINAL_PROMPT":             "0",
+		// No script may reach the network: git refuses every transport
+		// but local files, so the official registry is unreachable.
+		"GIT_ALLOW_PROTOCOL":  "file",
+		"GIT_AUTHOR_NAME":     "Test Author",
+		"GIT_AUTHOR_EMAIL":    "author@example.com",
+		"GIT_COMMITTER_NAME":  "Test Author",
+		"GIT_COMMITTER_EMAIL": "author@example.com",
+		"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
+		"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",
+	}
+	for k, v := range set {
+		env.Setenv(k, v)
+	}
+	// The testscript binary directory holds agent-skills; add only git's
+	// folder so that no agent executable (claude, codex, …) is on PATH.
+	path := []string{}
+	for _, p := range filepath.SplitList(env.Getenv("PATH")) {
+		if strings.Contains(p, "testscript") {
+			path = append(path, p)
+		}
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		path = append(path, filepath.Dir(git))
+	}
+	env.Setenv("PATH", strings.Join(path, string(filepath.ListSeparator)))
+	if shared, err := filepath.Abs(filepath.Join("..", "..", "shared")); err == nil {
+		if _, err := os.Stat(shared); err == nil {
+			env.Setenv("SHARED", shared)
+		}
+	}
+	if skills, err := filepath.Abs(filepath.Join("..", "skills")); err == nil {
+		env.Setenv("SKILLS", skills)
+	}
+	return nil
+}
+
+// exitcode runs a command and checks its exact exit code:
+//
+//	exitcode 3 exec agent-skills validate bad
+//
+// Its stdout and stderr are kept for the following stdout/stderr checks.
+func exitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N command [args...]")
+	}
+	if args[1] == "exec" {
+		args = append(args[:1:1], args[2:]...)
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N [exec] command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// condition adds [shared]: the read-only shared/ folder with real registry
+// fixtures is present (it is in CI; a clone of the project alone lacks it).
+func condition(cond string) (bool, error) {
+	switch cond {
+	case "shared":
+		_, err := os.Stat(filepath.Join("..", "..", "shared", "fixtures", "origin-registry"))
+		return err == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// httpserve serves a folder over HTTP on loopback for the rest of the
+// script and sets $HTTPURL to its base URL:
+//
+//	httpserve www
+//
+// "httpserve stop" shuts it down, so that a script can show what works
+// offline. Every request is counted in $WORK/http-requests.log.
+func httpserve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: httpserve DIR | httpserve stop")
+	}
+	if args[0] == "stop" {
+		if v, ok := servers.Load(ts); ok {
+			v.(*http.Server).Close()
+		}
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	dir := ts.MkAbs(args[0])
+	var n atomic.Int64
+	logPath := ts.MkAbs("http-requests.log")
+	files := http.FileServer(http.Dir(dir))
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintf(f, "%s %s\n", r.Method, r.URL.Path)
+			f.Close()
+		}
+		files.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	ts.Defer(func() { srv.Close(); servers.Delete(ts) })
+	servers.Store(ts, srv)
+	ts.Setenv("HTTPURL", "http://"+ln.Addr().String())
+}
+
+// servers holds each running script's HTTP server, for "httpserve stop".
+var servers sync.Map
