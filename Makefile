@@ -1,0 +1,44 @@
+# One list of modules drives every target. go test ./... does not work at a
+# workspace root, so each target walks the modules itself.
+MODULES := format validate resolve agents registry scaffold cli testscripts skills
+GO ?= go
+FUZZTIME ?= 4s
+BENCHTIME ?= 1x
+
+.PHONY: all install build test vet fmt-check unit fuzz bench e2e-agents e2e-mcp tidy clean
+
+all: test
+
+## install: put agent-skills on the PATH (go install into $(shell $(GO) env GOPATH)/bin)
+install:
+	cd cli && $(GO) install ./cmd/agent-skills
+	@echo "installed $$(command -v agent-skills || echo "$$($(GO) env GOPATH)/bin/agent-skills (add it to PATH)")"
+
+build:
+	mkdir -p bin && cd cli && $(GO) build -o ../bin/agent-skills ./cmd/agent-skills
+
+## test: everything CI runs — vet, gofmt, every module's tests with -race and
+## GOWORK=off, a short run of every fuzz target, and the testscript suites.
+test: fmt-check vet unit fuzz
+
+fmt-check:
+	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	@set -e; for m in $(MODULES); do echo "vet $$m"; (cd $$m && GOWORK=off $(GO) vet ./...); done
+
+unit:
+	@set -e; for m in $(MODULES); do echo "test $$m"; (cd $$m && GOWORK=off $(GO) test -race -count=1 ./...); done
+
+fuzz:
+	@FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh $(MODULES)
+
+## bench: the benchmarks every issue names (not run by CI)
+bench:
+	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./... | grep -E '^(Benchmark|ok|FAIL|---)' || true); done
+
+tidy:
+	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
+
+clean:
+	rm -rf bin

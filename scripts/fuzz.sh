@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every Go fuzz target of the given modules for $FUZZTIME each.
+# A target is found by its "func FuzzXxx(" line; each runs in its own
+# package, one at a time (go test -fuzz takes one target per run).
+set -euo pipefail
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-4s}
+status=0
+for m in "$@"; do
+  [ -d "$m" ] || continue
+  while IFS= read -r line; do
+    file=${line%%:*}
+    name=$(sed -E 's/^.*func (Fuzz[A-Za-z0-9_]+)\(.*$/\1/' <<<"${line#*:}")
+    pkg=./$(dirname "${file#"$m"/}")
+    echo "fuzz $m $pkg $name ($FUZZTIME)"
+    if ! (cd "$m" && GOWORK=off "$GO" test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=2s "$pkg" >/tmp/fuzz-$$.log 2>&1); then
+      cat /tmp/fuzz-$$.log; status=1
+    fi
+  done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(' "$m" || true)
+done
+rm -f /tmp/fuzz-$$.log
+exit $status
