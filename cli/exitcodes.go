@@ -54,6 +54,8 @@ var exitCodes = map[string]int{
 	"ASK_LINK_BROKEN":                 exitValidation,
 	"ASK_LINK_OUTSIDE_PACKAGE":        exitValidation,
 	"ASK_AGENT_CONSTRAINT":            exitValidation,
+	"ASK_PUBLISH_VERSION_EXISTS":      exitValidation,
+	"ASK_PUBLISH_VERSION_NOT_NEWER":   exitValidation,
 
 	// resolution
 	"ASK_SKILL_NOT_FOUND":          exitResolution,

@@ -49,6 +49,7 @@ type infoReport struct {
 	Capabilities         []string            `json:"capabilities"`
 	Versions             []infoVersion       `json:"versions"`
 	AlsoIn               []string            `json:"alsoIn,omitempty"`
+	Owner                string              `json:"owner,omitempty"`
 }
 
 type infoVersion struct {
@@ -127,6 +128,9 @@ func (c *infoCmd) Run(e *env) error {
 			}
 		}
 	}
+	if owner, _, err := set.Owner(e.ctx, sk.Name); err == nil {
+		rep.Owner = owner.Name()
+	}
 	if c.JSON {
 		out, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", out)
@@ -201,8 +205,9 @@ func printInfo(e *env, r infoReport) {
 	}
 	row("compatibility", compat)
 	row("capabilities", strings.Join(r.Capabilities, ", "))
-	if len(r.AlsoIn) > 0 {
-		row("also in", strings.Join(r.AlsoIn, ", ")+" (shadowed: "+r.Registry+" owns the name)")
+	row("also in", strings.Join(r.AlsoIn, ", "))
+	if r.Owner != "" && r.Owner != r.Registry {
+		row("owner", r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")")
 	}
 	fmt.Fprintln(w, "\nversions:")
 	for _, v := range r.Versions {

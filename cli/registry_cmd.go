@@ -14,6 +14,7 @@ type registryCmd struct {
 	List   registryListCmd   `cmd:"" default:"1" help:"List the configured registries in precedence order."`
 	Add    registryAddCmd    `cmd:"" help:"Add a registry."`
 	Remove registryRemoveCmd `cmd:"" help:"Remove a registry."`
+	Export registryExportCmd `cmd:"" help:"Write a static HTTP registry (index.json and archives) from a registry."`
 }
 
 func (c *registryCmd) Help() string {

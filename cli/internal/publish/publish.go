@@ -1,0 +1,280 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/validate"
+)
+
+// Options tune Prepare.
+type Options struct {
+	// OverrideKeys is the agentOverrides allowlist of the agent adapters,
+	// passed to validate (see validate.Options.OverrideKeys).
+	OverrideKeys map[string][]string
+	// AgentFrontMatterKeys lists the agent-specific front-matter keys; nil
+	// means validate's defaults.
+	AgentFrontMatterKeys map[string][]string
+	// Load is passed to format.Load (the CLI sets Inspect to refuse hard
+	// links).
+	Load format.LoadOptions
+	// KnownAgents lists the agent ids compatibility.agents may name; nil
+	// skips the check.
+	KnownAgents []string
+	// Now returns the publication time written as publishedAt; nil leaves
+	// publishedAt out, which keeps a generated index reproducible.
+	Now func() time.Time
+}
+
+// Plan is a package ready to publish: what Prepare checked and computed,
+// and what Target.Write needs.
+type Plan struct {
+	// Name and Version identify the package.
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Integrity is the canonical digest of the package's file set.
+	Integrity string `json:"integrity"`
+	// Path is the registry-relative folder the package is published to.
+	Path string `json:"path"`
+	// Files is the package's file set, sorted.
+	Files []string `json:"files"`
+	// Skill is the skills[] item of the index as publishing makes it:
+	// name, description, keywords, the resulting latest, and only the new
+	// version (Write merges it with the versions already listed).
+	Skill *registry.Skill `json:"skill"`
+	// Entry is Skill rendered as the YAML item of registry/skills.yaml.
+	Entry []byte `json:"-"`
+	// EntryJSON is Skill rendered as indented JSON.
+	EntryJSON []byte `json:"-"`
+	// Dependencies maps every skill the package needs, directly or not, to
+	// the version the target registry would resolve it to.
+	Dependencies map[string]string `json:"dependencies,omitempty"`
+	// Warnings are problems that do not stop publishing, such as an
+	// optional dependency the target registry cannot resolve.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// NewVersion returns the index entry of the published version.
+func (p *Plan) NewVersion() *registry.Version { return p.Skill.Versions[0] }
+
+// Prepare checks the package in pkgDir for publication to target and
+// returns its Plan, in the order of DESIGN §9:
+//
+//  1. strict validation (validate.Dir with Strict); any error is
+//     ASK_VALIDATION_FAILED carrying every diagnostic;
+//  2. the version is not in the target index (ASK_PUBLISH_VERSION_EXISTS)
+//     and is greater than its latest, or than every version for a
+//     prerelease (ASK_PUBLISH_VERSION_NOT_NEWER);
+//  3. the dependency graph resolves against the target registry (the
+//     resolver's errors, such as ASK_SKILL_NOT_FOUND); a missing optional
+//     dependency is a warning;
+//  4. every compatibility.agents[].id is in opts.KnownAgents
+//     (ASK_AGENT_UNKNOWN);
+//  5. the integrity is format.Digest over the file set;
+//  6. the index entry is built, at the folder target.Locate chooses.
+func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*Plan, error) {
+	abs, err := filepath.Abs(pkgDir)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, &Error{
+			Code:    "ASK_USAGE",
+			Message: fmt.Sprintf("%s is not a package folder", pkgDir),
+			Err:     err,
+			Try:     []string{"agent-skills publish <folder holding skill.yaml>"},
+		}
+	}
+	fsys := os.DirFS(abs)
+	diags := validate.Dir(fsys, filepath.Base(abs), validate.Options{
+		Strict:               true,
+		OverrideKeys:         opts.OverrideKeys,
+		AgentFrontMatterKeys: opts.AgentFrontMatterKeys,
+		Load:                 opts.Load,
+	})
+	if diags.HasErrors() {
+		n := 0
+		for _, d := range diags {
+			if d.Severity == format.SeverityError {
+				n++
+			}
+		}
+		return nil, &Error{
+			Code:        "ASK_VALIDATION_FAILED",
+			Message:     fmt.Sprintf("%s is not publishable: %d validation error(s)", pkgDir, n),
+			Diagnostics: diags,
+			Try:         []string{"agent-skills validate --strict " + pkgDir, "fix every error, then publish again"},
+		}
+	}
+	pkg, _ := format.Load(fsys, opts.Load)
+	if pkg == nil || pkg.Manifest == nil {
+		// Strict validation refuses a package without a decodable manifest.
+		return nil, fmt.Errorf("publish: %s: the manifest cannot be read", pkgDir)
+	}
+	m := pkg.Manifest
+	idx, err := target.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVersion(idx, m.Name, m.Version); err != nil {
+		return nil, err
+	}
+	plan := &Plan{Name: m.Name, Version: m.Version, Files: pkg.Files}
+	if err := resolveDeps(ctx, target, idx, m, plan); err != nil {
+		return nil, err
+	}
+	if err := checkAgents(m, opts.KnownAgents); err != nil {
+		return nil, err
+	}
+	plan.Integrity, err = format.Digest(pkg.FS, pkg.Files)
+	if err != nil {
+		return nil, fmt.Errorf("publish: digest of %s: %w", pkgDir, err)
+	}
+	plan.Path, err = target.Locate(idx, m.Name, abs)
+	if err != nil {
+		return nil, err
+	}
+	v := &registry.Version{Version: m.Version, Path: plan.Path, Integrity: plan.Integrity}
+	if opts.Now != nil {
+		v.PublishedAt = opts.Now().UTC().Format(time.RFC3339)
+	}
+	plan.Skill = &registry.Skill{
+		Name:        m.Name,
+		Description: m.Description,
+		Keywords:    slices.Clone(m.Keywords),
+		Versions:    []*registry.Version{v},
+	}
+	var existing []*registry.Version
+	if s, ok := idx.Skill(m.Name); ok {
+		existing = s.Versions
+	}
+	plan.Skill.Latest = latestOf(append(slices.Clone(existing), v))
+	plan.Entry = encodeItem(plan.Skill)
+	plan.EntryJSON, err = json.MarshalIndent(plan.Skill, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	plan.EntryJSON = append(plan.EntryJSON, '\n')
+	return plan, nil
+}
+
+// checkVersion applies the semver sanity rules of DESIGN §9 against the
+// target index.
+func checkVersion(idx *registry.Index, name, version string) error {
+	s, ok := idx.Skill(name)
+	if !ok {
+		return nil
+	}
+	nv, err := semver.StrictNewVersion(version)
+	if err != nil {
+		return fmt.Errorf("publish: version %q: %w", version, err)
+	}
+	var newest *registry.Version
+	for _, v := range s.Versions {
+		sv := v.Semver()
+		if sv == nil {
+			continue
+		}
+		if sv.Compare(nv) == 0 {
+			return &Error{
+				Code:    "ASK_PUBLISH_VERSION_EXISTS",
+				Message: fmt.Sprintf("%s@%s is already published in the target registry", name, v.Version),
+				Details: []string{"published versions cannot be replaced: installs locked to it rely on its integrity"},
+				Try:     []string{"raise version in skill.yaml (and SKILL.md if it declares one), then publish again"},
+			}
+		}
+		if newest == nil || sv.GreaterThan(newest.Semver()) {
+			newest = v
+		}
+	}
+	bar, what := s.Latest, "the latest version"
+	if nv.Prerelease() != "" && newest != nil {
+		bar, what = newest.Version, "the highest published version (a prerelease must be above every version)"
+	}
+	if bar == "" {
+		return nil
+	}
+	if lv, err := semver.StrictNewVersion(bar); err == nil && !nv.GreaterThan(lv) {
+		return &Error{
+			Code:    "ASK_PUBLISH_VERSION_NOT_NEWER",
+			Message: fmt.Sprintf("%s@%s is not newer than %s@%s, %s in the target registry", name, version, name, bar, what),
+			Try:     []string{fmt.Sprintf("set version in skill.yaml above %s, then publish again", bar)},
+		}
+	}
+	return nil
+}
+
+// checkAgents refuses compatibility.agents ids that no adapter knows.
+func checkAgents(m *format.Manifest, known []string) error {
+	if known == nil {
+		return nil
+	}
+	var unknown []string
+	for _, a := range m.Compatibility.Agents {
+		if !slices.Contains(known, a.ID) && !slices.Contains(unknown, a.ID) {
+			unknown = append(unknown, a.ID)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(known)
+	slices.Sort(sorted)
+	return &Error{
+		Code:    "ASK_AGENT_UNKNOWN",
+		Message: fmt.Sprintf("compatibility.agents names unknown agent id(s): %s", strings.Join(unknown, ", ")),
+		Details: []string{"known agent ids: " + strings.Join(sorted, ", ")},
+		Try:     []string{"use one of the known ids in skill.yaml compatibility.agents, or drop the entry"},
+	}
+}
+
+// latestOf returns the newest non-deprecated release, or the newest
+// non-deprecated prerelease when there is no release: the rule
+// registry.DecodeIndex applies when an index omits latest.
+func latestOf(vs []*registry.Version) string {
+	var rel, pre *semver.Version
+	var relS, preS string
+	for _, v := range vs {
+		sv := v.Semver()
+		if sv == nil || v.Deprecated {
+			continue
+		}
+		if sv.Prerelease() == "" {
+			if rel == nil || sv.GreaterThan(rel) {
+				rel, relS = sv, v.Version
+			}
+		} else if pre == nil || sv.GreaterThan(pre) {
+			pre, preS = sv, v.Version
+		}
+	}
+	if rel != nil {
+		return relS
+	}
+	return preS
+}
+
+// encodeItem renders a skill as one item of the skills list, indented as
+// registry.Index.EncodeYAML writes it.
+func encodeItem(s *registry.Skill) []byte {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode([]*registry.Skill{s}); err != nil {
+		// Plain strings and bools always encode.
+		panic("publish: encoding index entry: " + err.Error())
+	}
+	_ = enc.Close()
+	return b.Bytes()
+}

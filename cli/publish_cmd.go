@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/publish"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+type publishCmd struct {
+	Path     string `arg:"" optional:"" default:"." type:"path" help:"The package folder to publish."`
+	Registry string `default:"official" help:"Target: a configured registry (local or git), or the path of a registry folder."`
+	Write    bool   `help:"Write the package and patch the registry's registry/skills.yaml (for git: commit on a new branch of a clone)."`
+	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
+	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
+	JSON     bool   `name:"json" help:"Print the index entry (and the write result) as JSON."`
+}
+
+func (c *publishCmd) Help() string {
+	return `publish prepares a release: strict validation; the version must be new and greater than
+the registry's latest; every dependency must resolve in the target registry; every
+agent id in compatibility must be known; the integrity digest is computed. It prints
+the index entry. --write applies it: for a registry folder, the package is placed and
+registry/skills.yaml patched in place (comments and order kept); for a git registry,
+the same happens on a branch publish/<name>-<version> of a fresh clone — open a pull
+request from it (--push pushes it).
+
+Examples:
+  agent-skills publish ./java-performance --registry ./my-registry
+  agent-skills publish ./java-performance --registry ./my-registry --write
+  agent-skills publish ./java-performance --registry team --write --push
+  agent-skills publish . --pack dist/                  # also a reproducible archive
+  agent-skills publish skills/java-basics --registry skills --write   # the bundled collection`
+}
+
+func (c *publishCmd) Run(e *env) error {
+	if c.Push && !c.Write {
+		return usageError("--push needs --write")
+	}
+	target, desc, err := c.target(e)
+	if err != nil {
+		return err
+	}
+	opts := publish.Options{
+		OverrideKeys: overrideKeys(),
+		Load:         osLoadOptions(),
+		KnownAgents:  agents.Default().IDs(),
+		Now:          time.Now,
+	}
+	if _, bundled := target.(publish.FolderTarget); bundled && c.isBundledCollection(target.(publish.FolderTarget).Root) {
+		// The bundled index carries no time stamps, so that it stays equal
+		// to the index generated from the packages.
+		opts.Now = nil
+	}
+	plan, err := publish.Prepare(e.ctx, c.Path, target, opts)
+	if err != nil {
+		var pe *publish.Error
+		if errors.As(err, &pe) {
+			for _, d := range pe.Diagnostics {
+				d.File = filepath.ToSlash(filepath.Join(e.rel(c.Path), filepath.FromSlash(d.File)))
+				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), d.Severity, d.Code, d.Message)
+			}
+		}
+		return err
+	}
+	for _, w := range plan.Warnings {
+		e.warn("%s", w)
+	}
+	result := struct {
+		Entry  json.RawMessage      `json:"entry"`
+		Write  *publish.WriteResult `json:"write,omitempty"`
+		Pack   string               `json:"pack,omitempty"`
+		Target string               `json:"target"`
+		Plan   map[string]any       `json:"plan"`
+	}{Entry: plan.EntryJSON, Target: desc, Plan: map[string]any{
+		"name": plan.Name, "version": plan.Version, "integrity": plan.Integrity, "path": plan.Path}}
+	if c.Pack != "" {
+		pkg, diags := format.Load(os.DirFS(c.Path), osLoadOptions())
+		if pkg == nil || diags.HasErrors() {
+			return &Error{Code: "ASK_VALIDATION_FAILED", Summary: "the package changed while it was being published"}
+		}
+		if err := os.MkdirAll(c.Pack, 0o755); err != nil {
+			return &Error{Code: "ASK_IO", Summary: "cannot create " + e.rel(c.Pack), Err: err}
+		}
+		p, err := publish.Pack(pkg, c.Pack)
+		if err != nil {
+			return err
+		}
+		result.Pack = p
+	}
+	if c.Write {
+		res, err := target.Write(e.ctx, plan, c.Path)
+		if err != nil {
+			return err
+		}
+		result.Write = res
+		for _, w := range res.Warnings {
+			e.warn("%s", w)
+		}
+	}
+	if c.JSON {
+		out, _ := json.MarshalIndent(result, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", out)
+		return nil
+	}
+	if !c.Write {
+		e.info("%s %s is ready for %s (integrity %s); the index entry:", plan.Name, plan.Version, desc, plan.Integrity)
+		fmt.Fprintf(e.stdout, "%s", plan.Entry)
+		if !strings.HasSuffix(string(plan.Entry), "\n") {
+			fmt.Fprintln(e.stdout)
+		}
+	} else {
+		r := result.Write
+		fmt.Fprintf(e.stdout, "published %s %s to %s at %s\n", plan.Name, plan.Version, desc, r.Path)
+		for _, a := range r.Archived {
+			fmt.Fprintf(e.stdout, "  archived %s as a tarball\n", a)
+		}
+		for _, d := range r.Dropped {
+			fmt.Fprintf(e.stdout, "  dropped %s (its files were already replaced)\n", d)
+		}
+		if r.Branch != "" {
+			fmt.Fprintf(e.stdout, "  branch %s, commit %s\n", r.Branch, r.Commit)
+		}
+		if r.Next != "" {
+			fmt.Fprintf(e.stdout, "next: %s\n", r.Next)
+		}
+	}
+	if result.Pack != "" {
+		fmt.Fprintf(e.stdout, "packed %s\n", e.rel(result.Pack))
+	}
+	return nil
+}
+
+// target turns --registry into a publish target: a configured local or
+// git registry, or a registry folder given by path.
+func (c *publishCmd) target(e *env) (publish.Target, string, error) {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	if r, ok := cfg.Registry(c.Registry); ok {
+		switch r.Kind {
+		case config.KindLocal:
+			return publish.FolderTarget{Root: strings.TrimPrefix(r.URL, "file://")}, "registry " + r.Name, nil
+		case config.KindGit:
+			sum := sha256.Sum256([]byte(r.URL + "#" + r.Ref))
+			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.cacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
+			if err != nil {
+				return nil, "", &Error{Code: "ASK_IO", Summary: "cannot create a work folder for the clone", Err: err}
+			}
+			if err := os.Remove(work); err != nil {
+				return nil, "", &Error{Code: "ASK_IO", Summary: "cannot prepare " + work, Err: err}
+			}
+			ref := r.Ref
+			if ref == "" {
+				ref = "main"
+			}
+			return publish.GitTarget{URL: r.URL, Ref: ref, WorkDir: work, Push: c.Push}, "registry " + r.Name, nil
+		case config.KindBundled:
+			return nil, "", &Error{Code: "ASK_USAGE", Summary: "the bundled registry is built into agent-skills and cannot be written",
+				Try: []string{"publish into the skills/ folder of the agent-skills source: --registry path/to/skills"}}
+		default:
+			return nil, "", &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("registry %s is an %s registry, which has no write path", r.Name, r.Kind),
+				Try: []string{"publish to the git repository or folder that backs it"}}
+		}
+	}
+	if fi, err := os.Stat(c.Registry); err == nil && fi.IsDir() {
+		abs, _ := filepath.Abs(c.Registry)
+		return publish.FolderTarget{Root: abs}, "registry folder " + e.rel(abs), nil
+	}
+	names := make([]string, len(cfg.Registries))
+	for i, r := range cfg.Registries {
+		names[i] = r.Name
+	}
+	return nil, "", &Error{Code: "ASK_REGISTRY_UNKNOWN", Summary: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
+		Detail: []string{"configured: " + strings.Join(names, ", ")},
+		Try:    []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>"}}
+}
+
+// isBundledCollection reports whether root is a copy of agent-skills'
+// own skills/ folder: a Go module whose only code embeds the collection.
+func (c *publishCmd) isBundledCollection(root string) bool {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	return err == nil && strings.Contains(string(data), "agent-skills/skills")
+}
+
+func ensureDir(p string) string {
+	os.MkdirAll(p, 0o755)
+	return p
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+	"github.com/agent-skills/agent-skills/registry"
+)
+
+type registryExportCmd struct {
+	From string `arg:"" help:"A configured registry, or the path of a registry folder."`
+	Dir  string `arg:"" type:"path" help:"Output folder for the static HTTP registry (index.json and archives/)."`
+}
+
+func (c *registryExportCmd) Help() string {
+	return `Turns any registry into a static HTTP registry that a plain web server or bucket can
+serve: every version is verified, packed into a reproducible archives/<name>-<version>.tar.gz,
+and listed in index.json with its integrity. Point clients at <base-url>/index.json.
+
+Example:
+  agent-skills registry export ./my-registry ./public
+  agent-skills registry add mirror https://skills.example.com/index.json`
+}
+
+func (c *registryExportCmd) Run(e *env) error {
+	set, cfg, err := e.openRegistries()
+	if err != nil {
+		return err
+	}
+	reg, ok := set.Get(c.From)
+	if !ok {
+		fi, err := os.Stat(c.From)
+		if err != nil || !fi.IsDir() {
+			return &Error{Code: "ASK_REGISTRY_UNKNOWN", Summary: fmt.Sprintf("%q is neither a configured registry nor a folder", c.From),
+				Try: []string{"agent-skills registry list"}}
+		}
+		abs, _ := filepath.Abs(c.From)
+		reg, err = registry.Open(registry.Spec{Name: filepath.Base(abs), URL: abs, Kind: registry.KindLocal}, e.registryOptions(cfg))
+		if err != nil {
+			return err
+		}
+	}
+	idx, err := reg.Index(e.ctx)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(c.Dir, "archives"), 0o755); err != nil {
+		return &Error{Code: "ASK_IO", Summary: "cannot create " + e.rel(c.Dir), Err: err}
+	}
+	out := &registry.Index{SchemaVersion: idx.SchemaVersion, Name: idx.Name, UpdatedAt: idx.UpdatedAt}
+	count := 0
+	for _, s := range idx.Skills {
+		ns := *s
+		ns.Versions = nil
+		for _, v := range s.Versions {
+			pkg, err := reg.Package(e.ctx, s.Name, v.Version)
+			if err != nil {
+				return err
+			}
+			var buf bytes.Buffer
+			if err := registry.Pack(pkg.FS, pkg.Files, &buf); err != nil {
+				return &Error{Code: "ASK_IO", Summary: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
+			}
+			rel := "archives/" + s.Name + "-" + v.Version + ".tar.gz"
+			if err := atomicfile.WriteFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), buf.Bytes(), 0o644); err != nil {
+				return &Error{Code: "ASK_IO", Summary: "cannot write " + rel, Err: err}
+			}
+			nv := *v
+			nv.Path, nv.Tarball = "", rel
+			ns.Versions = append(ns.Versions, &nv)
+			count++
+		}
+		out.Skills = append(out.Skills, &ns)
+	}
+	data := out.EncodeJSON()
+	if _, err := registry.DecodeIndex(data, "index.json"); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"), data, 0o644); err != nil {
+		return &Error{Code: "ASK_IO", Summary: "cannot write index.json", Err: err}
+	}
+	fmt.Fprintf(e.stdout, "exported %d %s of %d %s to %s\n", count, plural(count, "version", "versions"),
+		len(out.Skills), plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.rel(c.Dir), "/")+"/index.json")
+	return nil
+}
