@@ -121,3 +121,17 @@ func (r *Registry) OverrideKeys() map[string][]string {
 	}
 	return out
 }
+
+// ProjectMarkers returns the project-relative paths whose presence marks a
+// folder as an agent project (".claude", ".agents", "AGENTS.md", …),
+// sorted and without repeats. The CLI uses them to find the project root.
+func (r *Registry) ProjectMarkers() []string {
+	var out []string
+	for _, a := range r.adapters {
+		if t, ok := a.(*tableAdapter); ok {
+			out = append(out, t.row.markers...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -203,3 +203,15 @@ func TestNoAgentError(t *testing.T) {
 		t.Errorf("NoAgentError().Error() = %q, want it to name the code", e.Error())
 	}
 }
+
+func TestProjectMarkers(t *testing.T) {
+	got := Default().ProjectMarkers()
+	for _, want := range []string{".agents", ".claude", ".gemini"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("ProjectMarkers() = %v, want it to contain %q", got, want)
+		}
+	}
+	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Errorf("ProjectMarkers() = %v, want sorted without repeats", got)
+	}
+}

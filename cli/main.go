@@ -32,9 +32,11 @@ type app struct {
 
 	Validate validateCmd `cmd:"" help:"Check skill packages: one package, or every package below a folder."`
 	Create   createCmd   `cmd:"" help:"Scaffold a new skill, command or workflow package."`
+	Publish  publishCmd  `cmd:"" help:"Validate a package and emit (or write) its registry index entry and archive."`
 	Search   searchCmd   `cmd:"" help:"Search the configured registries."`
 	Info     infoCmd     `cmd:"" help:"Show a skill's manifest, versions and dependencies."`
 	Registry registryCmd `cmd:"" help:"List, add or remove registries."`
+	Agents   agentsCmd   `cmd:"" help:"Show the supported agents, what was detected, and where each reads skills."`
 }
 
 // env is what a command needs from the outside world. Commands receive it
