@@ -3,6 +3,6 @@ module github.com/agent-skills/agent-skills/resolve
 go 1.26
 
 require (
-	github.com/Masterminds/semver/v3 v3.5.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/Masterminds/semver/v3 v3.5.0
+	go.yaml.in/yaml/v3 v3.0.6
 )

@@ -1,0 +1,445 @@
+package resolve
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// catalogEntry is what the resolver knows about one name: its owner and
+// its published versions, highest first. It is built once per Resolve call
+// (by a prefetching goroutine or by the search itself) and then read only,
+// except for the masks, the dead-version verdicts and the Masterminds
+// forms, which only the search goroutine touches.
+type catalogEntry struct {
+	name     string
+	registry string // the registry queried: "" for precedence
+	owner    string
+	vers     []version     // highest first
+	pin      int           // index of the pinned version, or -1
+	likely   int           // the version a prefetch guesses will be picked, or -1
+	masks    []*rangeMask  // a name meets few distinct ranges: a list will do
+	maskBuf  [4]*rangeMask // the first masks, without an allocation
+	// The Masterminds forms of the versions ranges were checked against:
+	// usually one, so the first is kept apart from the rest.
+	svIndex  int
+	sv       *semver.Version
+	svMore   map[int]*semver.Version
+	life     []int8 // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
+	notFound error  // non-nil when no registry publishes the name
+}
+
+// rangeMask memoises which versions of one name satisfy one range: bit
+// i of known says version i was checked, bit i of yes that it satisfies
+// the range. Names with more than 64 versions use the slices.
+type rangeMask struct {
+	rng        string
+	c          *semver.Constraints
+	known, yes uint64
+	big        *bigMemo // for versions from the 65th on
+	exact      int      // index of the version the range names exactly, or -1
+}
+
+type bigMemo struct{ known, yes []bool }
+
+func (m *rangeMask) has(e *catalogEntry, i int) bool {
+	if i < 64 {
+		bit := uint64(1) << i
+		if m.known&bit == 0 {
+			m.known |= bit
+			if m.c.Check(e.semver(i)) {
+				m.yes |= bit
+			}
+		}
+		return m.yes&bit != 0
+	}
+	if m.big == nil {
+		m.big = &bigMemo{known: make([]bool, len(e.vers)), yes: make([]bool, len(e.vers))}
+	}
+	if !m.big.known[i] {
+		m.big.known[i] = true
+		m.big.yes[i] = m.c.Check(e.semver(i))
+	}
+	return m.big.yes[i]
+}
+
+// semver returns the Masterminds form of version i, building it once.
+func (e *catalogEntry) semver(i int) *semver.Version {
+	if e.svIndex == i && e.sv != nil {
+		return e.sv
+	}
+	if e.svIndex < 0 {
+		e.svIndex, e.sv = i, semverOf(e.vers[i])
+		return e.sv
+	}
+	if e.svMore == nil {
+		e.svMore = make(map[int]*semver.Version)
+	}
+	v, ok := e.svMore[i]
+	if !ok {
+		v = semverOf(e.vers[i])
+		e.svMore[i] = v
+	}
+	return v
+}
+
+// reqEntry is one version's requirements with every list sorted.
+type reqEntry struct {
+	deps, optional []Constraint
+	suggests       []string
+}
+
+// call is a memoised Source call that at most one goroutine runs. Only
+// the search goroutine runs calls inline, so only a call handed to a
+// prefetching goroutine needs a channel to wait on.
+type call[T any] struct {
+	started bool
+	done    chan struct{} // set when the call is handed to a goroutine
+	val     T
+	err     error
+}
+
+type reqKey struct{ registry, name, version string }
+
+// fetcher memoises Source calls for one Resolve and, when parallelism
+// allows, prefetches the versions and requirements the search will
+// probably ask for next: a speculative crawl of the likely graph, run by
+// a bounded pool of workers in first-come order, which is close to the
+// breadth-first order the search asks in. When the search needs a call no
+// worker has started, it runs it itself. Results never depend on timing:
+// the search consumes them in its own deterministic order.
+type fetcher struct {
+	ctx      context.Context
+	src      Source
+	registry map[string]string // query registry per name; "" means precedence
+	pins     map[string]Pin
+	par      int // the most workers; 1 turns prefetching off
+	wg       sync.WaitGroup
+	// ranges caches parsed ranges, and maskSlab allocates range masks;
+	// only the search goroutine uses them.
+	ranges   map[string]*semver.Constraints
+	maskSlab slab[rangeMask]
+
+	mu      sync.Mutex
+	vers    map[string]*call[*catalogEntry]
+	reqs    map[reqKey]*call[*reqEntry]
+	jobs    []func() // pending prefetches, oldest at head
+	head    int
+	cond    *sync.Cond // signals workers; uses mu
+	workers int
+	idle    int
+	closed  bool
+}
+
+func newFetcher(ctx context.Context, src Source, registry map[string]string, pins map[string]Pin, parallelism int) *fetcher {
+	f := &fetcher{
+		ctx:      ctx,
+		src:      src,
+		registry: registry,
+		pins:     pins,
+		ranges:   make(map[string]*semver.Constraints),
+		vers:     make(map[string]*call[*catalogEntry]),
+		reqs:     make(map[reqKey]*call[*reqEntry]),
+	}
+	if parallelism <= 0 {
+		parallelism = 8
+	}
+	f.par = parallelism
+	f.cond = sync.NewCond(&f.mu)
+	return f
+}
+
+// submit queues a prefetch job, starting a worker when none is idle and
+// the pool is not full.
+func (f *fetcher) submit(job func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return
+	}
+	f.jobs = append(f.jobs, job)
+	switch {
+	case f.idle > 0:
+		f.cond.Signal()
+	case f.workers < f.par:
+		f.workers++
+		f.wg.Add(1)
+		go f.work()
+	}
+}
+
+// work runs queued jobs until the fetcher is closed.
+func (f *fetcher) work() {
+	defer f.wg.Done()
+	f.mu.Lock()
+	for {
+		for f.head == len(f.jobs) && !f.closed {
+			f.idle++
+			f.cond.Wait()
+			f.idle--
+		}
+		if f.closed {
+			f.mu.Unlock()
+			return
+		}
+		job := f.jobs[f.head]
+		f.jobs[f.head] = nil
+		f.head++
+		if f.head == len(f.jobs) {
+			f.jobs, f.head = f.jobs[:0], 0
+		}
+		f.mu.Unlock()
+		job()
+		f.mu.Lock()
+	}
+}
+
+// close stops the workers, dropping pending jobs, and waits for the
+// running ones: Resolve leaves no goroutine behind.
+func (f *fetcher) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.cond.Broadcast()
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// load returns the memoised result of c, running compute inline when no
+// goroutine has started it yet.
+func load[T any](f *fetcher, c *call[T], compute func() (T, error)) (T, error) {
+	f.mu.Lock()
+	if !c.started {
+		c.started = true
+		f.mu.Unlock()
+		c.val, c.err = compute()
+		if c.done != nil {
+			close(c.done)
+		}
+		return c.val, c.err
+	}
+	done := c.done
+	f.mu.Unlock()
+	if done == nil {
+		return c.val, c.err // run inline earlier by this goroutine
+	}
+	select {
+	case <-c.done:
+		return c.val, c.err
+	case <-f.ctx.Done():
+		var zero T
+		return zero, f.ctx.Err()
+	}
+}
+
+// spawn queues compute for c on the worker pool unless someone starts it
+// first, then calls next with the result. c must be fresh and made with a
+// done channel.
+func spawn[T any](f *fetcher, c *call[T], compute func() (T, error), next func(T)) {
+	f.submit(func() {
+		f.mu.Lock()
+		if c.started || f.ctx.Err() != nil {
+			f.mu.Unlock()
+			return
+		}
+		c.started = true
+		f.mu.Unlock()
+		c.val, c.err = compute()
+		close(c.done)
+		if c.err == nil && f.ctx.Err() == nil {
+			next(c.val)
+		}
+	})
+}
+
+func (f *fetcher) versionsCall(name string, spawnable bool) (*call[*catalogEntry], bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.vers[name]
+	if !ok {
+		c = &call[*catalogEntry]{}
+		if spawnable {
+			c.done = make(chan struct{})
+		}
+		f.vers[name] = c
+	}
+	return c, !ok
+}
+
+func (f *fetcher) reqsCall(k reqKey, spawnable bool) (*call[*reqEntry], bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.reqs[k]
+	if !ok {
+		c = &call[*reqEntry]{}
+		if spawnable {
+			c.done = make(chan struct{})
+		}
+		f.reqs[k] = c
+	}
+	return c, !ok
+}
+
+// entry returns what the registries publish for name. A name no registry
+// publishes yields an entry with notFound set, not an error; other Source
+// failures are errors.
+func (f *fetcher) entry(name string) (*catalogEntry, error) {
+	c, _ := f.versionsCall(name, false)
+	return load(f, c, func() (*catalogEntry, error) { return f.fetchVersions(name) })
+}
+
+// requirements returns the sorted requirements of one version.
+func (f *fetcher) requirements(e *catalogEntry, i int) (*reqEntry, error) {
+	k := reqKey{e.owner, e.name, e.vers[i].raw}
+	c, _ := f.reqsCall(k, false)
+	return load(f, c, func() (*reqEntry, error) { return f.fetchRequirements(k) })
+}
+
+// prefetchVersions starts fetching name's versions in the background and
+// then crawls on to the requirements of its likely version.
+func (f *fetcher) prefetchVersions(name string) {
+	if f.par <= 1 || f.ctx.Err() != nil {
+		return
+	}
+	c, fresh := f.versionsCall(name, true)
+	if !fresh {
+		return
+	}
+	spawn(f, c, func() (*catalogEntry, error) { return f.fetchVersions(name) }, func(e *catalogEntry) {
+		if e.notFound == nil && e.likely >= 0 {
+			f.prefetchRequirements(e, e.likely)
+		}
+	})
+}
+
+func (f *fetcher) prefetchRequirements(e *catalogEntry, i int) {
+	if f.par <= 1 || f.ctx.Err() != nil {
+		return
+	}
+	k := reqKey{e.owner, e.name, e.vers[i].raw}
+	c, fresh := f.reqsCall(k, true)
+	if !fresh {
+		return
+	}
+	spawn(f, c, func() (*reqEntry, error) { return f.fetchRequirements(k) }, func(r *reqEntry) {
+		for _, d := range r.deps {
+			f.prefetchVersions(d.Name)
+		}
+		for _, d := range r.optional {
+			f.prefetchVersions(d.Name)
+		}
+	})
+}
+
+func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
+	if err := f.ctx.Err(); err != nil {
+		return nil, err
+	}
+	reg := f.registry[name]
+	owner, pub, err := f.src.Versions(f.ctx, reg, name)
+	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1}
+	e.masks = e.maskBuf[:0]
+	if errors.Is(err, ErrNotFound) {
+		e.notFound = err
+		return e, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing versions of %q: %w", name, err)
+	}
+	if owner == "" {
+		e.owner = reg
+	}
+	vers := make([]version, 0, len(pub))
+	for _, p := range pub {
+		if v, ok := parseVersion(p.Version); ok {
+			v.deprecated = p.Deprecated
+			vers = append(vers, v)
+		}
+	}
+	// Highest first; the same version listed twice keeps one entry,
+	// deprecated if either listing says so.
+	desc := func(a, b version) int { return cmp.Or(compareVersions(b, a), cmp.Compare(a.raw, b.raw)) }
+	if slices.IsSortedFunc(vers, func(a, b version) int { return desc(b, a) }) {
+		slices.Reverse(vers) // registries usually list versions oldest first
+	} else {
+		slices.SortFunc(vers, desc)
+	}
+	e.vers = vers[:0]
+	for _, v := range vers {
+		if n := len(e.vers); n > 0 && compareVersions(e.vers[n-1], v) == 0 {
+			e.vers[n-1].deprecated = e.vers[n-1].deprecated || v.deprecated
+			continue
+		}
+		e.vers = append(e.vers, v)
+	}
+	pin, pinned := f.pins[name]
+	for i, v := range e.vers {
+		if pinned && pin.Version == v.raw && (pin.Registry == "" || pin.Registry == e.owner) {
+			e.pin = i
+		}
+		if e.likely < 0 && !v.deprecated && v.preEnd == 0 {
+			e.likely = i
+		}
+	}
+	if e.pin >= 0 {
+		e.likely = e.pin
+	}
+	return e, nil
+}
+
+func (f *fetcher) fetchRequirements(k reqKey) (*reqEntry, error) {
+	if err := f.ctx.Err(); err != nil {
+		return nil, err
+	}
+	r, err := f.src.Requirements(f.ctx, k.registry, k.name, k.version)
+	if err != nil {
+		return nil, fmt.Errorf("reading the requirements of %s@%s: %w", k.name, k.version, err)
+	}
+	byName := func(a, b Constraint) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Range, b.Range)) }
+	// The lists are only read; copy them only when they need sorting.
+	sorted := func(cs []Constraint) []Constraint {
+		if slices.IsSortedFunc(cs, byName) {
+			return cs
+		}
+		return slices.SortedFunc(slices.Values(cs), byName)
+	}
+	out := &reqEntry{deps: sorted(r.Dependencies), optional: sorted(r.Optional), suggests: r.Suggests}
+	if !slices.IsSorted(r.Suggests) || len(slices.Compact(slices.Clone(r.Suggests))) != len(r.Suggests) {
+		out.suggests = slices.Compact(slices.Sorted(slices.Values(r.Suggests)))
+	}
+	return out, nil
+}
+
+// mask returns the memoised range mask of rng over e's versions, parsing
+// rng through the shared cache of parsed ranges.
+func (e *catalogEntry) mask(rng string, f *fetcher) (*rangeMask, error) {
+	key := normRange(rng)
+	for _, m := range e.masks {
+		if m.rng == key {
+			return m, nil
+		}
+	}
+	c, ok := f.ranges[key]
+	if !ok {
+		var err error
+		if c, err = parseRange(key); err != nil {
+			return nil, err
+		}
+		f.ranges[key] = c
+	}
+	m := f.maskSlab.new()
+	*m = rangeMask{rng: key, c: c, exact: -1}
+	if x := exactVersion(key); x != "" {
+		for i, v := range e.vers {
+			if v.raw == x {
+				m.exact = i
+			}
+		}
+	}
+	e.masks = append(e.masks, m)
+	return m, nil
+}

@@ -1,0 +1,406 @@
+package resolve
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// LockfileVersion is the skills.lock format version this package reads
+// and writes.
+const LockfileVersion = 1
+
+// Lock is the content of skills.lock (DESIGN §6): the exact version,
+// registry and integrity of every skill a project install chose.
+type Lock struct {
+	// LockfileVersion is the format version; Encode writes
+	// LockfileVersion when it is zero.
+	LockfileVersion int
+	// GeneratedWith names the tool and version that wrote the lock.
+	GeneratedWith string
+	// Skills maps each skill name to what was installed.
+	Skills map[string]LockedSkill
+}
+
+// LockedSkill is one skill recorded in skills.lock.
+type LockedSkill struct {
+	// Version is the exact installed version.
+	Version string
+	// Registry is the registry the skill was resolved from; a locked
+	// install is looked up there only.
+	Registry string
+	// Source, Commit and Subpath record a skill installed from a direct
+	// source (a git URL, the commit it resolved to, and the folder inside
+	// it) rather than from a registry. They are omitted when empty.
+	Source  string
+	Commit  string
+	Subpath string
+	// Resolved is where the payload was fetched from.
+	Resolved string
+	// Integrity is the "sha256-<hex>" digest of the payload.
+	Integrity string
+	// Agents lists the agents the skill was installed for.
+	Agents []string
+	// Dependencies maps each direct dependency to its locked version.
+	Dependencies map[string]string
+}
+
+// Pins returns the lock's versions and registries in the form
+// Options.Pins takes.
+func (l *Lock) Pins() map[string]Pin {
+	pins := make(map[string]Pin, len(l.Skills))
+	for name, s := range l.Skills {
+		pins[name] = Pin{Version: s.Version, Registry: s.Registry}
+	}
+	return pins
+}
+
+// Encode renders the lock as YAML with a fixed key order, skills, agents
+// and dependencies sorted, and a trailing newline, so that encoding an
+// unchanged lock gives the same bytes and changing one skill changes only
+// its block.
+func (l *Lock) Encode() []byte {
+	var b bytes.Buffer
+	v := l.LockfileVersion
+	if v == 0 {
+		v = LockfileVersion
+	}
+	fmt.Fprintf(&b, "lockfileVersion: %d\n", v)
+	if l.GeneratedWith != "" {
+		fmt.Fprintf(&b, "generatedWith: %s\n", yamlScalar(l.GeneratedWith, false))
+	}
+	if len(l.Skills) == 0 {
+		b.WriteString("skills: {}\n")
+		return b.Bytes()
+	}
+	b.WriteString("skills:\n")
+	for _, name := range sortedKeys(l.Skills) {
+		s := l.Skills[name]
+		fmt.Fprintf(&b, "  %s:\n", yamlScalar(name, true))
+		fmt.Fprintf(&b, "    version: %s\n", yamlScalar(s.Version, false))
+		for _, f := range []struct{ key, val string }{
+			{"registry", s.Registry},
+			{"source", s.Source},
+			{"commit", s.Commit},
+			{"subpath", s.Subpath},
+			{"resolved", s.Resolved},
+			{"integrity", s.Integrity},
+		} {
+			if f.val != "" {
+				fmt.Fprintf(&b, "    %s: %s\n", f.key, yamlScalar(f.val, false))
+			}
+		}
+		agents := slices.Compact(slices.Sorted(slices.Values(s.Agents)))
+		quoted := make([]string, len(agents))
+		for i, a := range agents {
+			quoted[i] = yamlScalar(a, true)
+		}
+		fmt.Fprintf(&b, "    agents: [%s]\n", strings.Join(quoted, ", "))
+		if len(s.Dependencies) == 0 {
+			b.WriteString("    dependencies: {}\n")
+			continue
+		}
+		b.WriteString("    dependencies:\n")
+		for _, d := range sortedKeys(s.Dependencies) {
+			fmt.Fprintf(&b, "      %s: %s\n", yamlScalar(d, true), yamlScalar(s.Dependencies[d], false))
+		}
+	}
+	return b.Bytes()
+}
+
+var yamlSpecial = map[string]bool{
+	"true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
+	"y": true, "n": true, "null": true, "~": true,
+}
+
+// yamlScalar renders s plain when every YAML reader will read it back as
+// the same string, and quoted otherwise. In flow context (inside [] or as
+// a key) ":" and "#" are quoted too.
+func yamlScalar(s string, flow bool) string {
+	if plainSafe(s, flow) {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func plainSafe(s string, flow bool) bool {
+	if s == "" || yamlSpecial[strings.ToLower(s)] || strings.HasSuffix(s, ":") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9':
+		case i > 0 && strings.IndexByte("._/@+=~-", c) >= 0:
+		case i > 0 && !flow && (c == ':' || c == '#'):
+		default:
+			return false
+		}
+	}
+	// Anything starting with a digit may read as a number or a date,
+	// except a semantic version.
+	if s[0] >= '0' && s[0] <= '9' {
+		_, ok := parseVersion(s)
+		return ok
+	}
+	return true
+}
+
+// lockProblem is one problem found in a lock file, at a 1-based line and
+// column.
+type lockProblem struct {
+	line, col int
+	msg       string
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// DecodeLock parses skills.lock. file names the lock in messages only. A
+// lock written by a newer format is refused with ASK_LOCK_UNSUPPORTED; any
+// other problem is ASK_LOCK_INVALID, listing every problem found with its
+// line and column.
+func DecodeLock(data []byte, file string) (*Lock, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, lockInvalid(file, []lockProblem{{1, 1, "the file is empty"}})
+		}
+		p := lockProblem{1, 1, strings.TrimPrefix(err.Error(), "yaml: ")}
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			p.line, _ = strconv.Atoi(m[1])
+			p.msg = m[2]
+		}
+		return nil, lockInvalid(file, []lockProblem{p})
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, lockInvalid(file, []lockProblem{{extra.Line, extra.Column, "a lock file holds one YAML document"}})
+	}
+	var ps []lockProblem
+	bad := func(n *yaml.Node, format string, args ...any) {
+		ps = append(ps, lockProblem{n.Line, n.Column, fmt.Sprintf(format, args...)})
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		bad(root, "the top level must be a mapping with lockfileVersion, generatedWith and skills")
+		return nil, lockInvalid(file, ps)
+	}
+	l := &Lock{Skills: map[string]LockedSkill{}}
+	var skills *yaml.Node
+	seenVersion := false
+	eachPair(root, bad, func(k, v *yaml.Node) {
+		switch k.Value {
+		case "lockfileVersion":
+			seenVersion = true
+			n, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || n < 1 {
+				bad(v, "lockfileVersion must be a positive integer")
+				return
+			}
+			l.LockfileVersion = n
+		case "generatedWith":
+			l.GeneratedWith = stringValue(v, "generatedWith", bad)
+		case "skills":
+			skills = v
+		default:
+			bad(k, "unknown key %q (expected lockfileVersion, generatedWith or skills)", k.Value)
+		}
+	})
+	if l.LockfileVersion > LockfileVersion {
+		return nil, &Error{
+			Code:  "ASK_LOCK_UNSUPPORTED",
+			Cause: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
+			Details: []string{
+				fmt.Sprintf("This agent-skills reads lockfileVersion %d.", LockfileVersion),
+			},
+			Try: []string{"upgrade agent-skills to the version that wrote the lock"},
+		}
+	}
+	if !seenVersion {
+		bad(root, "lockfileVersion is missing")
+	}
+	if skills != nil {
+		decodeSkills(skills, l, bad)
+	}
+	if len(ps) > 0 {
+		return nil, lockInvalid(file, ps)
+	}
+	return l, nil
+}
+
+// eachPair calls fn for each key and value of a mapping, reporting
+// duplicate and non-string keys.
+func eachPair(m *yaml.Node, bad func(*yaml.Node, string, ...any), fn func(k, v *yaml.Node)) {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag != "!!str" {
+			bad(k, "keys must be strings")
+			continue
+		}
+		if seen[k.Value] {
+			bad(k, "duplicate key %q", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		fn(k, v)
+	}
+}
+
+func stringValue(v *yaml.Node, what string, bad func(*yaml.Node, string, ...any)) string {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+		bad(v, "%s must be a string (quote it)", what)
+		return ""
+	}
+	return v.Value
+}
+
+func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...any)) {
+	if skills.Kind != yaml.MappingNode {
+		if skills.Tag != "!!null" {
+			bad(skills, "skills must be a mapping from skill name to its entry")
+		}
+		return
+	}
+	type depRef struct {
+		node          *yaml.Node
+		from, name, v string
+	}
+	var refs []depRef
+	eachPair(skills, bad, func(k, v *yaml.Node) {
+		name := k.Value
+		if !ValidName(name) {
+			bad(k, "%q is not a valid skill name", name)
+		}
+		if v.Kind != yaml.MappingNode {
+			bad(v, "skills.%s must be a mapping", name)
+			return
+		}
+		var s LockedSkill
+		hasVersion := false
+		eachPair(v, bad, func(fk, fv *yaml.Node) {
+			path := "skills." + name + "." + fk.Value
+			switch fk.Value {
+			case "version":
+				hasVersion = true
+				s.Version = stringValue(fv, path, bad)
+				if _, ok := parseVersion(s.Version); s.Version != "" && !ok {
+					bad(fv, "%s %q is not an exact semantic version", path, s.Version)
+				}
+			case "registry":
+				s.Registry = stringValue(fv, path, bad)
+			case "source":
+				s.Source = stringValue(fv, path, bad)
+			case "commit":
+				s.Commit = stringValue(fv, path, bad)
+			case "subpath":
+				s.Subpath = stringValue(fv, path, bad)
+			case "resolved":
+				s.Resolved = stringValue(fv, path, bad)
+			case "integrity":
+				s.Integrity = stringValue(fv, path, bad)
+			case "agents":
+				if fv.Kind != yaml.SequenceNode {
+					bad(fv, "%s must be a list of agent ids", path)
+					return
+				}
+				s.Agents = []string{}
+				for _, a := range fv.Content {
+					if id := stringValue(a, path+" entries", bad); id != "" {
+						s.Agents = append(s.Agents, id)
+					}
+				}
+			case "dependencies":
+				if fv.Kind != yaml.MappingNode {
+					if fv.Tag != "!!null" {
+						bad(fv, "%s must be a mapping from name to exact version", path)
+					}
+					return
+				}
+				s.Dependencies = map[string]string{}
+				eachPair(fv, bad, func(dk, dv *yaml.Node) {
+					ver := stringValue(dv, path+"."+dk.Value, bad)
+					if _, ok := parseVersion(ver); ver != "" && !ok {
+						bad(dv, "%s.%s %q is not an exact semantic version", path, dk.Value, ver)
+					}
+					s.Dependencies[dk.Value] = ver
+					refs = append(refs, depRef{dk, name, dk.Value, ver})
+				})
+			default:
+				bad(fk, "unknown key %q in skills.%s", fk.Value, name)
+			}
+		})
+		if !hasVersion {
+			bad(k, "skills.%s has no version", name)
+		}
+		if s.Registry == "" && s.Source == "" {
+			bad(k, "skills.%s has neither a registry nor a source", name)
+		}
+		l.Skills[name] = s
+	})
+	for _, r := range refs {
+		dep, ok := l.Skills[r.name]
+		switch {
+		case !ok:
+			bad(r.node, "skills.%s depends on %s, which the lock does not list", r.from, r.name)
+		case r.v != "" && dep.Version != "" && dep.Version != r.v:
+			bad(r.node, "skills.%s depends on %s@%s, but the lock lists %s@%s", r.from, r.name, r.v, r.name, dep.Version)
+		}
+	}
+}
+
+func lockInvalid(file string, ps []lockProblem) *Error {
+	slices.SortStableFunc(ps, func(a, b lockProblem) int {
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return a.col - b.col
+	})
+	details := make([]string, len(ps))
+	for i, p := range ps {
+		details[i] = fmt.Sprintf("%s:%d:%d: %s", file, p.line, max(p.col, 1), p.msg)
+	}
+	return &Error{
+		Code:    "ASK_LOCK_INVALID",
+		Cause:   fmt.Sprintf("%s is not a valid lock file", file),
+		Details: details,
+		Try: []string{
+			"fix the lines above, or restore the file from version control",
+			fmt.Sprintf("or delete %s and run agent-skills install to write it anew", file),
+		},
+	}
+}

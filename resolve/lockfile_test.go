@@ -1,0 +1,235 @@
+package resolve
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const designLock = `lockfileVersion: 1
+generatedWith: '@jvm-expert/agent-skills@1.0.0'
+skills:
+  java-basics:
+    version: 1.2.3
+    registry: official
+    resolved: https://github.com/robsonkades/agent-skills.git#main:skills/java-basics
+    integrity: sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    agents: [claude-code, codex]
+    dependencies: {}
+  java-performance:
+    version: 1.0.0
+    registry: official
+    resolved: https://github.com/robsonkades/agent-skills.git#main:skills/java-performance
+    integrity: sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    agents: [claude-code, codex]
+    dependencies:
+      java-basics: 1.2.3
+`
+
+func designLockValue() *Lock {
+	return &Lock{
+		LockfileVersion: 1,
+		GeneratedWith:   "@jvm-expert/agent-skills@1.0.0",
+		Skills: map[string]LockedSkill{
+			"java-performance": {
+				Version:      "1.0.0",
+				Registry:     "official",
+				Resolved:     "https://github.com/robsonkades/agent-skills.git#main:skills/java-performance",
+				Integrity:    "sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+				Agents:       []string{"codex", "claude-code"},
+				Dependencies: map[string]string{"java-basics": "1.2.3"},
+			},
+			"java-basics": {
+				Version:   "1.2.3",
+				Registry:  "official",
+				Resolved:  "https://github.com/robsonkades/agent-skills.git#main:skills/java-basics",
+				Integrity: "sha256-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+				Agents:    []string{"claude-code", "codex"},
+			},
+		},
+	}
+}
+
+func TestEncodeLock(t *testing.T) {
+	got := string(designLockValue().Encode())
+	if got != designLock {
+		t.Errorf("Encode() =\n%s\nwant\n%s", got, designLock)
+	}
+	empty := string((&Lock{}).Encode())
+	if want := "lockfileVersion: 1\nskills: {}\n"; empty != want {
+		t.Errorf("Encode(empty) = %q, want %q", empty, want)
+	}
+}
+
+func TestDecodeLockRoundTrip(t *testing.T) {
+	l, err := DecodeLock([]byte(designLock), "skills.lock")
+	if err != nil {
+		t.Fatalf("DecodeLock(design) = %v", err)
+	}
+	if got := string(l.Encode()); got != designLock {
+		t.Errorf("Encode(DecodeLock(design)) =\n%s\nwant\n%s", got, designLock)
+	}
+	if got := l.Skills["java-performance"].Dependencies["java-basics"]; got != "1.2.3" {
+		t.Errorf("DecodeLock(design) java-performance deps = %q, want 1.2.3", got)
+	}
+	if got, want := l.Pins()["java-basics"], (Pin{Version: "1.2.3", Registry: "official"}); got != want {
+		t.Errorf("Pins()[java-basics] = %+v, want %+v", got, want)
+	}
+}
+
+// TestEncodeLockMinimalDiff checks that changing or adding one skill
+// changes only that skill's lines.
+func TestEncodeLockMinimalDiff(t *testing.T) {
+	before := strings.Split(string(designLockValue().Encode()), "\n")
+
+	changed := designLockValue()
+	s := changed.Skills["java-basics"]
+	s.Integrity = "sha256-0000000000000000000000000000000000000000000000000000000000000000"
+	changed.Skills["java-basics"] = s
+	after := strings.Split(string(changed.Encode()), "\n")
+	if len(after) != len(before) {
+		t.Fatalf("changing one field changed the line count from %d to %d", len(before), len(after))
+	}
+	var diff []string
+	for i := range before {
+		if before[i] != after[i] {
+			diff = append(diff, after[i])
+		}
+	}
+	if want := []string{"    integrity: sha256-0000000000000000000000000000000000000000000000000000000000000000"}; !reflect.DeepEqual(diff, want) {
+		t.Errorf("changing java-basics' integrity changed lines %q, want %q", diff, want)
+	}
+
+	added := designLockValue()
+	added.Skills["java-collections"] = LockedSkill{Version: "2.0.0", Registry: "official", Agents: []string{"codex"}}
+	lines := strings.Split(string(added.Encode()), "\n")
+	// The new block is inserted in name order; every old line stays, in order.
+	start := -1
+	for i, l := range lines {
+		if l == "  java-collections:" {
+			start = i
+		}
+	}
+	if start < 0 {
+		t.Fatalf("Encode() has no java-collections block:\n%s", strings.Join(lines, "\n"))
+	}
+	rest := append(append([]string{}, lines[:start]...), lines[start+5:]...)
+	if !reflect.DeepEqual(rest, before) {
+		t.Errorf("adding a skill changed other lines:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestEncodeLockQuoting(t *testing.T) {
+	weird := []string{
+		"yes", "No", "null", "~", "1.0", "2026-01-01", "0x1f", "1e3", "a: b", "#x", "x #y",
+		"'q'", "\"dq\"", "new\nline", "tab\there", "@scope/pkg", "ünïcode", "trailing:", "[a]", "{b}",
+		"a,b", "-dash", "1.2.3", "1.2.3-beta.1", "https://h/x.git#main:skills/x", "*", "&anchor", "!tag", "%pct",
+	}
+	for _, w := range weird {
+		l := &Lock{
+			GeneratedWith: w,
+			Skills: map[string]LockedSkill{
+				"some-skill": {Version: "1.0.0", Registry: w, Resolved: w, Agents: []string{w}, Source: w},
+			},
+		}
+		got, err := DecodeLock(l.Encode(), "skills.lock")
+		if err != nil {
+			t.Errorf("DecodeLock(Encode(%q)) = %v\n%s", w, err, l.Encode())
+			continue
+		}
+		s := got.Skills["some-skill"]
+		if got.GeneratedWith != w || s.Registry != w || s.Resolved != w || s.Source != w || !reflect.DeepEqual(s.Agents, []string{w}) {
+			t.Errorf("DecodeLock(Encode(%q)) = %+v %+v, want the string back everywhere\n%s", w, got, s, l.Encode())
+		}
+	}
+}
+
+func TestDecodeLockErrors(t *testing.T) {
+	tests := []struct {
+		name, in string
+		code     string
+		details  []string
+	}{
+		{"empty", "", "ASK_LOCK_INVALID", []string{"skills.lock:1:1: the file is empty"}},
+		{"syntax", "lockfileVersion: 1\nskills:\n  a: [\n", "ASK_LOCK_INVALID", nil},
+		{"not a mapping", "- a\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:1: the top level must be a mapping with lockfileVersion, generatedWith and skills"}},
+		{"missing version", "skills: {}\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:1: lockfileVersion is missing"}},
+		{"version not int", "lockfileVersion: '1'\nskills: {}\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:18: lockfileVersion must be a positive integer"}},
+		{"newer", "lockfileVersion: 2\nskills: {whatever: 1}\n", "ASK_LOCK_UNSUPPORTED", []string{"This agent-skills reads lockfileVersion 1."}},
+		{"two documents", "lockfileVersion: 1\n---\nlockfileVersion: 1\n", "ASK_LOCK_INVALID", []string{"skills.lock:2:1: a lock file holds one YAML document"}},
+		{"unknown keys and bad fields", `lockfileVersion: 1
+extra: true
+skills:
+  Bad_Name:
+    version: 1.0.0
+    registry: official
+  good-one:
+    version: 1.0
+    registry: official
+    agents: codex
+    color: blue
+  dep-user:
+    version: 1.0.0
+    source: https://example.com/x.git
+    dependencies:
+      ghost: 1.0.0
+      other: 2.0.0
+  other:
+    version: 1.0.0
+    registry: official
+  no-version:
+    registry: official
+`, "ASK_LOCK_INVALID", []string{
+			`skills.lock:2:1: unknown key "extra" (expected lockfileVersion, generatedWith or skills)`,
+			`skills.lock:4:3: "Bad_Name" is not a valid skill name`,
+			`skills.lock:8:14: skills.good-one.version must be a string (quote it)`,
+			`skills.lock:10:13: skills.good-one.agents must be a list of agent ids`,
+			`skills.lock:11:5: unknown key "color" in skills.good-one`,
+			`skills.lock:16:7: skills.dep-user depends on ghost, which the lock does not list`,
+			`skills.lock:17:7: skills.dep-user depends on other@2.0.0, but the lock lists other@1.0.0`,
+			`skills.lock:21:3: skills.no-version has no version`,
+		}},
+		{"duplicate key", "lockfileVersion: 1\nlockfileVersion: 1\n", "ASK_LOCK_INVALID", nil},
+		{"no registry", "lockfileVersion: 1\nskills:\n  aa:\n    version: 1.0.0\n", "ASK_LOCK_INVALID", []string{"skills.lock:3:3: skills.aa has neither a registry nor a source"}},
+	}
+	for _, tt := range tests {
+		_, err := DecodeLock([]byte(tt.in), "skills.lock")
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("DecodeLock(%s) = %v, want an *Error", tt.name, err)
+			continue
+		}
+		if e.Code != tt.code {
+			t.Errorf("DecodeLock(%s) code = %s, want %s (%v)", tt.name, e.Code, tt.code, err)
+		}
+		if tt.details != nil && !reflect.DeepEqual(e.Details, tt.details) {
+			t.Errorf("DecodeLock(%s) details =\n%s\nwant\n%s", tt.name, strings.Join(e.Details, "\n"), strings.Join(tt.details, "\n"))
+		}
+		if tt.details == nil && (len(e.Details) == 0 || !strings.HasPrefix(e.Details[0], "skills.lock:")) {
+			t.Errorf("DecodeLock(%s) details = %q, want a located problem", tt.name, e.Details)
+		}
+	}
+}
+
+func FuzzDecodeLock(f *testing.F) {
+	f.Add([]byte(designLock))
+	f.Add([]byte("lockfileVersion: 1\nskills: {}\n"))
+	f.Add([]byte("lockfileVersion: 1\nskills:\n  aa:\n    version: 1.0.0\n    registry: 'x y'\n    agents: [\"a\\tb\"]\n"))
+	f.Add([]byte("lockfileVersion: 2\n"))
+	f.Add([]byte("{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := DecodeLock(data, "skills.lock")
+		if err != nil {
+			return
+		}
+		out := l.Encode()
+		l2, err := DecodeLock(out, "skills.lock")
+		if err != nil {
+			t.Fatalf("DecodeLock(Encode(lock)) = %v\n%s", err, out)
+		}
+		if out2 := l2.Encode(); string(out2) != string(out) {
+			t.Fatalf("Encode is not stable:\n%s\nthen\n%s", out, out2)
+		}
+	})
+}

@@ -1,0 +1,66 @@
+package resolve
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseReference(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Reference
+		ok   bool
+	}{
+		{"java-basics", Reference{Name: "java-basics"}, true},
+		{"java-basics@^1.2", Reference{Name: "java-basics", Range: "^1.2"}, true},
+		{"official:java-basics@1.2.3", Reference{Registry: "official", Name: "java-basics", Range: "1.2.3"}, true},
+		{"java-basics@latest", Reference{Name: "java-basics", Range: "latest"}, true},
+		{"java-basics@>=1 <2", Reference{Name: "java-basics", Range: ">=1 <2"}, true},
+		{"java-basics@1.x", Reference{Name: "java-basics", Range: "1.x"}, true},
+		{"java-basics@~1.1.0", Reference{Name: "java-basics", Range: "~1.1.0"}, true},
+		{"my.reg:ab@2.0.0-beta.1", Reference{Registry: "my.reg", Name: "ab", Range: "2.0.0-beta.1"}, true},
+		{"", Reference{}, false},
+		{"a", Reference{}, false},
+		{"Java", Reference{}, false},
+		{"-ab", Reference{}, false},
+		{"ab-", Reference{}, false},
+		{"ab@", Reference{}, false},
+		{"ab@nope", Reference{}, false},
+		{":ab", Reference{}, false},
+		{"Reg:ab", Reference{}, false},
+		{"a:b:cc", Reference{}, false},
+		{"ab@1.2.3@4", Reference{}, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseReference(tt.in)
+		if tt.ok {
+			if err != nil || got != tt.want {
+				t.Errorf("ParseReference(%q) = %+v, %v, want %+v", tt.in, got, err, tt.want)
+			}
+			if back, err := ParseReference(got.String()); err != nil || back != got {
+				t.Errorf("ParseReference(%q.String()) = %+v, %v, want %+v", tt.in, back, err, got)
+			}
+			continue
+		}
+		var e interface{ ErrorCode() string }
+		if !errors.As(err, &e) || e.ErrorCode() != "ASK_REFERENCE_INVALID" {
+			t.Errorf("ParseReference(%q) = %+v, %v, want ASK_REFERENCE_INVALID", tt.in, got, err)
+		}
+	}
+}
+
+func FuzzParseReference(f *testing.F) {
+	for _, s := range []string{"java-basics", "official:java-basics@^1.2", "ab@>=1 <2", "ab@", ":", "@", "a:b@c:d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ref, err := ParseReference(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseReference(ref.String())
+		if err != nil || back != ref {
+			t.Fatalf("ParseReference(%q) = %+v; reparsing its String() = %+v, %v", s, ref, back, err)
+		}
+	})
+}
