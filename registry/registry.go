@@ -38,6 +38,9 @@ type Registry interface {
 	// digest equals the index integrity and its manifest names name and
 	// version, else ASK_INTEGRITY_MISMATCH.
 	Package(ctx context.Context, name, version string) (*format.Package, error)
+	// Resolved says where the payload of name@version comes from, for the
+	// lock file, e.g. "https://host/org/repo.git#main:skills/x".
+	Resolved(ctx context.Context, name, version string) (string, error)
 	// Fetch writes the verified payload of name@version to dest, which
 	// must not exist. The payload is copied or extracted into a temporary
 	// directory beside dest, verified there, and renamed to dest only
@@ -249,6 +252,15 @@ func (r *registry) Index(ctx context.Context) (*Index, error) {
 	}
 	r.idx = idx
 	return idx, nil
+}
+
+// Resolved says where name@version's payload comes from.
+func (r *registry) Resolved(ctx context.Context, name, version string) (string, error) {
+	_, v, err := r.lookup(ctx, name, version)
+	if err != nil {
+		return "", err
+	}
+	return r.be.resolved(v), nil
 }
 
 // lookup finds name@version in the index.
