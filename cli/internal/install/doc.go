@@ -1,0 +1,101 @@
+// Package install puts already fetched and verified skill packages into
+// the folders coding agents read, takes them away again, and reports what
+// is there — safely, atomically and without touching the user's files.
+//
+// # API
+//
+//	Install(ctx, []Item, Options) (*Report, error)
+//	Uninstall(ctx, names, Options) (*Report, error)
+//	Scan(ctx, Options) ([]Installed, error)
+//	Recover(ctx, Options) error
+//	WithLock(ctx, path, fn) error / Lock(ctx, path) (unlock, error)
+//
+// Resolution, fetching, integrity checks against the index and the lock
+// file, and skills.lock itself belong to the CLI; this package starts from
+// an Item: a loaded format.Package, the folder it was loaded from, and
+// where it came from.
+//
+// # Roots
+//
+// For each package, the agents its manifest's compatibility.agents does not
+// list, or whose version (Options.AgentVersions, when known) fails the
+// entry's minVersion, are skipped with a reason; agents.PlanRoots chooses the roots that
+// give every remaining agent the package exactly once, and each root is
+// written once with agents.LayoutForRoot's projection, checked with
+// Layout.Check. Agents without a location for the kind (Codex has no
+// commands; no agent has workflows) are skipped, not errors.
+//
+// # Transactions
+//
+// Inside every root, <root>/.agent-skills/ holds receipts/<name>.json and a
+// staging/ folder on the same file system as the packages. A run:
+//
+//  1. recovers what an interrupted run left (Recover);
+//  2. plans every package and root, and refuses the whole run with
+//     ASK_MODIFIED_INSTALL before writing anything when a destination is
+//     modified, unmanaged or has an unreadable receipt, unless Force;
+//  3. stages every new version (files the user added to the old version
+//     are hard-linked into it), syncs;
+//  4. writes a pending receipt per package (<name>.json.pending: the
+//     receipt to be, the destination and, for the fallback, where the old
+//     version is put aside), syncs;
+//  5. swaps each staged version in: renameat2(RENAME_EXCHANGE) for a
+//     folder, so that the destination always holds one complete version;
+//     where the file system cannot exchange (EINVAL, ENOSYS, non-Linux)
+//     the old folder is renamed aside first and the pending receipt says
+//     where; a file-shaped package (a Claude Code command) is renamed over
+//     the old file; syncs;
+//  6. writes the receipts, syncs, and removes the old versions and the
+//     pending receipts.
+//
+// Syncing uses one syncfs(2) per file system and phase on Linux, an fsync
+// per file and folder elsewhere. An error in any step, or a hook that
+// fails, panics or calls runtime.Goexit, undoes every transaction: the old
+// versions and receipts are back. A kill at any instant leaves each
+// destination holding its old or its new version complete; Recover then
+// keeps, for each pending receipt, the receipt whose files are all in
+// place (comparing digests), puts back an old version whose destination
+// is missing, and clears the staging folder.
+//
+// The agent-oracle run (Codex 0.169.0, Claude Code 2.1.197, 2026-11-30)
+// showed that neither agent lists anything inside .agent-skills/ below
+// .claude/skills, .agents/skills or ~/.codex/skills, but that Claude Code
+// lists every *.md file below .claude/commands as a command, hidden folders
+// included; so nothing under .agent-skills/ ends in ".md" (staged files end
+// in ".staged", old ones in ".old").
+//
+// # Receipts and drift
+//
+// A receipt records the name, version, kind, shape, registry, resolved
+// source, integrity, role, the agents that read the root, the install
+// time, and every file written with its sha256- digest and mode. A tracked
+// file changed or missing makes the package modified; a package folder or
+// file without a receipt is unmanaged. Files in a package folder that the
+// receipt does not list are the user's: they survive upgrades (unless the
+// new version has a file of the same path: that refuses the install) and
+// uninstalls (which then report the package as preserved and leave the
+// folder with those files). A receipt whose package folder is gone
+// entirely is replaced by an install and removed by an uninstall without
+// Force: there is nothing of the user's to protect.
+//
+// Outcomes: unchanged when every file to write is already in place with
+// the same digest and mode (nothing is written; only a receipt whose
+// metadata changed is rewritten); otherwise upgraded or downgraded by
+// semver, reinstalled for the same version, installed when nothing
+// managed was there.
+//
+// # Locking and dry runs
+//
+// Options.LockPath names a file locked with flock(2) for the whole run;
+// the CLI chooses it ($AGENT_SKILLS_HOME/locks/<sha256 of the project
+// root or "global">.lock) and takes the same lock with WithLock while it
+// writes skills.lock. With DryRun nothing is written at all — no staging,
+// no receipts, no recovery, no lock file — and the report is the full
+// plan.
+//
+// # Errors
+//
+// Errors carry ErrorCode() and Hint(): ASK_MODIFIED_INSTALL (exit 1),
+// ASK_NOT_INSTALLED (exit 1), ASK_IO (exit 1), and ASK_LAYOUT_INVALID from
+// package agents.
+package install

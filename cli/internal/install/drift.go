@@ -1,0 +1,164 @@
+package install
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// onDisk is what is at a package's destination, compared with its receipt.
+type onDisk struct {
+	// exists is true when something is at the destination.
+	exists bool
+	// kindOK is true when that something has the expected shape: a real
+	// folder for the directory shape, a regular file for the file shape.
+	kindOK bool
+	// files are the regular files and symbolic links found inside a
+	// directory-shaped destination, slash-separated and sorted.
+	files []string
+	// changed and missing are the receipt's files whose digest differs or
+	// that are absent, sorted.
+	changed, missing []string
+	// added are files present but not in the receipt, sorted.
+	added []string
+}
+
+// modified reports whether any tracked file was changed or is missing.
+func (d *onDisk) modified() bool { return len(d.changed) > 0 || len(d.missing) > 0 }
+
+// modifiedList renders the changed and missing files for a report.
+func (d *onDisk) modifiedList() []string {
+	var out []string
+	for _, f := range d.changed {
+		out = append(out, f+" (changed)")
+	}
+	for _, f := range d.missing {
+		out = append(out, f+" (missing)")
+	}
+	slices.Sort(out)
+	return out
+}
+
+// recordPath returns the OS path of a receipt record under dest.
+func recordPath(dest string, shape agents.Shape, rel string) string {
+	if shape == agents.ShapeFile {
+		return dest
+	}
+	return filepath.Join(dest, filepath.FromSlash(rel))
+}
+
+// inspect looks at dest and compares it with rec (which may be nil).
+// It never follows a symbolic link: a link where a folder is expected is
+// something, but not a folder this package wrote.
+func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) (*onDisk, error) {
+	d := &onDisk{}
+	info, err := os.Lstat(dest)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		d.exists = true
+		if shape == agents.ShapeFile {
+			d.kindOK = info.Mode().IsRegular()
+		} else {
+			d.kindOK = info.IsDir()
+		}
+	}
+	present := map[string]bool{}
+	if d.kindOK && shape == agents.ShapeDirectory {
+		err := filepath.WalkDir(dest, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(dest, p)
+			rel = filepath.ToSlash(rel)
+			d.files = append(d.files, rel)
+			present[rel] = true
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if rec == nil {
+		d.added = d.files
+		return d, nil
+	}
+	tracked := map[string]bool{}
+	for _, f := range rec.Files {
+		tracked[f.Path] = true
+		if !d.kindOK || (shape == agents.ShapeDirectory && !present[f.Path]) {
+			d.missing = append(d.missing, f.Path)
+			continue
+		}
+		same, err := fileMatches(recordPath(dest, shape, f.Path), f.Digest, dg)
+		if errors.Is(err, fs.ErrNotExist) {
+			d.missing = append(d.missing, f.Path)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			d.changed = append(d.changed, f.Path)
+		}
+	}
+	for _, f := range d.files {
+		if !tracked[f] {
+			d.added = append(d.added, f)
+		}
+	}
+	return d, nil
+}
+
+// fileMatches reports whether the regular file at p has digest want.
+// A symbolic link or other non-regular file never matches.
+func fileMatches(p, want string, dg *format.Digester) (bool, error) {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() {
+		return false, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	got, err := dg.FileDigest(f)
+	if err != nil {
+		return false, err
+	}
+	return got == want, nil
+}
+
+// matches reports whether every file rec tracks is at dest with its digest.
+func matches(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) bool {
+	for _, f := range rec.Files {
+		ok, err := fileMatches(recordPath(dest, shape, f.Path), f.Digest, dg)
+		if err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// anyPresent reports whether any file rec tracks exists at dest.
+func anyPresent(dest string, shape agents.Shape, rec *receipt) bool {
+	for _, f := range rec.Files {
+		if _, err := os.Lstat(recordPath(dest, shape, f.Path)); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,376 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Install puts each item into every root that the selected agents need,
+// as one transaction: either every package is in place with its receipt
+// when it returns nil, or nothing changed.
+//
+// For each package it drops the agents that the manifest's
+// compatibility.agents does not list, plans the roots with
+// agents.PlanRoots, projects the package once per root with
+// agents.LayoutForRoot and checks the layout against the root's shape.
+// Then, before writing anything anywhere, it compares every destination
+// with its receipt: a tracked file changed or missing (modified), a
+// package without a receipt (unmanaged), an unreadable receipt, or a file
+// the user added where the new version has one, refuses the whole install
+// with ASK_MODIFIED_INSTALL, unless opts.Force. Files the user added that
+// the new version does not have are carried into it.
+//
+// Each changed package is staged in <root>/.agent-skills/staging, synced,
+// recorded in a pending receipt, and swapped into place atomically
+// (renameat2 RENAME_EXCHANGE for a folder, rename for a file, with a
+// rename-aside fallback that the pending receipt journals); the receipts
+// are then written. A failure, a panic or runtime.Goexit at any step puts
+// every old version and receipt back. A crash leaves each destination
+// holding the old or the new version, complete, which Recover settles.
+//
+// The report has a Result per package and root — installed, upgraded,
+// downgraded, reinstalled, unchanged or refused — and one per agent that
+// was skipped. With opts.DryRun the report is the same and nothing is
+// written.
+func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
+	for i, it := range items {
+		if it.Pkg == nil || it.Pkg.Name() == "" {
+			return nil, fmt.Errorf("install: item %d has no loaded package", i)
+		}
+	}
+	var rep *Report
+	err := locked(ctx, &opts, func() error {
+		var err error
+		rep, err = install(ctx, items, &opts)
+		return err
+	})
+	return rep, err
+}
+
+// install is Install under the lock.
+func install(ctx context.Context, items []Item, opts *Options) (*Report, error) {
+	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
+	dg := format.NewDigester()
+	if !opts.DryRun {
+		if err := recoverRoots(ctx, allRoots(opts), dg); err != nil {
+			return rep, err
+		}
+	}
+	now := opts.now().UTC().Format(time.RFC3339)
+	var txns []*txn
+	var refused []Result
+	dests := map[string]string{}
+	for _, it := range items {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		pkg := it.Pkg
+		name := pkg.Name()
+		fsys := pkg.FS
+		if fsys == nil {
+			fsys = os.DirFS(it.Dir)
+		}
+		base := Result{Name: name, Version: pkg.Version(), Kind: pkg.Kind, Role: it.Role}
+		compatible, skips := compatibleAgents(pkg, opts.Agents, opts.AgentVersions)
+		for _, s := range skips {
+			r := base
+			r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
+			rep.Results = append(rep.Results, r)
+		}
+		plan := agents.PlanRoots(compatible, pkg.Kind, opts.Scope, opts.Env)
+		for _, s := range plan.Skips {
+			r := base
+			r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
+			rep.Results = append(rep.Results, r)
+		}
+		for _, d := range plan.Duplicates {
+			rep.Duplicates = append(rep.Duplicates, Duplicate{Name: name, Duplicate: d})
+		}
+		hashes := map[string]string{}
+		for _, tgt := range plan.Targets {
+			readers := pick(compatible, tgt.Readers)
+			layout, err := agents.LayoutForRoot(pkg, readers)
+			if err != nil {
+				return rep, err
+			}
+			if err := layout.Check(tgt.Shape); err != nil {
+				return rep, err
+			}
+			dest := tgt.Dest(name)
+			if other, ok := dests[dest]; ok {
+				return rep, fmt.Errorf("install: %s and %s both install to %s", other, name, dest)
+			}
+			dests[dest] = name
+			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes)
+			if err != nil {
+				return rep, err
+			}
+			t := &txn{
+				kind: txnWrite, root: tgt.Root, name: name, dest: dest, shape: tgt.Shape, files: files,
+				rec: &receipt{
+					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
+					Shape: tgt.Shape, Registry: it.Registry, Resolved: it.Resolved, Integrity: it.Integrity,
+					Role: it.Role, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
+				},
+			}
+			r := base
+			r.Root, r.Dest, r.Readers = tgt.Root, dest, slices.Clone(tgt.Readers)
+			for _, f := range recs {
+				r.Files = append(r.Files, f.Path)
+			}
+			keep, err := classify(t, &r, opts, dg)
+			if err != nil {
+				return rep, err
+			}
+			if r.Outcome == OutcomeRefused {
+				refused = append(refused, r)
+			} else if keep {
+				txns = append(txns, t)
+			}
+			rep.Results = append(rep.Results, r)
+		}
+	}
+	if len(refused) > 0 {
+		return rep, modifiedError("install", refused)
+	}
+	if opts.DryRun {
+		return rep, nil
+	}
+	return rep, run(txns, opts)
+}
+
+// classify compares the destination of t with its receipt and decides the
+// outcome. It fills t's old receipt, the user's files to keep and r's
+// outcome; it returns whether t has anything to write.
+func classify(t *txn, r *Result, opts *Options, dg *format.Digester) (bool, error) {
+	old, raw, _, rerr := current(t.root, t.name, dg)
+	if rerr != nil {
+		old, raw = nil, nil
+	}
+	t.oldReceipt = raw
+	disk, err := inspect(t.dest, t.shape, old, dg)
+	if err != nil {
+		return false, ioError("read", t.dest, err)
+	}
+	t.existed = disk.exists
+	newPaths := map[string]bool{}
+	for _, f := range t.rec.Files {
+		newPaths[f.Path] = true
+	}
+	var problem string
+	switch {
+	case rerr != nil:
+		problem = "its receipt cannot be read: " + rerr.Error()
+	case old == nil && disk.exists:
+		problem = "it was not installed by agent-skills (no receipt)"
+	case old != nil && disk.exists && !disk.kindOK:
+		problem = "something else is in its place"
+		r.Modified = disk.modifiedList()
+	case old != nil && disk.exists && disk.modified():
+		problem = "files were changed or removed since it was installed"
+		r.Modified = disk.modifiedList()
+	}
+	if t.shape == agents.ShapeDirectory && disk.kindOK {
+		for _, a := range disk.added {
+			if newPaths[a] {
+				r.Modified = append(r.Modified, a+" (added by you; the new version has it too)")
+			} else if p := fileAncestor(a, newPaths); p != "" {
+				r.Modified = append(r.Modified, a+" (added by you; the new version has a file "+p+")")
+			} else {
+				t.keep = append(t.keep, a)
+			}
+		}
+		if problem == "" && len(r.Modified) > 0 {
+			problem = "files you added would be overwritten"
+		}
+	}
+	if old != nil {
+		r.Previous = old.Version
+	}
+	if problem != "" && !opts.Force {
+		r.Outcome, r.Reason = OutcomeRefused, problem
+		return false, nil
+	}
+	r.Preserved = t.keep
+	switch {
+	case !disk.exists || old == nil:
+		r.Outcome = OutcomeInstalled
+	case problem == "" && sameFiles(old.Files, t.rec.Files):
+		r.Outcome, r.Files = OutcomeUnchanged, nil
+		if sameMeta(old, t.rec) {
+			return false, nil
+		}
+		t.kind = txnReceipt
+		return true, nil
+	default:
+		r.Outcome = compareVersions(old.Version, t.rec.Version)
+	}
+	return true, nil
+}
+
+// fileAncestor returns the first parent folder of rel that is a file in
+// files, or "".
+func fileAncestor(rel string, files map[string]bool) string {
+	for i := range len(rel) {
+		if rel[i] == '/' && files[rel[:i]] {
+			return rel[:i]
+		}
+	}
+	return ""
+}
+
+// compareVersions names the move from version a to version b.
+func compareVersions(a, b string) Outcome {
+	va, errA := semver.StrictNewVersion(a)
+	vb, errB := semver.StrictNewVersion(b)
+	if errA != nil || errB != nil {
+		if a == b {
+			return OutcomeReinstalled
+		}
+		return OutcomeUpgraded
+	}
+	switch va.Compare(vb) {
+	case -1:
+		return OutcomeUpgraded
+	case 1:
+		return OutcomeDowngraded
+	}
+	return OutcomeReinstalled
+}
+
+// compatibleAgents splits the selected agents into those the manifest's
+// compatibility.agents allows (all, when it lists none) and skips for the
+// others: an agent not listed, or listed with a minVersion constraint
+// that its known version does not meet.
+func compatibleAgents(pkg *format.Package, selected []agents.Adapter, versions map[string]string) ([]agents.Adapter, []agents.Skip) {
+	if pkg.Manifest == nil || len(pkg.Manifest.Compatibility.Agents) == 0 {
+		return selected, nil
+	}
+	var ok []agents.Adapter
+	var skips []agents.Skip
+	for _, a := range selected {
+		c, found := listed(pkg.Manifest.Compatibility.Agents, a)
+		if !found {
+			skips = append(skips, agents.Skip{
+				Agent:  a.ID(),
+				Reason: fmt.Sprintf("%s is not listed in the compatibility.agents of %s", a.DisplayName(), pkg.Name()),
+			})
+			continue
+		}
+		if reason := versionMismatch(c, a, versions[a.ID()]); reason != "" {
+			skips = append(skips, agents.Skip{Agent: a.ID(), Reason: reason})
+			continue
+		}
+		ok = append(ok, a)
+	}
+	return ok, skips
+}
+
+// versionMismatch explains why an agent at version v does not meet the
+// entry's minVersion, or returns "" when it does or when either is
+// unknown or unreadable.
+func versionMismatch(c format.AgentCompat, a agents.Adapter, v string) string {
+	if c.MinVersion == "" || v == "" {
+		return ""
+	}
+	want := c.MinVersion
+	if !strings.ContainsAny(want, "<>=~^!, ") {
+		want = ">=" + want
+	}
+	con, err := semver.NewConstraint(want)
+	if err != nil {
+		return ""
+	}
+	got, err := semver.NewVersion(v)
+	if err != nil {
+		return ""
+	}
+	if con.Check(got) {
+		return ""
+	}
+	return fmt.Sprintf("%s %s does not meet minVersion %q", a.DisplayName(), v, c.MinVersion)
+}
+
+// listed returns the entry of compat that names a by id or alias.
+func listed(compat []format.AgentCompat, a agents.Adapter) (format.AgentCompat, bool) {
+	for _, c := range compat {
+		if c.ID == a.ID() || slices.Contains(a.Aliases(), c.ID) {
+			return c, true
+		}
+	}
+	return format.AgentCompat{}, false
+}
+
+// pick returns the adapters whose ids are in ids, in the order of ids.
+func pick(all []agents.Adapter, ids []string) []agents.Adapter {
+	out := make([]agents.Adapter, 0, len(ids))
+	for _, id := range ids {
+		for _, a := range all {
+			if a.ID() == id {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// project turns a layout into the files to stage and their receipt
+// records. A file-shaped layout's single entry is recorded under the
+// destination's own name. hashes caches the digests of package files
+// copied into several roots.
+func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string) ([]stagedFile, []fileRecord, error) {
+	files := make([]stagedFile, 0, len(l.Entries))
+	recs := make([]fileRecord, 0, len(l.Entries))
+	for _, e := range l.Entries {
+		f := stagedFile{rel: e.Path, perm: 0o644}
+		if shape == agents.ShapeFile {
+			f.rel = filepath.Base(dest)
+		}
+		var digest string
+		if e.CopyFrom != "" {
+			info, err := fs.Stat(fsys, e.CopyFrom)
+			if err != nil {
+				return nil, nil, ioError("read the package file", e.CopyFrom, err)
+			}
+			if info.Mode().Perm()&0o111 != 0 {
+				f.perm = 0o755
+			}
+			f.fsys, f.copyFrom = fsys, e.CopyFrom
+			digest = hashes[e.CopyFrom]
+			if digest == "" {
+				in, err := fsys.Open(e.CopyFrom)
+				if err != nil {
+					return nil, nil, ioError("read the package file", e.CopyFrom, err)
+				}
+				digest, err = dg.FileDigest(in)
+				in.Close()
+				if err != nil {
+					return nil, nil, ioError("read the package file", e.CopyFrom, err)
+				}
+				hashes[e.CopyFrom] = digest
+			}
+		} else {
+			f.content = e.Content
+			d, err := dg.FileDigest(bytes.NewReader(e.Content))
+			if err != nil {
+				return nil, nil, err
+			}
+			digest = d
+		}
+		files = append(files, f)
+		recs = append(recs, fileRecord{Path: f.rel, Digest: digest, Mode: modeString(f.perm)})
+	}
+	return files, recs, nil
+}

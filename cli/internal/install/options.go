@@ -1,0 +1,106 @@
+package install
+
+import (
+	"time"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Roles a package plays in an install, recorded in its receipt.
+const (
+	// RoleRequested is a package the user named.
+	RoleRequested = "requested"
+	// RoleDependency is a package pulled in by another one's dependencies.
+	RoleDependency = "dependency"
+	// RoleSuggested is a package pulled in by --with-suggests.
+	RoleSuggested = "suggested"
+)
+
+// Fault-injection points at which Options.Hook is called, in the order a
+// transaction reaches them.
+const (
+	// PointStaged follows writing and syncing the staged copy.
+	PointStaged = "staged"
+	// PointBeforeSwap follows writing the pending receipt, right before the
+	// staged copy replaces the installed one.
+	PointBeforeSwap = "before-swap"
+	// PointMidSwap is inside a swap that is not one atomic step: between
+	// renaming the old folder aside and renaming the new one in (the
+	// fallback where RENAME_EXCHANGE is unsupported), or between keeping
+	// the old file of a command and renaming the new one over it.
+	PointMidSwap = "mid-swap"
+	// PointAfterSwap follows the swap: the new version is in place.
+	PointAfterSwap = "after-swap"
+	// PointBeforeReceipt comes right before the pending receipt becomes the
+	// receipt, the commit point.
+	PointBeforeReceipt = "before-receipt"
+	// PointAfterReceipt follows the commit.
+	PointAfterReceipt = "after-receipt"
+)
+
+// Item is one package to install, already fetched, verified and loaded.
+type Item struct {
+	// Pkg is the package loaded from Dir (Pkg.FS = os.DirFS(Dir)).
+	Pkg *format.Package
+	// Dir is the verified payload folder on disk; the layout's CopyFrom
+	// entries are read from it through Pkg.FS.
+	Dir string
+	// Registry is the name of the registry the package came from.
+	Registry string
+	// Resolved is where the payload was fetched from.
+	Resolved string
+	// Integrity is the verified package digest ("sha256-…").
+	Integrity string
+	// Role is RoleRequested, RoleDependency or RoleSuggested.
+	Role string
+}
+
+// Options says where and how to install: the scope, the machine and the
+// selected agents, and the switches of the install command.
+type Options struct {
+	// Scope is global or project.
+	Scope agents.Scope
+	// Env resolves every agent root.
+	Env agents.Env
+	// Agents are the selected agents.
+	Agents []agents.Adapter
+	// Force overwrites modified or unmanaged installs and deletes modified
+	// files on uninstall.
+	Force bool
+	// DryRun computes the full report and writes nothing: no staging,
+	// no receipts, no lock file.
+	DryRun bool
+	// LockPath is the lock file held for the whole Install or Uninstall
+	// (see WithLock); "" takes no lock. Leave it empty when the caller
+	// already holds the lock with WithLock: the lock is not re-entrant,
+	// and taking it a second time waits until ctx is done.
+	LockPath string
+	// AgentVersions holds the detected version of each agent, by id, for
+	// the minVersion constraints of a manifest's compatibility.agents. An
+	// agent whose version is unknown is not skipped for a constraint.
+	AgentVersions map[string]string
+	// Now returns the time recorded in receipts; nil means time.Now.
+	Now func() time.Time
+	// Hook, when set, is called at each Point* of every transaction;
+	// an error aborts the install and puts every old version back. Tests
+	// use it to inject faults.
+	Hook func(point string) error
+
+	// noExchange forces the rename-aside fallback, for tests.
+	noExchange bool
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o *Options) hook(point string) error {
+	if o.Hook == nil {
+		return nil
+	}
+	return o.Hook(point)
+}

@@ -1,0 +1,183 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// metaDir is the hidden folder inside every agent root that holds the
+// receipts and the staging area. The agent-oracle run (Codex 0.169.0,
+// Claude Code 2.1.197) showed that neither agent lists anything below
+// <root>/.agent-skills/ as a skill, but that Claude Code lists every *.md
+// file below .claude/commands/ as a command, hidden folders included: so
+// nothing this package writes under metaDir ends in ".md", and nothing is
+// written as metaDir/SKILL.md.
+const metaDir = ".agent-skills"
+
+// receiptSchema is the version of the receipt format.
+const receiptSchema = 1
+
+// receipt records one install of a package into one root: what it is,
+// where it came from, and every file that was written.
+type receipt struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Name          string       `json:"name"`
+	Version       string       `json:"version"`
+	Kind          format.Kind  `json:"kind"`
+	Shape         agents.Shape `json:"shape"`
+	Registry      string       `json:"registry,omitempty"`
+	Resolved      string       `json:"resolved,omitempty"`
+	Integrity     string       `json:"integrity,omitempty"`
+	Role          string       `json:"role,omitempty"`
+	Agents        []string     `json:"agents"`
+	InstalledAt   string       `json:"installedAt,omitempty"`
+	Files         []fileRecord `json:"files"`
+}
+
+// fileRecord is one file a receipt tracks. For a directory-shaped package
+// Path is relative to the package folder; for a file-shaped one it is the
+// file's own name.
+type fileRecord struct {
+	Path   string `json:"path"`
+	Digest string `json:"digest"`
+	Mode   string `json:"mode"`
+}
+
+// modeString renders permission bits as a four-digit octal string.
+func modeString(m fs.FileMode) string { return fmt.Sprintf("%04o", m.Perm()) }
+
+// journal is the content of a pending receipt: the receipt the package
+// will have once the transaction commits (nil for an uninstall), and, when
+// the old version was renamed aside rather than exchanged, where it is.
+type journal struct {
+	// Dest is the package's folder or file, relative to the root.
+	Dest    string   `json:"dest"`
+	Receipt *receipt `json:"receipt,omitempty"`
+	// Aside is the old version's temporary place, relative to the root;
+	// recovery renames it back when the destination is missing.
+	Aside string `json:"aside,omitempty"`
+}
+
+func receiptsDir(root string) string { return filepath.Join(root, metaDir, "receipts") }
+func stagingDir(root string) string  { return filepath.Join(root, metaDir, "staging") }
+func receiptPath(root, name string) string {
+	return filepath.Join(receiptsDir(root), name+".json")
+}
+func pendingPath(root, name string) string { return receiptPath(root, name) + ".pending" }
+
+// encodeReceipt renders r as indented JSON with a final newline.
+func encodeReceipt(r *receipt) []byte {
+	// A receipt holds only strings, ints and slices of them, which always
+	// marshal.
+	b, _ := json.MarshalIndent(r, "", "  ")
+	return append(b, '\n')
+}
+
+// decodeReceipt parses a receipt and checks that it describes name.
+func decodeReceipt(data []byte, name string) (*receipt, error) {
+	var r receipt
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return nil, err
+	}
+	switch {
+	case r.SchemaVersion != receiptSchema:
+		return nil, fmt.Errorf("unsupported receipt schemaVersion %d", r.SchemaVersion)
+	case r.Name != name:
+		return nil, fmt.Errorf("receipt names %q, not %q", r.Name, name)
+	case len(r.Files) == 0:
+		return nil, errors.New("receipt lists no files")
+	}
+	for _, f := range r.Files {
+		if !fs.ValidPath(f.Path) || f.Path == "." {
+			return nil, fmt.Errorf("receipt lists an unsafe path %q", f.Path)
+		}
+	}
+	return &r, nil
+}
+
+// readReceipt reads the receipt of name in root. It returns nil, nil when
+// there is none, and a non-nil error when there is one that cannot be used.
+func readReceipt(root, name string) (*receipt, []byte, error) {
+	data, err := os.ReadFile(receiptPath(root, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := decodeReceipt(data, name)
+	return r, data, err
+}
+
+// readJournal reads the pending receipt of name in root, or nil when there
+// is none or it cannot be parsed.
+func readJournal(root, name string) *journal {
+	data, err := os.ReadFile(pendingPath(root, name))
+	if err != nil {
+		return nil
+	}
+	var j journal
+	if json.Unmarshal(data, &j) != nil {
+		return &journal{}
+	}
+	if j.Receipt != nil {
+		if _, err := decodeReceipt(encodeReceipt(j.Receipt), name); err != nil {
+			j.Receipt = nil
+		}
+	}
+	return &j
+}
+
+// sameFiles reports whether two receipts track the same files with the
+// same digests and modes.
+func sameFiles(a, b []fileRecord) bool {
+	return slices.Equal(a, b)
+}
+
+// sameMeta reports whether two receipts agree on everything but the time.
+func sameMeta(a, b *receipt) bool {
+	return a.Version == b.Version && a.Kind == b.Kind && a.Shape == b.Shape &&
+		a.Registry == b.Registry && a.Resolved == b.Resolved &&
+		format.SameIntegrity(a.Integrity, b.Integrity) && a.Role == b.Role &&
+		slices.Equal(a.Agents, b.Agents)
+}
+
+// receiptNames lists the names that have a receipt or a pending receipt
+// in root, sorted.
+func receiptNames(root string) []string {
+	ents, err := os.ReadDir(receiptsDir(root))
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, e := range ents {
+		n := e.Name()
+		switch {
+		case filepath.Ext(n) == ".json":
+			n = n[:len(n)-len(".json")]
+		case filepath.Ext(n) == ".pending" && filepath.Ext(n[:len(n)-len(".pending")]) == ".json":
+			n = n[:len(n)-len(".json.pending")]
+		default:
+			continue
+		}
+		if n != "" && n[0] != '.' {
+			seen[n] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}

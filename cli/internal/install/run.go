@@ -1,0 +1,106 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+)
+
+// run executes the transactions in phases — stage all, write the pending
+// receipts, swap all, commit all receipts — making each phase durable
+// before the next depends on it, then removes what is left over. When a
+// step fails, a hook returns an error, panics or calls runtime.Goexit,
+// every transaction is undone, latest first, and the error is returned
+// (a panic continues after the undo).
+func run(txns []*txn, opts *Options) (err error) {
+	if len(txns) == 0 {
+		return nil
+	}
+	var s syncer
+	done := false
+	defer func() {
+		if done {
+			return
+		}
+		if err == nil {
+			// A panic or runtime.Goexit is unwinding.
+			err = errors.New("install interrupted")
+		}
+		var undoErrs []error
+		for i := len(txns) - 1; i >= 0; i-- {
+			if uerr := txns[i].undo(&s); uerr != nil {
+				undoErrs = append(undoErrs, uerr)
+			}
+		}
+		if ferr := s.flush(); ferr != nil {
+			undoErrs = append(undoErrs, ferr)
+		}
+		if len(undoErrs) > 0 {
+			err = errors.Join(err, fmt.Errorf("putting the old versions back failed; run the command again to recover: %w", errors.Join(undoErrs...)))
+		}
+	}()
+
+	for _, t := range txns {
+		t.prepare()
+		if err := t.doStage(&s); err != nil {
+			return err
+		}
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	for _, t := range txns {
+		if err := hookAt(opts, PointStaged); err != nil {
+			return err
+		}
+		if err := t.writePending(&s); err != nil {
+			return err
+		}
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	for _, t := range txns {
+		if err := hookAt(opts, PointBeforeSwap); err != nil {
+			return err
+		}
+		if err := t.swap(opts); err != nil {
+			return err
+		}
+		s.root(t.root)
+		if err := hookAt(opts, PointAfterSwap); err != nil {
+			return err
+		}
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	for _, t := range txns {
+		if err := hookAt(opts, PointBeforeReceipt); err != nil {
+			return err
+		}
+		if err := t.commit(&s); err != nil {
+			return err
+		}
+		if err := hookAt(opts, PointAfterReceipt); err != nil {
+			return err
+		}
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	done = true
+	for _, t := range txns {
+		// Everything is committed: a leftover that cannot be removed now
+		// is removed by the next run's recovery.
+		_ = t.cleanup()
+	}
+	return nil
+}
+
+// hookAt calls the fault-injection hook for point.
+func hookAt(opts *Options, point string) error {
+	if err := opts.hook(point); err != nil {
+		return fmt.Errorf("install aborted at %s: %w", point, err)
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package install
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// rootInfo is one folder some selected agent reads packages from.
+type rootInfo struct {
+	path string
+	kind format.Kind
+	// loc gives the shape and extension of packages in the root.
+	loc agents.Location
+	// readers are the selected agents that read the root.
+	readers []string
+	// deprecated are the readers for which the root is deprecated.
+	deprecated []string
+}
+
+// deprecatedForAll reports whether every reader reads the root only as a
+// deprecated one: this package never writes there.
+func (ri *rootInfo) deprecatedForAll() bool {
+	return len(ri.deprecated) > 0 && len(ri.deprecated) == len(ri.readers)
+}
+
+// scanRoots returns every root of every selected agent in the scope for
+// every kind the agent has a location for, sorted by path.
+func scanRoots(opts *Options) []rootInfo {
+	byPath := map[string]*rootInfo{}
+	var order []string
+	for _, a := range opts.Agents {
+		for _, k := range format.Kinds() {
+			loc, ok := a.LocationFor(k, opts.Scope, opts.Env)
+			if !ok {
+				continue
+			}
+			for _, r := range agents.Roots(a, k, opts.Scope, opts.Env) {
+				ri := byPath[r.Path]
+				if ri == nil {
+					ri = &rootInfo{path: r.Path, kind: k, loc: loc}
+					ri.loc.Root = r.Path
+					byPath[r.Path] = ri
+					order = append(order, r.Path)
+				}
+				if ri.kind != k || slices.Contains(ri.readers, a.ID()) {
+					continue
+				}
+				ri.readers = append(ri.readers, a.ID())
+				if r.Deprecated {
+					ri.deprecated = append(ri.deprecated, a.ID())
+				}
+			}
+		}
+	}
+	slices.Sort(order)
+	out := make([]rootInfo, 0, len(order))
+	for _, p := range order {
+		out = append(out, *byPath[p])
+	}
+	return out
+}
+
+// Scan lists every package in every root the selected agents read in the
+// scope — the roots they are written to and the ones they only read,
+// deprecated ones included — with its state: ok, modified (a tracked
+// file changed or missing, with the files), unmanaged (no receipt: put
+// there by hand or by another tool) or receipt-broken. It reports the
+// files the user added, the readers that see the package, the readers for
+// which the root is deprecated, and the readers that see a package of the
+// same name through two roots. A pending receipt left by an interrupted
+// run is resolved in memory, as Recover would, and flagged. Scan writes
+// nothing and takes no lock. Results are sorted by root, then name.
+func Scan(ctx context.Context, opts Options) ([]Installed, error) {
+	dg := format.NewDigester()
+	out := []Installed{}
+	for _, ri := range scanRoots(&opts) {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		for _, name := range packageNames(ri) {
+			dest := shapeDest(ri.path, name, ri.loc)
+			rec, _, pending, rerr := current(ri.path, name, dg)
+			if rerr != nil {
+				rec = nil
+			}
+			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
+			if err != nil {
+				return out, ioError("read", dest, err)
+			}
+			if rerr == nil && rec == nil && !disk.exists {
+				continue
+			}
+			in := Installed{
+				Name: name, Kind: ri.kind, Root: ri.path, Dest: dest, Scope: opts.Scope,
+				Readers: slices.Clone(ri.readers), Deprecated: slices.Clone(ri.deprecated),
+				Pending: pending, State: StateOK,
+			}
+			switch {
+			case rerr != nil:
+				in.State = StateReceiptBroken
+			case rec == nil:
+				in.State = StateUnmanaged
+				in.Version = unmanagedVersion(dest, ri.loc.Shape)
+			case !disk.kindOK || disk.modified():
+				in.State = StateModified
+				in.ModifiedFiles = disk.modifiedList()
+			}
+			if rec != nil {
+				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
+				in.Integrity, in.Role, in.Agents = rec.Integrity, rec.Role, rec.Agents
+				in.AddedFiles = disk.added
+			}
+			out = append(out, in)
+		}
+	}
+	markSeenTwice(out)
+	return out, nil
+}
+
+// packageNames lists the names of the packages in a root: folders (or
+// links) for the directory shape, files with the location's extension for
+// the file shape, hidden entries excluded, plus every name with a receipt.
+func packageNames(ri rootInfo) []string {
+	names := receiptNames(ri.path)
+	ents, _ := os.ReadDir(ri.path)
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") {
+			continue
+		}
+		if ri.loc.Shape == agents.ShapeFile {
+			base, ok := strings.CutSuffix(n, ri.loc.Extension)
+			if !ok || base == "" || e.IsDir() {
+				continue
+			}
+			n = base
+		} else if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// unmanagedVersion reads the version of a package put in place by hand
+// from its skill.yaml, when it has one.
+func unmanagedVersion(dest string, shape agents.Shape) string {
+	if shape != agents.ShapeDirectory {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(dest, format.ManifestFile))
+	if err != nil {
+		return ""
+	}
+	m, _ := format.DecodeManifest(data, format.ManifestFile)
+	if m == nil {
+		return ""
+	}
+	return m.Version
+}
+
+// markSeenTwice fills SeenTwiceBy: the readers that see a package of the
+// same kind and name in more than one root.
+func markSeenTwice(list []Installed) {
+	type key struct {
+		kind format.Kind
+		name string
+	}
+	groups := map[key][]int{}
+	for i, in := range list {
+		k := key{in.Kind, in.Name}
+		groups[k] = append(groups[k], i)
+	}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		count := map[string]int{}
+		for _, i := range idx {
+			for _, a := range list[i].Readers {
+				count[a]++
+			}
+		}
+		for _, i := range idx {
+			for _, a := range list[i].Readers {
+				if count[a] > 1 {
+					list[i].SeenTwiceBy = append(list[i].SeenTwiceBy, a)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package install
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+)
+
+// errExchangeUnsupported says the file system cannot swap two folders
+// atomically; the transaction then renames the old version aside.
+var errExchangeUnsupported = errors.New("atomic exchange not supported")
+
+// syncer collects what a phase wrote so that it can be made durable in one
+// go before the next phase depends on it.
+type syncer struct {
+	// roots are the agent roots written to.
+	roots []string
+	// paths are the files and folders written, for systems that sync
+	// one file at a time.
+	paths []string
+}
+
+// root records an agent root the phase writes below.
+func (s *syncer) root(r string) {
+	if !slices.Contains(s.roots, r) {
+		s.roots = append(s.roots, r)
+	}
+}
+
+// add records a written file, and its folder.
+func (s *syncer) add(p string) {
+	s.paths = append(s.paths, p, filepath.Dir(p))
+}

@@ -1,0 +1,145 @@
+package install
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Uninstall removes the named packages from every root of the selected
+// agents that holds them, as one transaction, like Install.
+//
+// It removes exactly the files the receipt lists, cleans the folders left
+// empty and removes the receipt; files the user added stay where they are
+// (the outcome is then preserved, with the files listed), and the folder
+// stays with them. The package disappears atomically: it is renamed away,
+// or exchanged with a folder holding only the user's files. A package with
+// a tracked file changed, an unreadable receipt, or no receipt at all
+// (unmanaged) is refused with ASK_MODIFIED_INSTALL unless opts.Force,
+// which removes the changed files too and, for an unmanaged package, the
+// whole folder or file. A name that no root holds is ASK_NOT_INSTALLED,
+// listing what is installed. Everything is checked before anything is
+// removed. Deprecated roots, which this package never writes, are left
+// alone.
+func Uninstall(ctx context.Context, names []string, opts Options) (*Report, error) {
+	var rep *Report
+	err := locked(ctx, &opts, func() error {
+		var err error
+		rep, err = uninstall(ctx, names, &opts)
+		return err
+	})
+	return rep, err
+}
+
+// uninstall is Uninstall under the lock.
+func uninstall(ctx context.Context, names []string, opts *Options) (*Report, error) {
+	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
+	dg := format.NewDigester()
+	if !opts.DryRun {
+		if err := recoverRoots(ctx, allRoots(opts), dg); err != nil {
+			return rep, err
+		}
+	}
+	roots := scanRoots(opts)
+	var txns []*txn
+	var refused []Result
+	var missing []string
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		found := false
+		for _, ri := range roots {
+			if ri.deprecatedForAll() {
+				continue
+			}
+			dest := shapeDest(ri.path, name, ri.loc)
+			rec, raw, _, rerr := current(ri.path, name, dg)
+			if rerr != nil {
+				rec, raw = nil, nil
+			}
+			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
+			if err != nil {
+				return rep, ioError("read", dest, err)
+			}
+			if rerr == nil && rec == nil && !disk.exists {
+				continue
+			}
+			found = true
+			r := Result{Name: name, Kind: ri.kind, Root: ri.path, Dest: dest, Readers: slices.Clone(ri.readers)}
+			t := &txn{kind: txnRemove, root: ri.path, name: name, dest: dest, shape: ri.loc.Shape,
+				oldReceipt: raw, existed: disk.exists}
+			var problem string
+			switch {
+			case rerr != nil:
+				problem = "its receipt cannot be read: " + rerr.Error()
+			case rec == nil:
+				problem = "it was not installed by agent-skills (no receipt)"
+			case disk.exists && !disk.kindOK:
+				problem = "something else is in its place"
+			case disk.exists && disk.modified():
+				problem = "files were changed or removed since it was installed"
+				r.Modified = disk.modifiedList()
+			}
+			if rec != nil {
+				r.Version, r.Kind, r.Role = rec.Version, rec.Kind, rec.Role
+				for _, f := range rec.Files {
+					if !slices.Contains(disk.missing, f.Path) {
+						r.Files = append(r.Files, f.Path)
+					}
+				}
+			} else {
+				r.Files = disk.files
+				if ri.loc.Shape == agents.ShapeFile && disk.exists {
+					r.Files = []string{filepath.Base(dest)}
+				}
+			}
+			if problem != "" && !opts.Force {
+				r.Outcome, r.Reason = OutcomeRefused, problem
+				refused = append(refused, r)
+				rep.Results = append(rep.Results, r)
+				continue
+			}
+			if rec != nil && rerr == nil && ri.loc.Shape == agents.ShapeDirectory && disk.kindOK {
+				t.keep = disk.added
+			}
+			r.Outcome = OutcomeRemoved
+			if len(t.keep) > 0 {
+				r.Outcome, r.Preserved = OutcomePreserved, t.keep
+			}
+			txns = append(txns, t)
+			rep.Results = append(rep.Results, r)
+		}
+		if !found {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return rep, notInstalledError(missing, installedNames(roots, dg))
+	}
+	if len(refused) > 0 {
+		return rep, modifiedError("uninstall", refused)
+	}
+	if opts.DryRun {
+		return rep, nil
+	}
+	return rep, run(txns, opts)
+}
+
+// installedNames lists the names with a receipt in any of roots, sorted
+// and without duplicates.
+func installedNames(roots []rootInfo, dg *format.Digester) []string {
+	var out []string
+	for _, ri := range roots {
+		for _, n := range receiptNames(ri.path) {
+			if rec, _, _, err := current(ri.path, n, dg); err == nil && rec != nil && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
