@@ -37,6 +37,10 @@ fuzz:
 bench:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./... | grep -E '^(Benchmark|ok|FAIL|---)' || true); done
 
+## e2e-agents: install sample skills and ask the real Claude Code and Codex what they see (needs npm; not in CI)
+e2e-agents:
+	./scripts/e2e-agents.sh
+
 tidy:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
 

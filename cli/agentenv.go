@@ -86,3 +86,16 @@ func (e *env) selectAgents(cfg *config.Config, names []string, aenv agents.Env) 
 	sel, err := agents.AutoSelect(reports)
 	return sel, reports, err
 }
+
+// seenAgents returns the agents whose view matters for list and doctor:
+// those named, else every detected agent, else every supported agent (so
+// that skills are still found on a machine where detection finds none).
+func (e *env) seenAgents(cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, error) {
+	if len(names) > 0 {
+		return agents.Default().Select(names)
+	}
+	if sel, _, err := e.selectAgents(cfg, nil, aenv); err == nil && len(sel) > 0 {
+		return sel, nil
+	}
+	return agents.Default().All(), nil
+}

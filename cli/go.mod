@@ -1,6 +1,6 @@
 module github.com/agent-skills/agent-skills/cli
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/agent-skills/agent-skills/agents v0.0.0
@@ -10,6 +10,21 @@ require (
 	github.com/agent-skills/agent-skills/scaffold v0.0.0
 	github.com/agent-skills/agent-skills/validate v0.0.0
 	github.com/alecthomas/kong v1.17.0
+	github.com/google/jsonschema-go v0.4.3
+)
+
+require (
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
+
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/sys v0.50.0
 )
 
 require (

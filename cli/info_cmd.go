@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -50,6 +52,15 @@ type infoReport struct {
 	Versions             []infoVersion       `json:"versions"`
 	AlsoIn               []string            `json:"alsoIn,omitempty"`
 	Owner                string              `json:"owner,omitempty"`
+	Installed            []infoInstalled     `json:"installed"`
+}
+
+type infoInstalled struct {
+	Scope   string   `json:"scope"`
+	Version string   `json:"version,omitempty"`
+	Agents  []string `json:"agents"`
+	State   string   `json:"state"`
+	Path    string   `json:"path"`
 }
 
 type infoVersion struct {
@@ -131,6 +142,7 @@ func (c *infoCmd) Run(e *env) error {
 	if owner, _, err := set.Owner(e.ctx, sk.Name); err == nil {
 		rep.Owner = owner.Name()
 	}
+	rep.Installed = e.installedState(sk.Name)
 	if c.JSON {
 		out, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", out)
@@ -209,6 +221,12 @@ func printInfo(e *env, r infoReport) {
 	if r.Owner != "" && r.Owner != r.Registry {
 		row("owner", r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")")
 	}
+	if len(r.Installed) > 0 {
+		fmt.Fprintln(w, "\ninstalled:")
+		for _, in := range r.Installed {
+			fmt.Fprintf(w, "  %-7s %-8s %s  %s (%s)\n", in.Scope, dash(in.Version), in.State, e.rel(in.Path), strings.Join(in.Agents, ", "))
+		}
+	}
 	fmt.Fprintln(w, "\nversions:")
 	for _, v := range r.Versions {
 		line := "  " + v.Version
@@ -223,4 +241,35 @@ func printInfo(e *env, r infoReport) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// installedState finds name in every root of both scopes.
+func (e *env) installedState(name string) []infoInstalled {
+	out := []infoInstalled{}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return out
+	}
+	root, _ := e.projectRoot("")
+	aenv := e.agentEnv(cfg, root)
+	adapters, err := e.seenAgents(cfg, nil, aenv)
+	if err != nil {
+		return out
+	}
+	scopes := []agents.Scope{agents.ScopeGlobal}
+	if root != "" {
+		scopes = append(scopes, agents.ScopeProject)
+	}
+	for _, sc := range scopes {
+		found, err := install.Scan(e.ctx, install.Options{Scope: sc, Env: aenv, Agents: adapters})
+		if err != nil {
+			continue
+		}
+		for _, in := range found {
+			if in.Name == name {
+				out = append(out, infoInstalled{Scope: string(sc), Version: in.Version, Agents: in.Readers, State: string(in.State), Path: in.Dest})
+			}
+		}
+	}
+	return out
 }

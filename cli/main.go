@@ -30,13 +30,18 @@ type globals struct {
 type app struct {
 	globals
 
-	Validate validateCmd `cmd:"" help:"Check skill packages: one package, or every package below a folder."`
-	Create   createCmd   `cmd:"" help:"Scaffold a new skill, command or workflow package."`
-	Publish  publishCmd  `cmd:"" help:"Validate a package and emit (or write) its registry index entry and archive."`
-	Search   searchCmd   `cmd:"" help:"Search the configured registries."`
-	Info     infoCmd     `cmd:"" help:"Show a skill's manifest, versions and dependencies."`
-	Registry registryCmd `cmd:"" help:"List, add or remove registries."`
-	Agents   agentsCmd   `cmd:"" help:"Show the supported agents, what was detected, and where each reads skills."`
+	Install   installCmd   `cmd:"" group:"Skills" help:"Install skills for your coding agents (or restore skills.lock)."`
+	Uninstall uninstallCmd `cmd:"" group:"Skills" help:"Remove installed skills (only the files agent-skills wrote)."`
+	Update    updateCmd    `cmd:"" group:"Skills" help:"Update installed skills within ^installed (or across majors with --major)."`
+	List      listCmd      `cmd:"" group:"Skills" help:"List installed skills per agent and scope."`
+	Search    searchCmd    `cmd:"" group:"Skills" help:"Search the configured registries."`
+	Info      infoCmd      `cmd:"" group:"Skills" help:"Show a skill's manifest, versions, dependencies and install state."`
+	Agents    agentsCmd    `cmd:"" group:"Skills" help:"Show the supported agents, what was detected, and where each reads skills."`
+	Doctor    doctorCmd    `cmd:"" group:"Skills" help:"Diagnose the environment, registries, agents and installed skills."`
+	Validate  validateCmd  `cmd:"" group:"Authoring" help:"Check skill packages: one package, or every package below a folder."`
+	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
+	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
+	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
 }
 
 // env is what a command needs from the outside world. Commands receive it

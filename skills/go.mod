@@ -1,3 +1,3 @@
 module github.com/agent-skills/agent-skills/skills
 
-go 1.26
+go 1.26.0

@@ -1,6 +1,6 @@
 module github.com/agent-skills/agent-skills/testscripts
 
-go 1.26
+go 1.26.0
 
 require github.com/agent-skills/agent-skills/cli v0.0.0
 

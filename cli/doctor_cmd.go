@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
+)
+
+type doctorCmd struct {
+	ProjectRoot string `type:"path" help:"The project to check (default: the nearest project above the working folder)."`
+	JSON        bool   `name:"json" help:"Print the findings as JSON."`
+}
+
+func (c *doctorCmd) Help() string {
+	return `Checks the environment, each registry (reachable, trusted), each agent (evidence,
+enabled, every folder it reads: missing, not a folder, not writable, a symbolic link,
+a broken link) and every installed skill (modified, unmanaged, broken receipt, drift
+from skills.lock, the same skill visible twice to one agent, skills in deprecated
+folders). Every finding says how to fix it. Exit 1 when any check fails.
+With --offline, registries are checked from their caches only.
+
+Examples:
+  agent-skills doctor
+  agent-skills doctor --offline --json`
+}
+
+// finding is one doctor result.
+type finding struct {
+	Area    string `json:"area"`
+	Subject string `json:"subject"`
+	Status  string `json:"status"` // ok, warn, fail
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+type doctor struct {
+	e        *env
+	findings []finding
+}
+
+func (d *doctor) add(area, subject, status, msg, fix string) {
+	d.findings = append(d.findings, finding{area, subject, status, msg, fix})
+}
+
+func (c *doctorCmd) Run(e *env) error {
+	d := &doctor{e: e}
+	cfg := d.environment()
+	root, err := e.projectRoot(c.ProjectRoot)
+	if err != nil {
+		return err
+	}
+	if cfg != nil {
+		d.registries(cfg)
+		aenv := e.agentEnv(cfg, root)
+		d.agents(cfg, aenv)
+		seen, _ := e.seenAgents(cfg, nil, aenv)
+		d.installed(aenv, root, seen)
+	}
+	failed := 0
+	for _, f := range d.findings {
+		if f.Status == "fail" {
+			failed++
+		}
+	}
+	if c.JSON {
+		out := struct {
+			Findings []finding `json:"findings"`
+			Failed   int       `json:"failed"`
+		}{d.findings, failed}
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		area := ""
+		for _, f := range d.findings {
+			if f.Area != area {
+				area = f.Area
+				fmt.Fprintf(e.stdout, "%s\n", e.style.bold(area))
+			}
+			mark := map[string]string{"ok": e.style.green("ok  "), "warn": e.style.yellow("warn"), "fail": e.style.red("FAIL")}[f.Status]
+			fmt.Fprintf(e.stdout, "  %s %s: %s\n", mark, f.Subject, f.Message)
+			if f.Fix != "" && f.Status != "ok" {
+				fmt.Fprintf(e.stdout, "       fix: %s\n", f.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return &Error{Code: "ASK_DOCTOR_FAILED", Summary: fmt.Sprintf("%d %s failed", failed, plural(failed, "check", "checks")),
+			Try: []string{"apply the fixes listed above, then run agent-skills doctor again"}}
+	}
+	return nil
+}
+
+// environment checks the binary, the home folder, the configuration and git.
+func (d *doctor) environment() *config.Config {
+	e := d.e
+	d.add("environment", "agent-skills", "ok", versionString(), "")
+	home := e.home()
+	if fi, err := os.Stat(home); err == nil && !fi.IsDir() {
+		d.add("environment", "home", "fail", home+" is not a folder", "move it aside; agent-skills keeps its configuration and caches there")
+	} else if err == nil && !writable(home) {
+		d.add("environment", "home", "fail", home+" is not writable", "fix its permissions, or set AGENT_SKILLS_HOME")
+	} else {
+		d.add("environment", "home", "ok", home, "")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		d.add("environment", "config", "fail", err.Error(), "fix the file at the named line, or move it aside for the defaults")
+		return nil
+	}
+	d.add("environment", "config", "ok", fmt.Sprintf("%s (%d registries)", e.configPath(), len(cfg.Registries)), "")
+	if p, err := e.lookPath("git"); err == nil {
+		d.add("environment", "git", "ok", p, "")
+	} else {
+		status := "warn"
+		for _, r := range cfg.Registries {
+			if r.Kind == config.KindGit {
+				status = "fail"
+			}
+		}
+		d.add("environment", "git", status, "git is not on PATH; git registries and sources cannot be read", "install git")
+	}
+	return cfg
+}
+
+// registries loads each registry's index (from cache only with --offline).
+func (d *doctor) registries(cfg *config.Config) {
+	e := d.e
+	opts := e.registryOptions(cfg)
+	opts.Notify = func(string) {}
+	for _, rc := range cfg.Registries {
+		trust := "trusted"
+		if !rc.Trusted {
+			trust = "untrusted (owns no name by precedence)"
+		}
+		reg, err := registry.Open(registrySpec(rc), opts)
+		if err != nil {
+			d.add("registries", rc.Name, "fail", err.Error(), "agent-skills registry remove "+rc.Name+", then add it again correctly")
+			continue
+		}
+		idx, err := timed{reg}.Index(e.ctx)
+		if err != nil {
+			msg := strings.SplitN(err.Error(), "\n", 2)[0]
+			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s", rc.Kind, rc.URL, trust, msg),
+				"check the network and the URL; skills it owns cannot be installed until it answers")
+			continue
+		}
+		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills", rc.Kind, rc.URL, trust, len(idx.Skills)), "")
+	}
+}
+
+// agents checks detection and every root of every agent.
+func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
+	for _, r := range agents.DetectAll(d.e.ctx, aenv, agents.Default().All()) {
+		a := r.Adapter
+		var ev []string
+		for _, x := range r.Detection.Evidence {
+			ev = append(ev, string(x.Kind)+" "+x.Detail)
+		}
+		enabled := ""
+		if !cfg.AgentEnabled(a.ID()) {
+			enabled = ", disabled in config"
+		}
+		switch r.Detection.Confidence {
+		case agents.ConfidenceStrong:
+			d.add("agents", a.ID(), "ok", "detected ("+strings.Join(ev, "; ")+")"+enabled, "")
+		case agents.ConfidenceWeak:
+			d.add("agents", a.ID(), "warn", "only a project marker ("+strings.Join(ev, "; ")+"): not used unless named"+enabled,
+				"pass --agent "+a.ID()+" to install for it")
+			continue
+		default:
+			continue
+		}
+		scopes := []agents.Scope{agents.ScopeGlobal}
+		if aenv.ProjectRoot != "" {
+			scopes = append(scopes, agents.ScopeProject)
+		}
+		for _, sc := range scopes {
+			for _, kind := range format.Kinds() {
+				for _, root := range agents.Roots(a, kind, sc, aenv) {
+					d.root(a.ID(), root.Path)
+				}
+			}
+		}
+	}
+}
+
+// root checks one agent root on disk.
+func (d *doctor) root(agent, path string) {
+	subject := agent + " " + d.e.rel(path)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return // created on first install
+	case err != nil:
+		d.add("agents", subject, "fail", err.Error(), "fix the folder's permissions")
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if _, err := os.Stat(path); err != nil {
+			d.add("agents", subject, "fail", "a broken symbolic link", "remove the link, or point it at an existing folder")
+			return
+		}
+		d.add("agents", subject, "warn", "a symbolic link; some agent versions ignore linked roots", "replace the link with a real folder")
+	case !fi.IsDir():
+		d.add("agents", subject, "fail", "not a folder", "move the file aside; the agent expects a folder here")
+	case !writable(path):
+		d.add("agents", subject, "fail", "not writable", "fix the folder's permissions")
+	}
+}
+
+// installed checks every installed package in both scopes.
+func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
+	scopes := []agents.Scope{agents.ScopeGlobal}
+	if root != "" {
+		scopes = append(scopes, agents.ScopeProject)
+	}
+	for _, sc := range scopes {
+		found, err := install.Scan(d.e.ctx, install.Options{Scope: sc, Env: aenv, Agents: all})
+		if err != nil {
+			d.add("skills", string(sc), "fail", err.Error(), "")
+			continue
+		}
+		seen := map[string]install.Installed{}
+		for _, in := range found {
+			seen[in.Name] = in
+			subject := fmt.Sprintf("%s (%s, %s)", in.Name, sc, d.e.rel(in.Dest))
+			switch in.State {
+			case install.StateModified:
+				d.add("skills", subject, "warn", "changed since install: "+strings.Join(in.ModifiedFiles, ", "),
+					"keep your changes, or agent-skills install "+in.Name+" --force to restore the package")
+			case install.StateUnmanaged:
+				d.add("skills", subject, "warn", "not installed by agent-skills",
+					"agent-skills install "+in.Name+" --force to manage it, or leave it")
+			case install.StateReceiptBroken:
+				d.add("skills", subject, "fail", "its install receipt is unreadable or does not match",
+					"agent-skills install "+in.Name+" --force to rewrite it")
+			default:
+				d.add("skills", subject, "ok", in.Version+" from "+dash(in.Registry), "")
+			}
+			if len(in.SeenTwiceBy) > 0 {
+				d.add("skills", subject, "fail", "visible twice to "+strings.Join(in.SeenTwiceBy, ", "),
+					"agent-skills uninstall "+in.Name+" from one of the folders (or remove the copy by hand)")
+			}
+			if len(in.Deprecated) > 0 {
+				d.add("skills", subject, "warn", "in a folder "+strings.Join(in.Deprecated, ", ")+" reads only for compatibility",
+					"agent-skills uninstall "+in.Name+" and install it again")
+			}
+			if in.Pending {
+				d.add("skills", subject, "warn", "an interrupted install left a pending receipt",
+					"run any agent-skills install or uninstall in this scope; it recovers")
+			}
+		}
+		if sc == agents.ScopeProject {
+			lock, err := readLock(scopeChoice{scope: sc, root: root}.lockPath())
+			if err != nil {
+				d.add("skills", "skills.lock", "fail", err.Error(), "fix the named lines, or restore the file from version control")
+				continue
+			}
+			if lock == nil {
+				continue
+			}
+			for name, l := range lock.Skills {
+				in, ok := seen[name]
+				switch {
+				case !ok:
+					d.add("skills", name+" (skills.lock)", "fail", "locked at "+l.Version+" but not installed",
+						"agent-skills install   (restores everything skills.lock records)")
+				case in.Version != "" && in.Version != l.Version:
+					d.add("skills", name+" (skills.lock)", "fail", fmt.Sprintf("locked at %s but %s is installed", l.Version, in.Version),
+						"agent-skills install   (to match the lock) or agent-skills update "+name)
+				}
+			}
+		}
+	}
+}
+
+// writable reports whether a new file can be created in dir.
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".agent-skills-doctor-*")
+	if err != nil {
+		return false
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return true
+}

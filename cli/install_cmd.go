@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+type installCmd struct {
+	Skills         []string   `arg:"" optional:"" help:"[registry:]name[@version or range]. With none, in a project, install exactly what skills.lock records."`
+	Agent          []string   `short:"a" help:"Agent to install for (claude, codex, copilot, gemini, cursor, …, or all); repeatable. Default: every detected agent."`
+	Scope          scopeFlags `embed:""`
+	Registry       string     `help:"Resolve unqualified names in this registry only."`
+	DryRun         bool       `help:"Print the full plan; write nothing."`
+	Force          bool       `help:"Overwrite an install that was modified or not made by agent-skills."`
+	NoDeps         bool       `help:"Install only the named skills, not their dependencies."`
+	WithSuggests   bool       `help:"Also install the direct suggestions of the named skills (see docs/install-suggests-option.md)."`
+	FrozenLockfile bool       `help:"Fail instead of changing skills.lock."`
+	JSON           bool       `name:"json" help:"Print the plan and outcomes as JSON."`
+}
+
+func (c *installCmd) Help() string {
+	return `Resolves the skills and their dependencies, fetches and verifies every package, and
+puts each where the selected agents read it — once per folder, so that no agent sees a
+skill twice — atomically, with a receipt of every file written. In a project the result
+is pinned in skills.lock, and "agent-skills install" with no names restores exactly
+what the lock records. Files you added inside an installed skill survive upgrades.
+
+Examples:
+  agent-skills install java-performance
+  agent-skills install java-basics@^1.2 --agent claude --agent codex --project
+  agent-skills install team:review-diff --global
+  agent-skills install                          # restore from skills.lock
+  agent-skills install java-performance --with-suggests --dry-run`
+}
+
+func (c *installCmd) Run(e *env) error {
+	if c.WithSuggests && c.NoDeps {
+		return usageError("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
+	}
+	p, err := e.newPipeline(c.Scope, c.Agent)
+	if err != nil {
+		return err
+	}
+	var wants []want
+	var plan *resolve.Plan
+	if len(c.Skills) == 0 {
+		if p.sc.scope != agents.ScopeProject || p.lock == nil {
+			return usageError("name the skills to install (restoring with no names needs a project with a skills.lock)")
+		}
+		if c.WithSuggests {
+			return usageError("--with-suggests needs skill names")
+		}
+		wants = restoreWants(p.lock)
+	} else {
+		refs, err := c.references()
+		if err != nil {
+			return err
+		}
+		opts := resolve.Options{WithSuggests: c.WithSuggests, NoDeps: c.NoDeps}
+		if p.lock != nil {
+			opts.Pins = p.lock.Pins()
+		}
+		plan, err = resolve.Resolve(e.ctx, setSource{p.set}, refs, opts)
+		if err != nil {
+			return err
+		}
+		e.resolutionWarnings(plan)
+		wants = p.wantsFromPlan(plan)
+		if c.FrozenLockfile {
+			if err := frozenCheck(p, wants); err != nil {
+				return err
+			}
+		}
+	}
+	fs, cleanup, err := p.fetch(wants)
+	defer cleanup()
+	if err != nil {
+		return err
+	}
+	rep, err := p.apply(fs, c.Force, c.DryRun)
+	if rep != nil {
+		if c.JSON {
+			printJSONReport(e, p, plan, rep)
+		} else {
+			p.printReport(rep)
+		}
+	}
+	return err
+}
+
+// references parses the skill arguments; --registry qualifies bare names.
+func (c *installCmd) references() ([]resolve.Reference, error) {
+	var refs []resolve.Reference
+	for _, s := range c.Skills {
+		r, err := resolve.ParseReference(s)
+		if err != nil {
+			return nil, err
+		}
+		if r.Registry == "" {
+			r.Registry = c.Registry
+		}
+		refs = append(refs, r)
+	}
+	return refs, nil
+}
+
+// restoreWants lists exactly what the lock records.
+func restoreWants(l *resolve.Lock) []want {
+	names := make([]string, 0, len(l.Skills))
+	for n := range l.Skills {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]want, 0, len(names))
+	for _, n := range names {
+		s := l.Skills[n]
+		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: string(resolve.RoleRequested),
+			integrity: s.Integrity, deps: s.Dependencies})
+	}
+	return out
+}
+
+// frozenCheck refuses a plan that would change skills.lock.
+func frozenCheck(p *pipeline, wants []want) error {
+	var diffs []string
+	for _, w := range wants {
+		var l resolve.LockedSkill
+		ok := false
+		if p.lock != nil {
+			l, ok = p.lock.Skills[w.name]
+		}
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s@%s is not in skills.lock", w.name, w.version))
+		case l.Version != w.version || l.Registry != w.registry:
+			diffs = append(diffs, fmt.Sprintf("%s: skills.lock has %s@%s from %s, the plan needs %s from %s", w.name, w.name, l.Version, l.Registry, w.version, w.registry))
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	return &Error{Code: "ASK_LOCK_FROZEN", Summary: "skills.lock would change, and --frozen-lockfile forbids it",
+		Detail: diffs,
+		Try:    []string{"run agent-skills install without --frozen-lockfile and commit the updated skills.lock"}}
+}
+
+// printJSONReport prints the plan and the outcomes.
+func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Report) {
+	out := struct {
+		Scope    string              `json:"scope"`
+		Project  string              `json:"project,omitempty"`
+		Agents   []string            `json:"agents"`
+		DryRun   bool                `json:"dryRun"`
+		Plan     []resolve.Selection `json:"plan,omitempty"`
+		Warnings []resolve.Warning   `json:"warnings,omitempty"`
+		Results  []install.Result    `json:"results"`
+	}{Scope: string(p.sc.scope), Project: p.sc.root, DryRun: rep.DryRun, Results: rep.Results}
+	for _, a := range p.adapters {
+		out.Agents = append(out.Agents, a.ID())
+	}
+	if plan != nil {
+		out.Plan, out.Warnings = plan.Skills, plan.Warnings
+	}
+	if out.Results == nil {
+		out.Results = []install.Result{}
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	fmt.Fprintf(e.stdout, "%s\n", b)
+}
+
+// agentList renders agent ids for messages.
+func agentList(as []agents.Adapter) string {
+	ids := make([]string, len(as))
+	for i, a := range as {
+		ids[i] = a.ID()
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ", ")
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+type listCmd struct {
+	Agent       []string `short:"a" help:"Only skills these agents see; repeatable. Default: every supported agent."`
+	Global      bool     `help:"Only global skills."`
+	Project     bool     `help:"Only the project's skills."`
+	ProjectRoot string   `type:"path" help:"The project folder (default: the nearest project above the working folder)."`
+	JSON        bool     `name:"json" help:"Print JSON."`
+}
+
+func (c *listCmd) Help() string {
+	return `Lists installed skills, commands and workflows per scope with their version, the agents
+that see them, the registry they came from, their state (ok, modified: a file the
+install wrote was changed; unmanaged: not installed by agent-skills; receipt-broken),
+files you added, and — in a project — what requires what (from skills.lock).
+
+Examples:
+  agent-skills list
+  agent-skills list --project --json`
+}
+
+type listEntry struct {
+	install.Installed
+	RequiredBy []string `json:"requiredBy,omitempty"`
+}
+
+func (c *listCmd) Run(e *env) error {
+	if c.Global && c.Project {
+		return usageError("--global and --project cannot be used together")
+	}
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
+	}
+	root, err := e.projectRoot(c.ProjectRoot)
+	if err != nil {
+		return err
+	}
+	aenv := e.agentEnv(cfg, root)
+	adapters, err := e.seenAgents(cfg, c.Agent, aenv)
+	if err != nil {
+		return err
+	}
+	var scopes []agents.Scope
+	if !c.Project {
+		scopes = append(scopes, agents.ScopeGlobal)
+	}
+	if !c.Global && root != "" {
+		scopes = append(scopes, agents.ScopeProject)
+	}
+	var lock *resolve.Lock
+	if root != "" {
+		if lock, err = readLock(scopeChoice{scope: agents.ScopeProject, root: root}.lockPath()); err != nil {
+			return err
+		}
+	}
+	var all []listEntry
+	for _, sc := range scopes {
+		found, err := install.Scan(e.ctx, install.Options{Scope: sc, Env: aenv, Agents: adapters})
+		if err != nil {
+			return err
+		}
+		for _, in := range found {
+			le := listEntry{Installed: in}
+			if sc == agents.ScopeProject && lock != nil {
+				for name, s := range lock.Skills {
+					if _, ok := s.Dependencies[in.Name]; ok {
+						le.RequiredBy = append(le.RequiredBy, name)
+					}
+				}
+				slices.Sort(le.RequiredBy)
+			}
+			all = append(all, le)
+		}
+	}
+	if c.JSON {
+		if all == nil {
+			all = []listEntry{}
+		}
+		b, _ := json.MarshalIndent(all, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+		return nil
+	}
+	if len(all) == 0 {
+		e.info("no skills installed")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tSCOPE\tAGENTS\tSTATE\tREGISTRY\tLOCATION")
+	for _, in := range all {
+		state := string(in.State)
+		if len(in.RequiredBy) > 0 {
+			state += " (required by " + strings.Join(in.RequiredBy, ", ") + ")"
+		}
+		ver := in.Version
+		if ver == "" {
+			ver = "-"
+		}
+		readers := strings.Join(in.Readers, ",")
+		if readers == "" {
+			readers = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.Name, ver, in.Scope, readers, state, dash(in.Registry), e.rel(in.Dest))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, in := range all {
+		if len(in.ModifiedFiles) > 0 {
+			fmt.Fprintf(e.stdout, "%s (%s): changed since install: %s\n", in.Name, in.Scope, strings.Join(in.ModifiedFiles, ", "))
+		}
+		if len(in.AddedFiles) > 0 {
+			fmt.Fprintf(e.stdout, "%s (%s): your files: %s\n", in.Name, in.Scope, strings.Join(in.AddedFiles, ", "))
+		}
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

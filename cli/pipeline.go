@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/validate"
+)
+
+// pipeline holds what install, update and uninstall share: the scope, the
+// agents, the registries and the project's lock.
+type pipeline struct {
+	e        *env
+	cfg      *config.Config
+	set      *registry.Set
+	sc       scopeChoice
+	aenv     agents.Env
+	adapters []agents.Adapter
+	lock     *resolve.Lock // nil outside project scope or without a lock file
+}
+
+// newPipeline decides the scope, selects the agents and opens the
+// registries and the lock.
+func (e *env) newPipeline(f scopeFlags, agentNames []string) (*pipeline, error) {
+	sc, err := e.decideScope(f)
+	if err != nil {
+		return nil, err
+	}
+	set, cfg, err := e.openRegistries()
+	if err != nil {
+		return nil, err
+	}
+	aenv := e.agentEnv(cfg, sc.root)
+	adapters, _, err := e.selectAgents(cfg, agentNames, aenv)
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline{e: e, cfg: cfg, set: set, sc: sc, aenv: aenv, adapters: adapters}
+	if p.lock, err = readLock(sc.lockPath()); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// want is one package to fetch: a resolved selection, or a lock entry.
+type want struct {
+	name, version, registry string
+	role                    string
+	integrity               string // expected, from the lock; "" when not locked
+	deps                    map[string]string
+}
+
+// wantsFromPlan turns a resolution into packages to fetch, carrying the
+// locked integrity of every selection the lock pins at the same version.
+func (p *pipeline) wantsFromPlan(plan *resolve.Plan) []want {
+	out := make([]want, 0, len(plan.Skills))
+	for _, s := range plan.Skills {
+		w := want{name: s.Name, version: s.Version, registry: s.Registry, role: string(s.Role), deps: s.Dependencies}
+		if p.lock != nil {
+			if l, ok := p.lock.Skills[s.Name]; ok && l.Version == s.Version && l.Registry == s.Registry {
+				w.integrity = l.Integrity
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// fetched is a verified payload in a temporary folder.
+type fetched struct {
+	want
+	item install.Item
+}
+
+// fetch reads and verifies every wanted package into memory (a snapshot
+// whose digest is computed over the very bytes that will be installed),
+// checks the lock's integrity, and validates each package for the selected
+// agents. Nothing outside the registries' caches is written.
+func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
+	var out []fetched
+	for _, w := range wants {
+		reg, ok := p.set.Get(w.registry)
+		if !ok {
+			return nil, func() {}, &Error{Code: "ASK_REGISTRY_UNKNOWN",
+				Summary: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
+				Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
+		}
+		p.e.verbose("fetching %s@%s from %s", w.name, w.version, w.registry)
+		pkg, integrity, err := registry.Snapshot(p.e.ctx, reg, w.name, w.version)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
+			return nil, func() {}, &Error{Code: "ASK_INTEGRITY_MISMATCH",
+				Summary: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
+				Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity},
+				Try:     []string{"nothing was installed; ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
+		}
+		resolved, err := reg.Resolved(p.e.ctx, w.name, w.version)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		diags := validate.Package(pkg, validate.Options{DirName: w.name, OverrideKeys: overrideKeys()})
+		for _, a := range p.adapters {
+			diags = append(diags, a.Validate(pkg)...)
+		}
+		if diags.HasErrors() {
+			for _, d := range diags {
+				if d.Severity == format.SeverityError {
+					fmt.Fprintf(p.e.stdout, "%s@%s/%s: %s %s %s\n", w.name, w.version, location(d), d.Severity, d.Code, d.Message)
+				}
+			}
+			return nil, func() {}, &Error{Code: "ASK_VALIDATION_FAILED",
+				Summary: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
+				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
+		}
+		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(),
+			Resolved: resolved, Integrity: integrity, Role: w.role}})
+	}
+	return out, func() {}, nil
+}
+
+// apply installs the fetched packages under the run lock and records them
+// in skills.lock (project scope).
+func (p *pipeline) apply(fs []fetched, force, dryRun bool) (*install.Report, error) {
+	items := make([]install.Item, len(fs))
+	for i, f := range fs {
+		items[i] = f.item
+	}
+	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: force, DryRun: dryRun}
+	var rep *install.Report
+	run := func() error {
+		var err error
+		rep, err = install.Install(p.e.ctx, items, opts)
+		if err != nil || dryRun || p.sc.scope != agents.ScopeProject {
+			return err
+		}
+		return p.recordLock(fs, rep)
+	}
+	if dryRun {
+		return rep, run()
+	}
+	err := install.WithLock(p.e.ctx, p.e.runLockPath(p.sc), run)
+	return rep, err
+}
+
+// recordLock updates skills.lock with every package the report shows in
+// place for at least one agent.
+func (p *pipeline) recordLock(fs []fetched, rep *install.Report) error {
+	l, err := readLock(p.sc.lockPath())
+	if err != nil {
+		return err
+	}
+	if l == nil {
+		l = &resolve.Lock{LockfileVersion: resolve.LockfileVersion, Skills: map[string]resolve.LockedSkill{}}
+	}
+	readers := map[string][]string{}
+	for _, r := range rep.Results {
+		switch r.Outcome {
+		case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded,
+			install.OutcomeReinstalled, install.OutcomeUnchanged:
+			readers[r.Name] = append(readers[r.Name], r.Readers...)
+		}
+	}
+	for _, f := range fs {
+		rs, ok := readers[f.name]
+		if !ok {
+			continue
+		}
+		deps := map[string]string{}
+		for k, v := range f.deps {
+			deps[k] = v
+		}
+		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
+			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps}
+	}
+	return writeLock(p.sc.lockPath(), l)
+}
+
+// printReport renders an install or uninstall report.
+func (p *pipeline) printReport(rep *install.Report) {
+	e := p.e
+	verb := map[install.Outcome]string{}
+	if rep.DryRun {
+		verb = map[install.Outcome]string{install.OutcomeInstalled: "would install", install.OutcomeUpgraded: "would upgrade",
+			install.OutcomeDowngraded: "would downgrade", install.OutcomeReinstalled: "would reinstall",
+			install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove"}
+	}
+	for _, r := range rep.Results {
+		word := string(r.Outcome)
+		if v, ok := verb[r.Outcome]; ok {
+			word = v
+		}
+		switch r.Outcome {
+		case install.OutcomeSkipped:
+			fmt.Fprintf(e.stdout, "%s %s for %s: %s\n", e.style.dim("skipped"), r.Name, r.Agent, r.Reason)
+		case install.OutcomeRefused:
+			fmt.Fprintf(e.stdout, "%s %s in %s: %s\n", e.style.red("refused"), r.Name, e.rel(r.Root), r.Reason)
+			for _, m := range r.Modified {
+				fmt.Fprintf(e.stdout, "    %s\n", m)
+			}
+		default:
+			ver := r.Version
+			if r.Previous != "" && r.Previous != r.Version {
+				ver = r.Previous + " → " + r.Version
+			}
+			fmt.Fprintf(e.stdout, "%s %s %s → %s (%s)\n", e.style.green(word), r.Name, ver, e.rel(r.Dest), strings.Join(r.Readers, ", "))
+			if len(r.Preserved) > 0 {
+				fmt.Fprintf(e.stdout, "    kept your files: %s\n", strings.Join(r.Preserved, ", "))
+			}
+		}
+	}
+	for _, d := range rep.Duplicates {
+		e.warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
+			d.Agent, d.Name, len(d.Roots), strings.Join(d.Roots, ", "))
+	}
+}
+
+// resolutionWarnings prints the resolver's warnings.
+func (e *env) resolutionWarnings(plan *resolve.Plan) {
+	for _, w := range plan.Warnings {
+		e.warn("%s %s", w.Code, w.Message)
+	}
+}
+
+// isNotInstalled reports whether err says a skill is not installed.
+func isNotInstalled(err error) bool {
+	var c coded
+	return errors.As(err, &c) && c.ErrorCode() == "ASK_NOT_INSTALLED"
+}
