@@ -48,6 +48,7 @@ func (c *installCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	p.json = c.JSON
 	var wants []want
 	var plan *resolve.Plan
 	if len(c.Skills) == 0 {

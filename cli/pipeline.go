@@ -24,6 +24,7 @@ type pipeline struct {
 	aenv     agents.Env
 	adapters []agents.Adapter
 	lock     *resolve.Lock // nil outside project scope or without a lock file
+	json     bool          // --json: no progress display
 }
 
 // newPipeline decides the scope, selects the agents and opens the
@@ -85,7 +86,10 @@ type fetched struct {
 // agents. Nothing outside the registries' caches is written.
 func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 	var out []fetched
-	for _, w := range wants {
+	prog := p.e.newProgress(p.json)
+	defer prog.done()
+	for i, w := range wants {
+		prog.step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.set.Get(w.registry)
 		if !ok {
 			return nil, func() {}, &Error{Code: "ASK_REGISTRY_UNKNOWN",

@@ -39,6 +39,7 @@ func (c *updateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	p.json = c.JSON
 	installed, err := p.installedVersions()
 	if err != nil {
 		return err
