@@ -65,15 +65,11 @@ func (c *installCmd) Run(e *env) error {
 			return err
 		}
 		opts := resolve.Options{WithSuggests: c.WithSuggests, NoDeps: c.NoDeps}
-		if p.lock != nil {
-			opts.Pins = p.lock.Pins()
-		}
-		plan, err = resolve.Resolve(e.ctx, setSource{p.set}, refs, opts)
+		plan, wants, err = p.resolveKeeping(refs, nil, opts, true)
 		if err != nil {
 			return err
 		}
 		e.resolutionWarnings(plan)
-		wants = p.wantsFromPlan(plan)
 		if c.FrozenLockfile {
 			if err := frozenCheck(p, wants); err != nil {
 				return err
@@ -85,7 +81,7 @@ func (c *installCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := p.apply(fs, c.Force, c.DryRun)
+	rep, err := p.apply(fs, plan, c.Force, c.DryRun)
 	if rep != nil {
 		if c.JSON {
 			printJSONReport(e, p, plan, rep)

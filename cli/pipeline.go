@@ -74,6 +74,50 @@ func (p *pipeline) wantsFromPlan(plan *resolve.Plan) []want {
 	return out
 }
 
+// resolveKeeping resolves refs together with every other installed skill
+// of the scope (as a root pinned at its installed version), so that a plan
+// can never break what is already installed: a request that conflicts
+// with an installed skill's dependencies is a conflict, not a silent
+// breakage. moved names are resolved afresh (no pin). It returns the plan
+// and the packages to fetch: any whose version or registry changes, and
+// with keepNamed the named ones too (install reports them even unchanged).
+func (p *pipeline) resolveKeeping(refs []resolve.Reference, moved map[string]bool, opts resolve.Options, keepNamed bool) (*resolve.Plan, []want, error) {
+	installed, err := p.installedVersions()
+	if err != nil {
+		return nil, nil, err
+	}
+	named := map[string]bool{}
+	for _, r := range refs {
+		named[r.Name] = true
+	}
+	if opts.Pins == nil {
+		opts.Pins = map[string]resolve.Pin{}
+	}
+	for n, pin := range installed {
+		if !moved[n] {
+			opts.Pins[n] = pin
+		}
+		if !named[n] && !opts.NoDeps {
+			refs = append(refs, resolve.Reference{Name: n, Registry: pin.Registry})
+		}
+	}
+	plan, err := resolve.Resolve(p.e.ctx, setSource{p.set}, refs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var wants []want
+	for _, w := range p.wantsFromPlan(plan) {
+		pin, ok := installed[w.name]
+		if (keepNamed && named[w.name]) || !ok || pin.Version != w.version || pin.Registry != w.registry {
+			if !named[w.name] && w.role == string(resolve.RoleRequested) {
+				w.role = string(resolve.RoleDependency)
+			}
+			wants = append(wants, w)
+		}
+	}
+	return plan, wants, nil
+}
+
 // fetched is a verified payload in a temporary folder.
 type fetched struct {
 	want
@@ -133,7 +177,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 
 // apply installs the fetched packages under the run lock and records them
 // in skills.lock (project scope).
-func (p *pipeline) apply(fs []fetched, force, dryRun bool) (*install.Report, error) {
+func (p *pipeline) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
 	items := make([]install.Item, len(fs))
 	for i, f := range fs {
 		items[i] = f.item
@@ -146,7 +190,7 @@ func (p *pipeline) apply(fs []fetched, force, dryRun bool) (*install.Report, err
 		if err != nil || dryRun || p.sc.scope != agents.ScopeProject {
 			return err
 		}
-		return p.recordLock(fs, rep)
+		return p.recordLock(fs, plan, rep)
 	}
 	if dryRun {
 		return rep, run()
@@ -157,7 +201,7 @@ func (p *pipeline) apply(fs []fetched, force, dryRun bool) (*install.Report, err
 
 // recordLock updates skills.lock with every package the report shows in
 // place for at least one agent.
-func (p *pipeline) recordLock(fs []fetched, rep *install.Report) error {
+func (p *pipeline) recordLock(fs []fetched, plan *resolve.Plan, rep *install.Report) error {
 	l, err := readLock(p.sc.lockPath())
 	if err != nil {
 		return err
@@ -184,6 +228,19 @@ func (p *pipeline) recordLock(fs []fetched, rep *install.Report) error {
 		}
 		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
 			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps}
+	}
+	// Skills that stayed put may now depend on versions that moved.
+	if plan != nil {
+		for _, sel := range plan.Skills {
+			if ls, ok := l.Skills[sel.Name]; ok && ls.Version == sel.Version {
+				deps := map[string]string{}
+				for k, v := range sel.Dependencies {
+					deps[k] = v
+				}
+				ls.Dependencies = deps
+				l.Skills[sel.Name] = ls
+			}
+		}
 	}
 	return writeLock(p.sc.lockPath(), l)
 }

@@ -76,23 +76,21 @@ func (c *updateCmd) Run(e *env) error {
 		moved[ref.Name] = true
 		refs = append(refs, ref)
 	}
-	opts := resolve.Options{WithSuggests: c.WithSuggests, Pins: map[string]resolve.Pin{}}
-	for n, cur := range installed {
-		if !moved[n] {
-			opts.Pins[n] = cur
-		}
-	}
-	plan, err := resolve.Resolve(e.ctx, setSource{p.set}, refs, opts)
+	plan, wants, err := p.resolveKeeping(refs, moved, resolve.Options{WithSuggests: c.WithSuggests}, false)
 	if err != nil {
 		return err
 	}
 	e.resolutionWarnings(plan)
-	fs, cleanup, err := p.fetch(p.wantsFromPlan(plan))
+	if len(wants) == 0 {
+		e.info("everything is up to date")
+		return nil
+	}
+	fs, cleanup, err := p.fetch(wants)
 	defer cleanup()
 	if err != nil {
 		return err
 	}
-	rep, err := p.apply(fs, c.Force, c.DryRun)
+	rep, err := p.apply(fs, plan, c.Force, c.DryRun)
 	if rep != nil {
 		if c.JSON {
 			printJSONReport(e, p, plan, rep)
