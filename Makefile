@@ -41,6 +41,10 @@ bench:
 e2e-agents:
 	./scripts/e2e-agents.sh
 
+## e2e-mcp: drive `agent-skills mcp serve` with the MCP Inspector's CLI from npm (needs npm; not in CI)
+e2e-mcp:
+	./scripts/e2e-mcp.sh
+
 tidy:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
 

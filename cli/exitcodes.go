@@ -56,6 +56,8 @@ var exitCodes = map[string]int{
 	"ASK_AGENT_CONSTRAINT":            exitValidation,
 	"ASK_PUBLISH_VERSION_EXISTS":      exitValidation,
 	"ASK_PUBLISH_VERSION_NOT_NEWER":   exitValidation,
+	"ASK_CATALOG_STALE":               exitValidation,
+	"ASK_HOOK_NOT_CONFIGURED":         exitValidation,
 
 	// resolution
 	"ASK_SKILL_NOT_FOUND":          exitResolution,
@@ -64,6 +66,7 @@ var exitCodes = map[string]int{
 	"ASK_DEPENDENCY_CYCLE":         exitResolution,
 	"ASK_RESOLUTION_LIMIT":         exitResolution,
 	"ASK_DEPENDENCY_RANGE_INVALID": exitResolution,
+	"ASK_CATALOG_NOT_FOUND":        exitResolution,
 
 	// warnings: reported, never returned as the command's error
 	"ASK_SUGGESTION_NOT_FOUND":        exitOK,
@@ -77,6 +80,7 @@ var exitCodes = map[string]int{
 	"ASK_ARCHIVE_UNSAFE":         exitIntegrity,
 	"ASK_ARCHIVE_TOO_LARGE":      exitIntegrity,
 	"ASK_REGISTRY_INVALID_INDEX": exitIntegrity,
+	"ASK_CATALOG_READ_DENIED":    exitIntegrity,
 
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,

@@ -42,6 +42,9 @@ type app struct {
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
+	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills."`
+	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
+	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 }
 
 // env is what a command needs from the outside world. Commands receive it
@@ -92,6 +95,12 @@ type exitSignal struct{ code int }
 // Main runs agent-skills with args (without the program name) and returns
 // the process exit code. It is the only place that maps errors to exit codes.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if os.Getenv("GOGC") == "" {
+		// A command lives for milliseconds and allocates little that
+		// survives: collecting garbage less often is nearly half of the
+		// time of a large resolution. Long-running servers reset this.
+		debug.SetGCPercent(400)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return run(ctx, args, stdin, stdout, stderr, os.Getenv)

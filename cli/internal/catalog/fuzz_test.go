@@ -1,0 +1,48 @@
+package catalog
+
+import (
+	"path"
+	"strings"
+	"testing"
+)
+
+// FuzzCheckResource: an accepted path is always SKILL.md or a clean .md
+// path under references/ that cannot leave the package.
+func FuzzCheckResource(f *testing.F) {
+	for _, s := range []string{"", "SKILL.md", "references/a.md", "../x", "%2e%2e/", "references/../../x.md", "/abs", `a\b`, "references//a.md"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		res, err := CheckResource(s)
+		if err != nil {
+			return
+		}
+		if res != "SKILL.md" && (!strings.HasPrefix(res, "references/") || path.Ext(res) != ".md") {
+			t.Fatalf("CheckResource(%q) = %q, want SKILL.md or references/*.md", s, res)
+		}
+		if path.Clean(res) != res || strings.Contains(res, "..") && strings.Contains("/"+res+"/", "/../") || strings.ContainsAny(res, `%\`) {
+			t.Fatalf("CheckResource(%q) = %q, which is not a clean confined path", s, res)
+		}
+	})
+}
+
+// FuzzDecode: Decode never panics, and what it accepts re-encodes to a
+// catalog it accepts again with the same content.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"schemaVersion":1,"skills":[{"name":"a","path":"a","description":"d","digest":"sha256-x","keywords":[],"kind":"skill"}]}`))
+	f.Add([]byte(`{"schemaVersion":1,"skills":[]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Decode(data)
+		if err != nil {
+			return
+		}
+		again, err := Decode(c.Encode())
+		if err != nil {
+			t.Fatalf("Decode(Encode(Decode(%q))) = %v, want nil", data, err)
+		}
+		if len(Diff(c, again)) != 0 {
+			t.Fatalf("Decode(%q) did not survive a round trip: %v", data, Diff(c, again))
+		}
+	})
+}

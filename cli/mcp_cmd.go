@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"sync"
+
+	"github.com/agent-skills/agent-skills/cli/internal/catalog"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/mcpserver"
+	"github.com/agent-skills/agent-skills/registry"
+)
+
+type mcpCmd struct {
+	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info)."`
+	Config mcpConfigCmd `cmd:"" help:"Print the registration snippet of the MCP server for a host."`
+}
+
+type mcpServeCmd struct {
+	AllowWrite bool `name:"allow-write" help:"Also offer install_skill and uninstall_skill (each previews with dryRun, the default, unless dryRun is false)."`
+	Online     bool `help:"Let registries fetch their indexes and packages (cached under AGENT_SKILLS_HOME/cache); without it only cached copies are read, so the read-only tools create no file."`
+}
+
+func (c *mcpServeCmd) Help() string {
+	return `Speaks the Model Context Protocol on stdin/stdout for a coding agent. The tools search
+and read the installed skills (project and global, every agent), the bundled collection
+and the configured registries; they are read-only and create no file. With
+--allow-write, install_skill and uninstall_skill run the same code as install and
+uninstall, previewing unless called with dryRun false. Logs go to stderr.
+
+Examples:
+  agent-skills mcp serve
+  agent-skills mcp config --host claude`
+}
+
+func (c *mcpServeCmd) Run(e *env) error {
+	if e.getenv("GOGC") == "" {
+		// Main collects garbage rarely for short commands; a server that
+		// runs for a whole agent session goes back to the default.
+		debug.SetGCPercent(100)
+	}
+	b, err := e.newMCPBackend(!c.Online && !c.AllowWrite)
+	if err != nil {
+		return err
+	}
+	srv := mcpserver.New(b, mcpserver.Options{Version: Version, AllowWrite: c.AllowWrite})
+	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.stdout}); err != nil && e.ctx.Err() == nil {
+		return &Error{Code: "ASK_IO", Summary: "the MCP session ended with an error", Err: err}
+	}
+	return nil
+}
+
+type mcpConfigCmd struct {
+	Host       string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
+	AllowWrite bool   `name:"allow-write" help:"Register the server with --allow-write."`
+	JSON       bool   `name:"json" help:"Print the file, format, snippet and command as JSON."`
+}
+
+func (c *mcpConfigCmd) Help() string {
+	return `Prints what to add to the host's MCP configuration so that it starts
+"agent-skills mcp serve": Claude Code's .mcp.json (or the claude mcp add command),
+Codex's ~/.codex/config.toml [mcp_servers.agent-skills] table, Copilot CLI's
+~/.copilot/mcp-config.json and Gemini CLI's settings.json mcpServers.
+
+Examples:
+  agent-skills mcp config --host codex >> ~/.codex/config.toml`
+}
+
+func (c *mcpConfigCmd) Run(e *env) error {
+	var args []string
+	if c.AllowWrite {
+		args = append(args, "--allow-write")
+	}
+	hc, err := mcpserver.HostConfigFor(c.Host, args...)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if c.JSON {
+		b, _ := json.MarshalIndent(hc, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+		return nil
+	}
+	e.info("add to %s:", hc.File)
+	if hc.Command != "" {
+		e.info("or run: %s", hc.Command)
+	}
+	fmt.Fprint(e.stdout, hc.Snippet)
+	return nil
+}
+
+// mcpBackend answers the MCP tools with the catalog queries and, for the
+// write tools, the install and uninstall commands.
+type mcpBackend struct {
+	e    *env
+	cfg  *config.Config
+	root string
+	set  *registry.Set
+	// mu serialises the write tools.
+	mu sync.Mutex
+}
+
+// newMCPBackend opens the configuration and the registries once; offline
+// registries read only their caches.
+func (e *env) newMCPBackend(offline bool) (*mcpBackend, error) {
+	q := e.withContext(e.ctx)
+	q.g.Offline = q.g.Offline || offline
+	cfg, err := q.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	root, err := q.projectRoot("")
+	if err != nil {
+		return nil, err
+	}
+	set, err := q.catalogSet(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &mcpBackend{e: q, cfg: cfg, root: root, set: set}, nil
+}
+
+// source scans what is installed now and, when asked, the indexes.
+func (b *mcpBackend) source(ctx context.Context, withIndexes bool) (*catalogSource, error) {
+	installed, err := catalog.ScanInstalled(ctx, b.e.catalogRoots(b.cfg, b.root), catalog.ScanOptions{Manifest: true})
+	if err != nil {
+		return nil, err
+	}
+	src := &catalogSource{installed: installed, set: b.set}
+	if withIndexes {
+		src.indexes, _ = b.set.Indexes(ctx, "")
+	}
+	return src, nil
+}
+
+// Search implements mcpserver.Backend.
+func (b *mcpBackend) Search(ctx context.Context, query string, limit int) ([]catalog.Hit, error) {
+	src, err := b.source(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	return catalog.Search(src.installed, src.indexes, query, limit), nil
+}
+
+// Read implements mcpserver.Backend.
+func (b *mcpBackend) Read(ctx context.Context, skill, resource, source string) (catalog.Document, error) {
+	src, err := b.source(ctx, false)
+	if err != nil {
+		return catalog.Document{}, err
+	}
+	return b.e.withContext(ctx).catalogRead(src, skill, resource, source)
+}
+
+// Overview implements mcpserver.Backend.
+func (b *mcpBackend) Overview(ctx context.Context, opts catalog.OverviewOptions) (catalog.Overview, error) {
+	src, err := b.source(ctx, true)
+	if err != nil {
+		return catalog.Overview{}, err
+	}
+	all := append(slices.Clone(src.installed), catalog.RegistrySkills(src.indexes)...)
+	return catalog.BuildOverview(all, opts), nil
+}
+
+// Info implements mcpserver.Backend.
+func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, error) {
+	src, err := b.source(ctx, false)
+	if err != nil {
+		return mcpserver.Info{}, err
+	}
+	info := mcpserver.Info{Name: skill, Versions: []mcpserver.VersionInfo{}, Requires: []mcpserver.Requirement{},
+		Optional: []mcpserver.Requirement{}, Suggests: []string{}, Installed: []catalog.Skill{}}
+	for _, s := range src.installed {
+		if s.Name == skill {
+			info.Installed = append(info.Installed, s)
+			if info.Description == "" {
+				info.Description = s.Description
+			}
+		}
+	}
+	q := b.e.withContext(ctx)
+	reg, sk, err := q.catalogLookup(b.set, skill, "")
+	if err != nil {
+		if len(info.Installed) > 0 && codeOf(err) == "ASK_CATALOG_NOT_FOUND" {
+			return info, nil
+		}
+		return mcpserver.Info{}, err
+	}
+	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, oneLine(sk.Description)
+	for _, v := range sk.Sorted() {
+		info.Versions = append(info.Versions, mcpserver.VersionInfo{Version: v.Version, Deprecated: v.Deprecated})
+	}
+	if sk.Latest != "" {
+		req, err := b.set.Requirements(ctx, reg.Name(), skill, sk.Latest)
+		if err != nil {
+			return mcpserver.Info{}, err
+		}
+		for _, d := range req.Dependencies {
+			info.Requires = append(info.Requires, mcpserver.Requirement{Name: d.Name, Range: d.Range})
+		}
+		for _, d := range req.Optional {
+			info.Optional = append(info.Optional, mcpserver.Requirement{Name: d.Name, Range: d.Range})
+		}
+		info.Suggests = append(info.Suggests, req.Suggests...)
+	}
+	return info, nil
+}
+
+// Install implements mcpserver.Backend with the install command.
+func (b *mcpBackend) Install(ctx context.Context, req mcpserver.WriteRequest) (mcpserver.WriteResult, error) {
+	return b.write(ctx, req, func(e *env, sf scopeFlags) error {
+		c := installCmd{Skills: []string{req.Skill}, Agent: req.Agents, Scope: sf, DryRun: req.DryRun, JSON: true}
+		return c.Run(e)
+	})
+}
+
+// Uninstall implements mcpserver.Backend with the uninstall command.
+func (b *mcpBackend) Uninstall(ctx context.Context, req mcpserver.WriteRequest) (mcpserver.WriteResult, error) {
+	return b.write(ctx, req, func(e *env, sf scopeFlags) error {
+		c := uninstallCmd{Skills: []string{req.Skill}, Agent: req.Agents, Scope: sf, DryRun: req.DryRun, JSON: true}
+		return c.Run(e)
+	})
+}
+
+// write runs one write command with its JSON report captured.
+func (b *mcpBackend) write(ctx context.Context, req mcpserver.WriteRequest, run func(*env, scopeFlags) error) (mcpserver.WriteResult, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out, errs bytes.Buffer
+	e := b.e.withContext(ctx)
+	e.stdout, e.stderr = &out, &errs
+	sf := scopeFlags{Global: req.Scope == "global", Project: req.Scope == "project"}
+	err := run(e, sf)
+	return mcpserver.WriteResult{DryRun: req.DryRun, Report: out.String()}, err
+}
