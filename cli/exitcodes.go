@@ -25,6 +25,8 @@ var exitCodes = map[string]int{
 	"ASK_LOCK_UNSUPPORTED":        exitUsage,
 	"ASK_REGISTRY_CONFIG_INVALID": exitUsage,
 	"ASK_REGISTRY_UNKNOWN":        exitUsage,
+	"ASK_SOURCE_INVALID":          exitUsage,
+	"ASK_SOURCE_AMBIGUOUS":        exitUsage,
 
 	// validation
 	"ASK_VALIDATION_FAILED":           exitValidation,
@@ -67,6 +69,7 @@ var exitCodes = map[string]int{
 	"ASK_RESOLUTION_LIMIT":         exitResolution,
 	"ASK_DEPENDENCY_RANGE_INVALID": exitResolution,
 	"ASK_CATALOG_NOT_FOUND":        exitResolution,
+	"ASK_SOURCE_NOT_FOUND":         exitResolution,
 
 	// warnings: reported, never returned as the command's error
 	"ASK_SUGGESTION_NOT_FOUND":        exitOK,
@@ -81,6 +84,7 @@ var exitCodes = map[string]int{
 	"ASK_ARCHIVE_TOO_LARGE":      exitIntegrity,
 	"ASK_REGISTRY_INVALID_INDEX": exitIntegrity,
 	"ASK_CATALOG_READ_DENIED":    exitIntegrity,
+	"ASK_SOURCE_TOO_LARGE":       exitIntegrity,
 
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,

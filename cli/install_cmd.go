@@ -13,7 +13,7 @@ import (
 )
 
 type installCmd struct {
-	Skills         []string   `arg:"" optional:"" help:"[registry:]name[@version or range]. With none, in a project, install exactly what skills.lock records."`
+	Skills         []string   `arg:"" optional:"" help:"[registry:]name[@version or range], or a source: owner/repo[/path][@skill][#ref], a git URL, a folder, an archive. With none, in a project, install exactly what skills.lock records."`
 	Agent          []string   `short:"a" help:"Agent to install for (claude, codex, copilot, gemini, cursor, …, or all); repeatable. Default: every detected agent."`
 	Scope          scopeFlags `embed:""`
 	Registry       string     `help:"Resolve unqualified names in this registry only."`
@@ -22,6 +22,8 @@ type installCmd struct {
 	NoDeps         bool       `help:"Install only the named skills, not their dependencies."`
 	WithSuggests   bool       `help:"Also install the direct suggestions of the named skills (see docs/install-suggests-option.md)."`
 	FrozenLockfile bool       `help:"Fail instead of changing skills.lock."`
+	Skill          []string   `help:"From a source offering several skills: install this one (repeatable; * for all)."`
+	List           bool       `help:"List the skills a source offers; install nothing."`
 	JSON           bool       `name:"json" help:"Print the plan and outcomes as JSON."`
 }
 
@@ -37,19 +39,38 @@ Examples:
   agent-skills install java-basics@^1.2 --agent claude --agent codex --project
   agent-skills install team:review-diff --global
   agent-skills install                          # restore from skills.lock
-  agent-skills install java-performance --with-suggests --dry-run`
+  agent-skills install java-performance --with-suggests --dry-run
+  agent-skills install owner/repo --skill pdf-tools      # straight from a git repository
+  agent-skills install https://github.com/o/r/tree/v1.2.0/skills/x
+  agent-skills install ./my-skill                        # a local folder (or .zip/.tar.gz)
+  agent-skills install owner/repo --list                 # what a source offers
+
+Sources are pinned in skills.lock by commit and verified by digest; see docs/sources.md.`
 }
 
 func (c *installCmd) Run(e *env) error {
 	if c.WithSuggests && c.NoDeps {
 		return usageError("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
 	}
+	srcRefs, regArgs, err := e.splitSources(c.Skills)
+	if err != nil {
+		return err
+	}
+	if c.List {
+		if len(srcRefs) != 1 || len(regArgs) != 0 {
+			return usageError("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
+		}
+		return e.listSource(srcRefs[0])
+	}
+	if len(c.Skill) > 0 && len(srcRefs) == 0 {
+		return usageError("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
+	}
 	p, err := e.newPipeline(c.Scope, c.Agent)
 	if err != nil {
 		return err
 	}
 	p.json = c.JSON
-	var wants []want
+	var fs []fetched
 	var plan *resolve.Plan
 	if len(c.Skills) == 0 {
 		if p.sc.scope != agents.ScopeProject || p.lock == nil {
@@ -58,28 +79,59 @@ func (c *installCmd) Run(e *env) error {
 		if c.WithSuggests {
 			return usageError("--with-suggests needs skill names")
 		}
-		wants = restoreWants(p.lock)
+		fromSources := map[string]resolve.LockedSkill{}
+		for n, l := range p.lock.Skills {
+			if l.Source != "" {
+				fromSources[n] = l
+			}
+		}
+		srcFetched, cleanup, err := p.restoreSources(fromSources)
+		defer cleanup()
+		if err != nil {
+			return err
+		}
+		regFetched, _, err := p.fetch(restoreWants(p.lock))
+		if err != nil {
+			return err
+		}
+		fs = append(srcFetched, regFetched...)
 	} else {
-		refs, err := c.references()
+		srcFetched, cleanup, err := p.fetchSources(srcRefs, c.Skill)
+		defer cleanup()
 		if err != nil {
 			return err
 		}
-		opts := resolve.Options{WithSuggests: c.WithSuggests, NoDeps: c.NoDeps}
-		plan, wants, err = p.resolveKeeping(refs, nil, opts, true)
+		refs, err := c.references(regArgs)
 		if err != nil {
 			return err
 		}
-		e.resolutionWarnings(plan)
+		// A source package's own dependencies resolve in the registries.
+		for _, f := range srcFetched {
+			if m := f.item.Pkg.Manifest; m != nil && !c.NoDeps {
+				for _, d := range m.Dependencies {
+					refs = append(refs, resolve.Reference{Name: d.Name, Range: d.Version})
+				}
+			}
+		}
+		var wants []want
+		if len(refs) > 0 {
+			opts := resolve.Options{WithSuggests: c.WithSuggests, NoDeps: c.NoDeps}
+			plan, wants, err = p.resolveKeeping(refs, nil, opts, true)
+			if err != nil {
+				return err
+			}
+			e.resolutionWarnings(plan)
+		}
 		if c.FrozenLockfile {
-			if err := frozenCheck(p, wants); err != nil {
+			if err := frozenCheck(p, wants, srcFetched); err != nil {
 				return err
 			}
 		}
-	}
-	fs, cleanup, err := p.fetch(wants)
-	defer cleanup()
-	if err != nil {
-		return err
+		regFetched, _, err := p.fetch(wants)
+		if err != nil {
+			return err
+		}
+		fs = append(srcFetched, regFetched...)
 	}
 	rep, err := p.apply(fs, plan, c.Force, c.DryRun)
 	if rep != nil {
@@ -93,9 +145,9 @@ func (c *installCmd) Run(e *env) error {
 }
 
 // references parses the skill arguments; --registry qualifies bare names.
-func (c *installCmd) references() ([]resolve.Reference, error) {
+func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
 	var refs []resolve.Reference
-	for _, s := range c.Skills {
+	for _, s := range args {
 		r, err := resolve.ParseReference(s)
 		if err != nil {
 			return nil, err
@@ -118,6 +170,9 @@ func restoreWants(l *resolve.Lock) []want {
 	out := make([]want, 0, len(names))
 	for _, n := range names {
 		s := l.Skills[n]
+		if s.Source != "" {
+			continue // restored from its source, not a registry
+		}
 		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: string(resolve.RoleRequested),
 			integrity: s.Integrity, deps: s.Dependencies})
 	}
@@ -125,8 +180,18 @@ func restoreWants(l *resolve.Lock) []want {
 }
 
 // frozenCheck refuses a plan that would change skills.lock.
-func frozenCheck(p *pipeline, wants []want) error {
+func frozenCheck(p *pipeline, wants []want, fromSources []fetched) error {
 	var diffs []string
+	for _, f := range fromSources {
+		var l resolve.LockedSkill
+		ok := false
+		if p.lock != nil {
+			l, ok = p.lock.Skills[f.name]
+		}
+		if !ok || l.Source != f.source || l.Commit != f.commit || l.Integrity != f.integrity {
+			diffs = append(diffs, fmt.Sprintf("%s from %s at %s is not what skills.lock records", f.name, f.source, f.commit))
+		}
+	}
 	for _, w := range wants {
 		var l resolve.LockedSkill
 		ok := false

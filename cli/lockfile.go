@@ -58,3 +58,6 @@ func sortedAgents(ids []string) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// sortStrings sorts in place.
+func sortStrings(s []string) { slices.Sort(s) }

@@ -56,6 +56,9 @@ type want struct {
 	role                    string
 	integrity               string // expected, from the lock; "" when not locked
 	deps                    map[string]string
+	// source, commit and subpath record a skill installed from a direct
+	// source rather than a registry.
+	source, commit, subpath string
 }
 
 // wantsFromPlan turns a resolution into packages to fetch, carrying the
@@ -227,7 +230,8 @@ func (p *pipeline) recordLock(fs []fetched, plan *resolve.Plan, rep *install.Rep
 			deps[k] = v
 		}
 		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
-			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps}
+			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps,
+			Source: f.source, Commit: f.commit, Subpath: f.subpath}
 	}
 	// Skills that stayed put may now depend on versions that moved.
 	if plan != nil {

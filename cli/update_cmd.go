@@ -107,7 +107,9 @@ func (p *pipeline) installedVersions() (map[string]resolve.Pin, error) {
 	out := map[string]resolve.Pin{}
 	if p.sc.scope == agents.ScopeProject && p.lock != nil {
 		for n, s := range p.lock.Skills {
-			out[n] = resolve.Pin{Version: s.Version, Registry: s.Registry}
+			if s.Source == "" {
+				out[n] = resolve.Pin{Version: s.Version, Registry: s.Registry}
+			}
 		}
 		return out, nil
 	}

@@ -1,0 +1,320 @@
+package source
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Found is one skill a source offers.
+type Found struct {
+	// Name is the skill's name: skill.yaml's name, else SKILL.md's front
+	// matter name, else the folder's name.
+	Name string `json:"name"`
+	// Description is the skill's description, "" when it has none.
+	Description string `json:"description,omitempty"`
+	// Path is the skill folder inside the source, slash-separated; "" is
+	// the root.
+	Path string `json:"path"`
+	// Bare reports a skill without skill.yaml.
+	Bare bool `json:"bare"`
+	// Plugin names the Claude plugin that lists the skill, when it was
+	// found through .claude-plugin/marketplace.json.
+	Plugin string `json:"plugin,omitempty"`
+}
+
+// Discovery bounds.
+const (
+	// maxDiscoveryDepth is how deep below the discovery root a SKILL.md is
+	// looked for (skills/<category>/<name>/SKILL.md is depth 3).
+	maxDiscoveryDepth = 4
+	// maxFound caps the skills one source may offer.
+	maxFound = 1000
+	// maxMarketplaceBytes caps .claude-plugin/marketplace.json.
+	maxMarketplaceBytes = 1 << 20
+)
+
+// registryIndex is the file that makes a source a registry.
+const registryIndex = "registry/skills.yaml"
+
+// agentDirs are the dot-folders discovery enters: the agent folders whose
+// skills/ subfolder holds skills, and the plugin folder.
+var agentDirs = []string{".claude", ".agents", ".codex", ".github"}
+
+// discovery is the outcome of Discover.
+type discovery struct {
+	registry bool
+	found    []Found
+}
+
+// discover lists the skills under root (a sub-path, "" for the whole
+// source) of fsys, in this order:
+//
+//  1. registry/skills.yaml at the root of the source (only when root is
+//     ""): the source is a registry, and discovery stops;
+//  2. a SKILL.md directly in root: that one skill, and discovery stops;
+//  3. every folder holding a SKILL.md at most four levels below root —
+//     skills/<name>/, skills/<category>/<name>/, <name>/, and the agent
+//     folders .claude/skills/<name>/, .agents/skills/<name>/,
+//     .codex/skills/<name>/, .github/skills/<name>/ — without descending
+//     into a skill, .git, node_modules or other dot-folders;
+//  4. the skills of every plugin .claude-plugin/marketplace.json in root
+//     lists with a relative source (its `skills` entries, or its skills/
+//     folder).
+//
+// When two folders give the same name the first in that order wins
+// (skills/ before other folders before agent folders before plugins; then
+// by path).
+func discover(fsys fs.FS, root string) (discovery, error) {
+	dir := root
+	if dir == "" {
+		dir = "."
+	}
+	info, err := fs.Stat(fsys, dir)
+	if err != nil || !info.IsDir() {
+		return discovery{}, notFound("the source has no folder "+quote(root), nil,
+			"check the path after owner/repo/ (it is case-sensitive)")
+	}
+	if root == "" {
+		if _, err := fs.Stat(fsys, registryIndex); err == nil {
+			return discovery{registry: true}, nil
+		}
+	}
+	if f, ok := skillAt(fsys, root); ok {
+		return discovery{found: []Found{f}}, nil
+	}
+	type cand struct {
+		f    Found
+		rank int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	add := func(p string, rank int, plugin string) {
+		if seen[p] || len(cands) >= maxFound {
+			return
+		}
+		if f, ok := skillAt(fsys, p); ok {
+			seen[p] = true
+			f.Plugin = plugin
+			cands = append(cands, cand{f, rank})
+		}
+	}
+	walk(fsys, root, 0, func(p string) {
+		rank := 1
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		switch {
+		case strings.HasPrefix(rel, "skills/"):
+			rank = 0
+		case strings.HasPrefix(rel, "."):
+			rank = 2
+		}
+		add(p, rank, "")
+	})
+	for _, ps := range marketplaceSkills(fsys, root) {
+		add(ps.path, 3, ps.plugin)
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return strings.Compare(a.f.Path, b.f.Path)
+	})
+	names := map[string]bool{}
+	var out []Found
+	for _, c := range cands {
+		if names[c.f.Name] {
+			continue
+		}
+		names[c.f.Name] = true
+		out = append(out, c.f)
+	}
+	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Name, b.Name) })
+	return discovery{found: out}, nil
+}
+
+// walk calls visit for every folder holding a SKILL.md up to
+// maxDiscoveryDepth below dir, without entering a skill folder.
+func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
+	if depth >= maxDiscoveryDepth {
+		return
+	}
+	ents, err := fs.ReadDir(fsys, orDot(dir))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		p := join(dir, name)
+		switch {
+		case name == ".git" || name == "node_modules":
+			continue
+		case strings.HasPrefix(name, "."):
+			if depth == 0 && slices.Contains(agentDirs, name) {
+				sub := join(p, "skills")
+				if fi, err := fs.Stat(fsys, sub); err == nil && fi.IsDir() {
+					walk(fsys, sub, depth+2, visit)
+				}
+			}
+			continue
+		}
+		if _, err := fs.Stat(fsys, join(p, "SKILL.md")); err == nil {
+			visit(p)
+			continue
+		}
+		walk(fsys, p, depth+1, visit)
+	}
+}
+
+// skillAt reads the skill in folder p, if p holds a SKILL.md.
+func skillAt(fsys fs.FS, p string) (Found, bool) {
+	info, err := fs.Lstat(fsys, join(p, "SKILL.md"))
+	if err != nil || !info.Mode().IsRegular() {
+		return Found{}, false
+	}
+	f := Found{Path: p, Bare: true, Name: path.Base(orDot(p))}
+	if p == "" {
+		f.Name = ""
+	}
+	if data, err := readCapped(fsys, join(p, format.ManifestFile), 1<<20); err == nil {
+		f.Bare = false
+		if m, _ := format.DecodeManifest(data, format.ManifestFile); m != nil {
+			if m.Name != "" {
+				f.Name = m.Name
+			}
+			f.Description = m.Description
+			return f, f.Name != ""
+		}
+	}
+	if data, err := readCapped(fsys, join(p, "SKILL.md"), format.DefaultMaxEntrypointSize); err == nil {
+		if e, _ := format.DecodeEntrypoint(data, "SKILL.md", format.KindSkill); e != nil {
+			if n, ok := e.String("name"); ok && n != "" {
+				f.Name = n
+			}
+			if d, ok := e.String("description"); ok {
+				f.Description = strings.Join(strings.Fields(d), " ")
+			}
+		}
+	}
+	return f, f.Name != ""
+}
+
+// pluginSkill is a skill folder a marketplace lists.
+type pluginSkill struct{ path, plugin string }
+
+// marketplace is the part of .claude-plugin/marketplace.json discovery
+// reads.
+type marketplace struct {
+	Metadata struct {
+		PluginRoot string `json:"pluginRoot"`
+	} `json:"metadata"`
+	Plugins []struct {
+		Name   string          `json:"name"`
+		Source json.RawMessage `json:"source"`
+		Skills json.RawMessage `json:"skills"`
+	} `json:"plugins"`
+}
+
+// marketplaceSkills lists the skill folders of the plugins that
+// root/.claude-plugin/marketplace.json lists with a relative source.
+// Plugins sourced elsewhere (github, url, npm objects) are not followed.
+func marketplaceSkills(fsys fs.FS, root string) []pluginSkill {
+	data, err := readCapped(fsys, join(root, ".claude-plugin/marketplace.json"), maxMarketplaceBytes)
+	if err != nil {
+		return nil
+	}
+	var m marketplace
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	var out []pluginSkill
+	for _, p := range m.Plugins {
+		var src string
+		if json.Unmarshal(p.Source, &src) != nil {
+			continue // an object: a plugin in another repository
+		}
+		if m.Metadata.PluginRoot != "" && !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+			src = path.Join(m.Metadata.PluginRoot, src)
+		}
+		pdir, ok := inside(root, src)
+		if !ok {
+			continue
+		}
+		var listed []string
+		if len(p.Skills) > 0 {
+			var one string
+			if json.Unmarshal(p.Skills, &listed) != nil && json.Unmarshal(p.Skills, &one) == nil {
+				listed = []string{one}
+			}
+		}
+		if len(listed) == 0 {
+			walk(fsys, join(pdir, "skills"), 1, func(s string) { out = append(out, pluginSkill{s, p.Name}) })
+			continue
+		}
+		for _, l := range listed {
+			sdir, ok := inside(pdir, l)
+			if !ok {
+				continue
+			}
+			if _, ok := skillAt(fsys, sdir); ok {
+				out = append(out, pluginSkill{sdir, p.Name})
+			} else {
+				// a folder of skills rather than one skill
+				walk(fsys, sdir, 2, func(s string) { out = append(out, pluginSkill{s, p.Name}) })
+			}
+		}
+	}
+	return out
+}
+
+// inside joins the relative path rel onto base and reports whether the
+// result stays inside the source.
+func inside(base, rel string) (string, bool) {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.Contains(rel, `\`) {
+		return "", false
+	}
+	p := path.Join(orDot(base), rel)
+	if p == "." {
+		return "", true
+	}
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}
+
+// readCapped reads a file of at most limit bytes, refusing anything but a
+// regular file.
+func readCapped(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	info, err := fs.Lstat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > limit {
+		return nil, errors.New(name + " is not a regular file within the size limit")
+	}
+	return fs.ReadFile(fsys, name)
+}
+
+// join joins slash-separated path elements, treating "" as the root.
+func join(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// orDot returns "." for the root.
+func orDot(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}

@@ -1,0 +1,35 @@
+// Package source installs skills straight from where people share them: a
+// GitHub or GitLab repository (owner/repo shorthands and web URLs), any git
+// URL, a local folder, or a .zip, .tar.gz, .tgz or .skill archive.
+//
+// # API
+//
+//	Parse(ref, cwd, isDir) (Ref, bool, error)   // is it a source, and which
+//	Fetch(ctx, Ref, Options) (*Result, error)    // resolve, discover, materialise
+//	Restore(ctx, Pin, Options) (*Package, error) // exactly what a lock recorded
+//	Identity(Ref, getenv) string                 // the canonical source id
+//	Tags(ctx, Ref, Options) ([]string, error)    // semver tags, newest first
+//	PseudoVersion(time, sha) string              // 0.0.0-<yyyymmddhhmmss>-<sha12>
+//	ExtractZip(ctx, r, size, dir, limits)        // safe .zip/.skill extraction
+//
+// Parse never touches the network; ok=false means "not a source: treat it
+// as a registry reference" (name, name@1.2, reg:name).
+//
+// Fetch resolves a git reference to a commit with the system git (shallow,
+// blob-filtered, sparse when a sub-path is given, hooks off, no prompts,
+// tokens passed through the environment and never on the command line),
+// discovers the skills the source offers (docs/sources.md gives the
+// order), and materialises each chosen one as a package folder under
+// Options.Dir/<name>. A bare skill (SKILL.md only) gets a synthesised
+// skill.yaml whose bytes depend only on the skill and the version, so the
+// integrity of the result is reproducible. Every package is loaded with
+// format.Load, validated with validate.Package and digested with
+// format.Digest; unsafe content is refused whatever the caller asks.
+//
+// Restore fetches exactly the commit (or archive, or folder) and sub-path a
+// lock entry records and checks the digest, so a force-pushed branch cannot
+// change a locked install.
+//
+// Every failure is an *Error with a stable ASK_* code; no error message
+// carries a URL's user information or a token.
+package source

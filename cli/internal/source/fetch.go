@@ -1,0 +1,440 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Options tunes Fetch and Restore.
+type Options struct {
+	// CacheDir holds the temporary work folders (clones, extracted
+	// archives); they are removed before Fetch returns. Required.
+	CacheDir string
+	// Dir is where each chosen skill is materialised, as Dir/<name>.
+	// Required unless List.
+	Dir string
+	// Skills picks skills by name (--skill, repeatable); "*" picks every
+	// skill the source offers.
+	Skills []string
+	// List stops after discovery: Result.Found is filled, nothing is
+	// materialised (--list).
+	List bool
+	// Git is the git executable; "" means "git" on PATH.
+	Git string
+	// Getenv reads GITHUB_TOKEN, GH_TOKEN, GITLAB_TOKEN, HOME,
+	// AGENT_SKILLS_GITHUB_URL and AGENT_SKILLS_GITLAB_URL; nil reads
+	// nothing.
+	Getenv func(string) string
+	// Interactive allows Pick to be called when a source offers several
+	// skills and none was named.
+	Interactive bool
+	// Pick asks the user to choose among several skills.
+	Pick func([]Found) ([]Found, error)
+	// HTTPClient downloads archives; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// MaxBytes caps what a clone or an archive download may take on disk;
+	// zero means DefaultMaxBytes.
+	MaxBytes int64
+	// OverrideKeys is the agentOverrides allowlist passed to validation
+	// (see validate.Options); nil skips that check.
+	OverrideKeys map[string][]string
+}
+
+func (o *Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+func (o *Options) maxBytes() int64 {
+	if o.MaxBytes > 0 {
+		return o.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// Result is what a source offered and what Fetch materialised.
+type Result struct {
+	// Source is the canonical source id (see Identity).
+	Source string
+	// URL is where the source was read: the clone URL, the archive URL or
+	// the path, without credentials.
+	URL string
+	// Commit is the resolved commit SHA; "" for folders and archives.
+	Commit string
+	// Registry reports a source holding registry/skills.yaml: it is a
+	// registry, and nothing was discovered or materialised. The caller
+	// opens RegistryURL as a git (or local) registry.
+	Registry bool
+	// RegistryURL is "<clone URL>#<commit>" for a git source, or the
+	// folder for a local one, when Registry is set; "" for an archive.
+	RegistryURL string
+	// Found lists every skill the source offers, sorted by name.
+	Found []Found
+	// Packages lists the materialised skills, in the order of Found.
+	Packages []Package
+}
+
+// Package is one skill materialised as a verified package folder.
+type Package struct {
+	// Name and Version are the package's.
+	Name, Version string
+	// Dir is the package folder: Options.Dir/<Name>.
+	Dir string
+	// Subpath is the skill's folder inside the source ("" = the root).
+	Subpath string
+	// Source is the canonical source id, for skills.lock's `source`.
+	Source string
+	// Ref is the ref that was asked for ("" = the default branch).
+	Ref string
+	// Commit is the commit SHA; "" for folders and archives.
+	Commit string
+	// Integrity is format.Digest of the package, synthesised skill.yaml
+	// included.
+	Integrity string
+	// Resolved is "<url>#<commit>:<subpath>", for skills.lock's
+	// `resolved`; without credentials.
+	Resolved string
+	// Synthesised reports a bare skill whose skill.yaml was written here.
+	Synthesised bool
+	// Pkg is the loaded package in Dir.
+	Pkg *format.Package
+}
+
+// Pin is what a lock entry records about a skill installed from a source.
+type Pin struct {
+	// Name and Version are the locked package's.
+	Name, Version string
+	// Source is the canonical source id.
+	Source string
+	// Resolved is the recorded "<url>#<commit>:<subpath>"; its URL is used
+	// to fetch non-GitHub, non-GitLab git sources (so that an ssh URL
+	// stays ssh).
+	Resolved string
+	// Commit is the locked commit SHA ("" for folders and archives).
+	Commit string
+	// Subpath is the skill's folder inside the source.
+	Subpath string
+	// Integrity is the digest the package must have.
+	Integrity string
+}
+
+// tree is a source's files on disk, ready for discovery.
+type tree struct {
+	root   string // the source's root folder
+	url    string // where it was read, without credentials
+	commit string
+	co     *checkout
+	clean  func()
+}
+
+// Fetch resolves r (a git ref to its commit SHA), discovers the skills it
+// offers and materialises each chosen one as a verified package folder
+// under opts.Dir.
+//
+// Skills are chosen by r.Skill and opts.Skills ("*" for all); with none
+// named, a source offering one skill gives it, and one offering several
+// calls opts.Pick when opts.Interactive, else fails with
+// ASK_SOURCE_AMBIGUOUS listing them. A source holding
+// registry/skills.yaml returns Result.Registry instead.
+//
+// A bare skill gets a synthesised skill.yaml whose version is, in order,
+// the front matter's `version`, the ref when it is a semver tag (v1.2.3 or
+// 1.2.3), or PseudoVersion of the commit (0.0.0-<kind>-<content hash> for
+// folders and archives). Each package is loaded, validated
+// (ASK_VALIDATION_FAILED, exit 3, with the diagnostics; unsafe files are
+// ASK_PACKAGE_UNSAFE_FILE and oversized ones ASK_PACKAGE_TOO_LARGE) and
+// digested.
+func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
+	if opts.Dir == "" && !opts.List {
+		return nil, errors.New("source.Fetch: Options.Dir is required")
+	}
+	t, err := open(ctx, r, r.Ref, r.Subpath, &opts)
+	if err != nil {
+		return nil, err
+	}
+	defer t.clean()
+	res := &Result{Source: Identity(r, opts.Getenv), URL: t.url, Commit: t.commit}
+	if r.Kind == KindLocal {
+		res.Source = t.root // ~ expanded
+	}
+	d, err := discover(os.DirFS(t.root), r.Subpath)
+	if err != nil {
+		return nil, err
+	}
+	if d.registry {
+		res.Registry = true
+		switch r.Kind {
+		case KindLocal:
+			res.RegistryURL = t.root
+		case KindGitHub, KindGitLab, KindGit:
+			res.RegistryURL = t.url + "#" + t.commit
+		}
+		return res, nil
+	}
+	res.Found = d.found
+	if len(d.found) == 0 {
+		where := "the source"
+		if r.Subpath != "" {
+			where = quote(r.Subpath)
+		}
+		return nil, notFound("no skill found in "+where+" of "+t.url, nil,
+			"a skill is a folder with a SKILL.md; name its folder: owner/repo/path/to/skill")
+	}
+	if opts.List {
+		return res, nil
+	}
+	chosen, err := choose(d.found, r, &opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range chosen {
+		version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
+			switch {
+			case b.version != "":
+				return b.version, nil
+			case tagVersion(r.Ref) != "":
+				return tagVersion(r.Ref), nil
+			case t.co != nil:
+				return PseudoVersion(t.co.time, t.commit), nil
+			}
+			return contentVersion(r.Kind, fsys, files)
+		}
+		p, err := materialise(ctx, t, f, version, "", &opts)
+		if err != nil {
+			for _, done := range res.Packages {
+				os.RemoveAll(done.Dir)
+			}
+			return nil, err
+		}
+		p.Source, p.Ref = res.Source, r.Ref
+		res.Packages = append(res.Packages, *p)
+	}
+	return res, nil
+}
+
+// Restore fetches exactly what a lock entry records — the commit and
+// sub-path of a git source, or the folder or archive — materialises the
+// skill under opts.Dir and checks its digest against p.Integrity
+// (ASK_INTEGRITY_MISMATCH, exit 5, on any difference; nothing is left in
+// opts.Dir then). A bare skill's manifest is synthesised with p.Version,
+// so the bytes are those that were locked.
+func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("source.Restore: Options.Dir is required")
+	}
+	r, err := pinRef(p)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind != KindLocal && r.Kind != KindArchive && p.Commit == "" {
+		return nil, invalid(p.Source, "the lock entry records no commit")
+	}
+	t, err := open(ctx, r, p.Commit, p.Subpath, &opts)
+	if err != nil {
+		return nil, err
+	}
+	defer t.clean()
+	f, ok := skillAt(os.DirFS(t.root), p.Subpath)
+	if !ok {
+		return nil, notFound(fmt.Sprintf("%s has no skill at %q", t.url, p.Subpath), nil,
+			"agent-skills update "+p.Name+"   (to install it afresh)")
+	}
+	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
+	pkg, err := materialise(ctx, t, f, version, p.Integrity, &opts)
+	if err != nil {
+		return nil, err
+	}
+	pkg.Source, pkg.Ref = p.Source, ""
+	return pkg, nil
+}
+
+// pinRef turns a lock entry back into a reference.
+func pinRef(p Pin) (Ref, error) {
+	r := Ref{Input: p.Source, Subpath: p.Subpath, Ref: p.Commit}
+	resolvedURL, _, _ := strings.Cut(p.Resolved, "#")
+	switch {
+	case strings.HasPrefix(p.Source, "github:"):
+		r.Kind, r.Repo = KindGitHub, strings.TrimPrefix(p.Source, "github:")
+	case strings.HasPrefix(p.Source, "gitlab:"):
+		r.Kind, r.Repo = KindGitLab, strings.TrimPrefix(p.Source, "gitlab:")
+	case filepath.IsAbs(p.Source):
+		r.Kind, r.URL = KindLocal, p.Source
+		if isArchiveName(p.Source) {
+			r.Kind = KindArchive
+		}
+	case isArchiveName(p.Source) && (strings.HasPrefix(p.Source, "https://") || strings.HasPrefix(p.Source, "http://")):
+		r.Kind, r.URL = KindArchive, p.Source
+	case p.Source != "":
+		r.Kind, r.URL = KindGit, firstNonEmpty(resolvedURL, p.Source)
+	default:
+		return Ref{}, invalid(p.Source, "the lock entry records no source")
+	}
+	if r.Subpath != "" {
+		if err := setSubpath(&r, r.Subpath); err != nil {
+			return Ref{}, err
+		}
+	}
+	return r, nil
+}
+
+// cloneURL returns the URL git is given for r, with the GitHub and GitLab
+// hosts overridable through AGENT_SKILLS_GITHUB_URL and
+// AGENT_SKILLS_GITLAB_URL.
+func cloneURL(r Ref, opts *Options) string {
+	switch r.Kind {
+	case KindGitHub:
+		return shorthandURL(r.Kind, opts.getenv("AGENT_SKILLS_GITHUB_URL"), r.Repo)
+	case KindGitLab:
+		return shorthandURL(r.Kind, opts.getenv("AGENT_SKILLS_GITLAB_URL"), r.Repo)
+	}
+	return r.URL
+}
+
+// open puts the source's files on disk: a shallow checkout of ref for
+// git sources, the extracted archive, or the folder itself.
+func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree, error) {
+	noop := func() {}
+	switch r.Kind {
+	case KindLocal:
+		p := r.URL
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			home := opts.getenv("HOME")
+			if home == "" {
+				return nil, invalid(r.Input, "~ cannot be expanded: HOME is not set")
+			}
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			return nil, notFound("no folder "+p, nil, "check the path")
+		}
+		return &tree{root: p, url: p, clean: noop}, nil
+	}
+	if opts.CacheDir == "" {
+		return nil, errors.New("source: Options.CacheDir is required")
+	}
+	base := filepath.Join(opts.CacheDir, "sources")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp(base, string(r.Kind)+"-")
+	if err != nil {
+		return nil, err
+	}
+	clean := func() { os.RemoveAll(work) }
+	if r.Kind == KindArchive {
+		root := filepath.Join(work, "tree")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			clean()
+			return nil, err
+		}
+		if err := openArchive(ctx, r.URL, root, opts); err != nil {
+			clean()
+			return nil, err
+		}
+		return &tree{root: root, url: scrub(r.URL, secretsOf(opts.getenv)), clean: clean}, nil
+	}
+	u := cloneURL(r, opts)
+	if pu, err := url.Parse(u); err == nil && pu.Scheme == "http" && !isLoopback(pu.Hostname()) {
+		clean()
+		return nil, invalid(r.Input, "plain http is refused for git sources (use https or ssh)")
+	}
+	g, err := newGitRunner(u, work, opts)
+	if err != nil {
+		clean()
+		return nil, err
+	}
+	co, err := g.fetchCommit(ctx, ref, subpath)
+	if err != nil {
+		clean()
+		return nil, err
+	}
+	return &tree{root: work, url: scrub(u, g.secrets), commit: co.commit, co: co, clean: clean}, nil
+}
+
+// choose picks the skills to materialise.
+func choose(found []Found, r Ref, opts *Options) ([]Found, error) {
+	names := append([]string(nil), opts.Skills...)
+	if r.Skill != "" {
+		names = append(names, r.Skill)
+	}
+	for _, n := range names {
+		if n == "*" {
+			return found, nil
+		}
+	}
+	if len(names) > 0 {
+		var out []Found
+		seen := map[string]bool{}
+		for _, n := range names {
+			f, ok := lookup(found, n)
+			if !ok {
+				return nil, notFound("the source offers no skill "+quote(n), offered(found),
+					"pick one of the skills listed above with --skill NAME",
+					"to pick a branch, tag or commit write owner/repo#REF, not owner/repo@REF")
+			}
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				out = append(out, f)
+			}
+		}
+		return out, nil
+	}
+	if len(found) == 1 {
+		return found, nil
+	}
+	if opts.Interactive && opts.Pick != nil {
+		return opts.Pick(found)
+	}
+	return nil, &Error{Code: "ASK_SOURCE_AMBIGUOUS",
+		Message: fmt.Sprintf("the source offers %d skills; name the ones to install", len(found)),
+		Details: offered(found),
+		Try:     []string{"--skill NAME (repeatable)", "--skill '*' for all of them", "owner/repo@NAME"}}
+}
+
+// lookup finds a skill by name, or by its folder's name.
+func lookup(found []Found, name string) (Found, bool) {
+	for _, f := range found {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	for _, f := range found {
+		if path.Base(orDot(f.Path)) == name {
+			return f, true
+		}
+	}
+	return Found{}, false
+}
+
+// offered renders the skills of a source, one per line.
+func offered(found []Found) []string {
+	width := 0
+	for _, f := range found {
+		width = max(width, len(f.Name))
+	}
+	out := make([]string, 0, len(found))
+	for _, f := range found {
+		line := f.Name + strings.Repeat(" ", width-len(f.Name)) + "  (" + orDot(f.Path) + ")"
+		if f.Description != "" {
+			d := f.Description
+			if len(d) > 72 {
+				d = d[:69] + "..."
+			}
+			line += "  " + d
+		}
+		out = append(out, line)
+	}
+	return out
+}

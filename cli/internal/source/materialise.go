@@ -1,0 +1,237 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/validate"
+)
+
+// versionFunc picks the version of a bare skill from its front matter,
+// its files (fsys, the file set without skill.yaml) and the source.
+type versionFunc func(b bareSkill, fsys fs.FS, files []string) (string, error)
+
+// materialise copies the skill folder f of t into opts.Dir/<name>,
+// synthesises skill.yaml for a bare skill, loads and validates the
+// package, keeps only its file set and digests it. A non-empty want is the
+// integrity the package must have.
+func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, opts *Options) (*Package, error) {
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(opts.Dir, ".source-")
+	if err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	src := filepath.Join(t.root, filepath.FromSlash(f.Path))
+	if err := copyTree(ctx, src, tmp, format.DefaultLimits()); err != nil {
+		return nil, err
+	}
+	fsys := os.DirFS(tmp)
+	synth := false
+	if _, err := os.Lstat(filepath.Join(tmp, format.ManifestFile)); os.IsNotExist(err) {
+		pkg, _ := format.Load(fsys, format.LoadOptions{})
+		b, err := readBare(fsys, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := version(b, fsys, pkg.Files)
+		if err != nil {
+			return nil, err
+		}
+		data, err := synthManifest(b, v)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, format.ManifestFile), data, 0o644); err != nil {
+			return nil, err
+		}
+		synth = true
+	}
+	pkg, diags := format.Load(fsys, format.LoadOptions{})
+	name := pkg.Name()
+	diags = append(diags, validate.Package(pkg, validate.Options{DirName: name, OverrideKeys: opts.OverrideKeys})...)
+	diags.Sort()
+	where := t.url
+	if f.Path != "" {
+		where += " (" + f.Path + ")"
+	}
+	for _, d := range diags {
+		if d.Severity == format.SeverityError && (d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
+			return nil, &Error{Code: d.Code, Message: fmt.Sprintf("skill %s from %s is refused: %s", f.Name, where, d.String()),
+				Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+		}
+	}
+	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
+		e := &Error{Code: "ASK_VALIDATION_FAILED", Diagnostics: diags,
+			Message: fmt.Sprintf("skill %s from %s is not a valid package; nothing was installed", f.Name, where),
+			Try:     []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}}
+		for _, d := range diags {
+			if d.Severity == format.SeverityError {
+				e.Details = append(e.Details, d.String())
+			}
+		}
+		return nil, e
+	}
+	if err := prune(tmp, pkg.Files); err != nil {
+		return nil, err
+	}
+	sum, err := format.Digest(fsys, pkg.Files)
+	if err != nil {
+		return nil, err
+	}
+	if want != "" && !format.SameIntegrity(want, sum) {
+		return nil, &Error{Code: "ASK_INTEGRITY_MISMATCH",
+			Message: fmt.Sprintf("%s from %s does not match skills.lock", name, where),
+			Details: []string{"expected (skills.lock): " + want, "actual:                 " + sum},
+			Try: []string{"nothing was installed; the source's bytes changed since they were locked",
+				"agent-skills update " + name + "   (only if you trust the new bytes)"}}
+	}
+	dest := filepath.Join(opts.Dir, name)
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("source: %s already exists", dest)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return nil, err
+	}
+	done = true
+	pkg, _ = format.Load(os.DirFS(dest), format.LoadOptions{})
+	p := &Package{Name: name, Version: pkg.Version(), Dir: dest, Subpath: f.Path, Commit: t.commit,
+		Integrity: sum, Synthesised: synth, Pkg: pkg, Resolved: t.url}
+	if t.commit != "" || f.Path != "" {
+		p.Resolved += "#" + t.commit
+		if f.Path != "" {
+			p.Resolved += ":" + f.Path
+		}
+	}
+	return p, nil
+}
+
+// copyTree copies the regular files and folders under src into dst,
+// skipping .git, node_modules, .agent-skills and .DS_Store, and refusing a
+// symbolic link or special file (ASK_PACKAGE_UNSAFE_FILE) and a tree over
+// lim (ASK_PACKAGE_TOO_LARGE). Copies are fresh files, so no hard link
+// survives.
+func copyTree(ctx context.Context, src, dst string, lim format.Limits) error {
+	var files int
+	var total int64
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == "." {
+			return nil
+		}
+		switch d.Name() {
+		case ".git", "node_modules", ".agent-skills", ".DS_Store":
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		slash := filepath.ToSlash(rel)
+		if strings.Count(slash, "/")+1 > lim.MaxDepth {
+			return tooLarge(slash, fmt.Sprintf("nested deeper than %d levels", lim.MaxDepth))
+		}
+		target := filepath.Join(dst, rel)
+		switch t := d.Type(); {
+		case t.IsDir():
+			return os.Mkdir(target, 0o755)
+		case !t.IsRegular():
+			return &Error{Code: "ASK_PACKAGE_UNSAFE_FILE",
+				Message: fmt.Sprintf("%s is a symbolic link or special file; skills may only contain regular files and folders", slash),
+				Try:     []string{"replace it with a copy of the file it stands for, or remove it"}}
+		}
+		files++
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += info.Size()
+		switch {
+		case files > lim.MaxFiles:
+			return tooLarge(slash, fmt.Sprintf("more than %d files", lim.MaxFiles))
+		case info.Size() > lim.MaxFileSize:
+			return tooLarge(slash, fmt.Sprintf("file larger than %d bytes", lim.MaxFileSize))
+		case total > lim.MaxTotalSize:
+			return tooLarge(slash, fmt.Sprintf("files larger than %d bytes together", lim.MaxTotalSize))
+		}
+		return copyFile(p, target)
+	})
+}
+
+// copyFile copies one regular file, written 0644.
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// tooLarge builds the ASK_PACKAGE_TOO_LARGE error for a skill folder.
+func tooLarge(p, why string) *Error {
+	return &Error{Code: "ASK_PACKAGE_TOO_LARGE", Message: "the skill is too large: " + p + ": " + why,
+		Try: []string{"a skill package is at most 10,000 files and 100 MiB; install a smaller sub-folder"}}
+}
+
+// prune removes every file of dir outside keep, and folders left empty.
+func prune(dir string, keep []string) error {
+	var extra, dirs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." {
+			return nil
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		if _, ok := slices.BinarySearch(keep, filepath.ToSlash(rel)); !ok {
+			extra = append(extra, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range extra {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	slices.Reverse(dirs)
+	for _, d := range dirs {
+		os.Remove(d) // fails, harmlessly, when not empty
+	}
+	return nil
+}
