@@ -2,7 +2,7 @@
 # workspace root, so each target walks the modules itself.
 MODULES := format validate resolve agents registry scaffold cli testscripts skills
 GO ?= go
-FUZZTIME ?= 4s
+FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
 .PHONY: all install build test vet fmt-check unit fuzz bench e2e-agents e2e-mcp tidy clean
