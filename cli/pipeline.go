@@ -58,7 +58,7 @@ type want struct {
 	deps                    map[string]string
 	// source, commit and subpath record a skill installed from a direct
 	// source rather than a registry.
-	source, commit, subpath string
+	source, ref, commit, subpath string
 }
 
 // wantsFromPlan turns a resolution into packages to fetch, carrying the
@@ -231,7 +231,7 @@ func (p *pipeline) recordLock(fs []fetched, plan *resolve.Plan, rep *install.Rep
 		}
 		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
 			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps,
-			Source: f.source, Commit: f.commit, Subpath: f.subpath}
+			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath}
 	}
 	// Skills that stayed put may now depend on versions that moved.
 	if plan != nil {

@@ -165,7 +165,7 @@ func (p *pipeline) fetchSources(refs []source.Ref, skills []string) ([]fetched, 
 func sourceFetched(pk source.Package, role string) fetched {
 	return fetched{
 		want: want{name: pk.Name, version: pk.Version, role: role, integrity: pk.Integrity,
-			source: pk.Source, commit: pk.Commit, subpath: pk.Subpath, deps: map[string]string{}},
+			source: pk.Source, ref: pk.Ref, commit: pk.Commit, subpath: pk.Subpath, deps: map[string]string{}},
 		item: install.Item{Pkg: pk.Pkg, Dir: pk.Dir, Resolved: pk.Resolved, Integrity: pk.Integrity, Role: role},
 	}
 }
@@ -195,7 +195,9 @@ func (p *pipeline) restoreSources(entries map[string]resolve.LockedSkill) ([]fet
 			}
 			return nil, func() {}, err
 		}
-		out = append(out, sourceFetched(*pk, string(resolve.RoleRequested)))
+		f := sourceFetched(*pk, string(resolve.RoleRequested))
+		f.ref = l.Ref
+		out = append(out, f)
 	}
 	return out, cleanup, nil
 }

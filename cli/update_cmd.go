@@ -2,7 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"sort"
+	"os"
+	"path/filepath"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -17,23 +18,32 @@ type updateCmd struct {
 	WithSuggests bool       `help:"Also install the direct suggestions of the named skills."`
 	DryRun       bool       `help:"Print the plan; write nothing."`
 	Force        bool       `help:"Overwrite installs that were modified."`
+	KeepLocal    bool       `help:"Keep your versions of the files you changed in installed skills; take everything else from the new version."`
 	JSON         bool       `name:"json" help:"Print the plan and outcomes as JSON."`
 }
 
 func (c *updateCmd) Help() string {
 	return `Moves installed skills to the newest version within ^installed (--major: the newest
 version), from the registry they were installed from, and updates skills.lock. Other
-locked skills keep their versions unless a dependency requires a move.
+locked skills keep their versions unless a dependency requires a move. A skill installed
+from a source moves to the newest commit of the branch it was installed from, or to
+the newest semver tag when it was installed from a tag; what changed is shown first.
+An installed skill you edited is not replaced unless --force (take the new version) or
+--keep-local (keep your edited files, take the rest).
 
 Examples:
   agent-skills update
   agent-skills update java-performance --major
-  agent-skills update java-performance --with-suggests --dry-run`
+  agent-skills update java-performance --with-suggests --dry-run
+  agent-skills update pdf-tools --keep-local`
 }
 
 func (c *updateCmd) Run(e *env) error {
 	if c.WithSuggests && len(c.Skills) == 0 {
 		return usageError("--with-suggests needs skill names: suggestions are added only for skills you name")
+	}
+	if c.KeepLocal && c.Force {
+		return usageError("--keep-local and --force contradict each other: keep your edits, or replace them")
 	}
 	p, err := e.newPipeline(c.Scope, c.Agent)
 	if err != nil {
@@ -44,12 +54,26 @@ func (c *updateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	fromSource := func(n string) bool {
+		if p.lock == nil {
+			return false
+		}
+		l, ok := p.lock.Skills[n]
+		return ok && l.Source != ""
+	}
 	names := c.Skills
 	if len(names) == 0 {
 		for n := range installed {
 			names = append(names, n)
 		}
-		sort.Strings(names)
+		if p.lock != nil {
+			for n, l := range p.lock.Skills {
+				if l.Source != "" {
+					names = append(names, n)
+				}
+			}
+		}
+		sortStrings(names)
 		if len(names) == 0 {
 			e.info("nothing to update: no skills installed in %s scope", p.sc.scope)
 			return nil
@@ -57,10 +81,15 @@ func (c *updateCmd) Run(e *env) error {
 	}
 	moved := map[string]bool{}
 	var refs []resolve.Reference
+	var srcNames []string
 	for _, n := range names {
 		ref, err := resolve.ParseReference(n)
 		if err != nil {
 			return err
+		}
+		if fromSource(ref.Name) {
+			srcNames = append(srcNames, ref.Name)
+			continue
 		}
 		cur, ok := installed[ref.Name]
 		if !ok {
@@ -76,21 +105,43 @@ func (c *updateCmd) Run(e *env) error {
 		moved[ref.Name] = true
 		refs = append(refs, ref)
 	}
-	plan, wants, err := p.resolveKeeping(refs, moved, resolve.Options{WithSuggests: c.WithSuggests}, false)
-	if err != nil {
-		return err
+	var plan *resolve.Plan
+	var fs []fetched
+	if len(refs) > 0 {
+		var wants []want
+		plan, wants, err = p.resolveKeeping(refs, moved, resolve.Options{WithSuggests: c.WithSuggests}, false)
+		if err != nil {
+			return err
+		}
+		e.resolutionWarnings(plan)
+		if fs, _, err = p.fetch(wants); err != nil {
+			return err
+		}
 	}
-	e.resolutionWarnings(plan)
-	if len(wants) == 0 {
+	if len(srcNames) > 0 {
+		tmp, err := os.MkdirTemp(ensureDir(filepath.Join(e.cacheDir(), "staging")), "update-")
+		if err != nil {
+			return &Error{Code: "ASK_IO", Summary: "cannot create a staging folder", Err: err}
+		}
+		defer os.RemoveAll(tmp)
+		moredFetched, err := p.updateSources(srcNames, c.Major, tmp)
+		if err != nil {
+			return err
+		}
+		fs = append(fs, moredFetched...)
+	}
+	if len(fs) == 0 {
 		e.info("everything is up to date")
 		return nil
 	}
-	fs, cleanup, err := p.fetch(wants)
-	defer cleanup()
-	if err != nil {
-		return err
+	force := c.Force
+	if c.KeepLocal {
+		if fs, err = p.keepLocal(fs); err != nil {
+			return err
+		}
+		force = true
 	}
-	rep, err := p.apply(fs, plan, c.Force, c.DryRun)
+	rep, err := p.apply(fs, plan, force, c.DryRun)
 	if rep != nil {
 		if c.JSON {
 			printJSONReport(e, p, plan, rep)

@@ -36,10 +36,12 @@ type LockedSkill struct {
 	// Registry is the registry the skill was resolved from; a locked
 	// install is looked up there only.
 	Registry string
-	// Source, Commit and Subpath record a skill installed from a direct
-	// source (a git URL, the commit it resolved to, and the folder inside
-	// it) rather than from a registry. They are omitted when empty.
+	// Source, Ref, Commit and Subpath record a skill installed from a
+	// direct source (the source, the branch or tag asked for, the commit it
+	// resolved to, and the folder inside it) rather than from a registry.
+	// They are omitted when empty; Ref is empty for the default branch.
 	Source  string
+	Ref     string
 	Commit  string
 	Subpath string
 	// Resolved is where the payload was fetched from.
@@ -88,6 +90,7 @@ func (l *Lock) Encode() []byte {
 		for _, f := range []struct{ key, val string }{
 			{"registry", s.Registry},
 			{"source", s.Source},
+			{"ref", s.Ref},
 			{"commit", s.Commit},
 			{"subpath", s.Subpath},
 			{"resolved", s.Resolved},
@@ -325,6 +328,8 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 				s.Registry = stringValue(fv, path, bad)
 			case "source":
 				s.Source = stringValue(fv, path, bad)
+			case "ref":
+				s.Ref = stringValue(fv, path, bad)
 			case "commit":
 				s.Commit = stringValue(fv, path, bad)
 			case "subpath":

@@ -233,3 +233,25 @@ func FuzzDecodeLock(f *testing.F) {
 		}
 	})
 }
+
+func TestLockSourceRefRoundTrip(t *testing.T) {
+	l := &Lock{LockfileVersion: 1, GeneratedWith: "agent-skills@test", Skills: map[string]LockedSkill{
+		"alpha": {Version: "1.0.0", Source: "github:acme/skills", Ref: "v1.0.0", Commit: strings.Repeat("a", 40),
+			Subpath: "skills/alpha", Resolved: "https://github.com/acme/skills.git#" + strings.Repeat("a", 40) + ":skills/alpha",
+			Integrity: "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Dependencies: map[string]string{}},
+	}}
+	data := l.Encode()
+	if !strings.Contains(string(data), "    ref: v1.0.0\n") {
+		t.Fatalf("Encode() lacks the ref line:\n%s", data)
+	}
+	got, err := DecodeLock(data, "skills.lock")
+	if err != nil {
+		t.Fatalf("DecodeLock(Encode()) = %v", err)
+	}
+	if got.Skills["alpha"].Ref != "v1.0.0" {
+		t.Errorf("DecodeLock(Encode()).Ref = %q, want v1.0.0", got.Skills["alpha"].Ref)
+	}
+	if string(got.Encode()) != string(data) {
+		t.Errorf("re-encoding changed the bytes")
+	}
+}

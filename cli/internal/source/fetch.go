@@ -438,3 +438,18 @@ func offered(found []Found) []string {
 	}
 	return out
 }
+
+// Follow returns the reference that fetches the skill a lock entry records
+// at another ref: ref is a branch, a tag or "" for the default branch.
+// update uses it to move a skill installed from a source.
+func (p Pin) Follow(ref string) (Ref, error) {
+	r, err := pinRef(p)
+	if err != nil {
+		return Ref{}, err
+	}
+	r.Ref = ref
+	if r.Kind == KindLocal || r.Kind == KindArchive {
+		r.Ref = ""
+	}
+	return r, nil
+}
