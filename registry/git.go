@@ -239,21 +239,9 @@ func (g *gitBackend) run(ctx context.Context, git, dir string, args ...string) (
 		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
 		defer cancel()
 	}
-	full := []string{
-		"-c", "core.hooksPath=/dev/null",
-		"-c", "core.symlinks=false",
-		"-c", "core.fsmonitor=false",
-		"-c", "submodule.recurse=false",
-		"-c", "advice.detachedHead=false",
-		"-c", "init.defaultBranch=main",
-	}
-	if strings.HasPrefix(g.url, "file://") {
-		full = append(full, "-c", "protocol.file.allow=always")
-	}
-	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, git, full...)
+	cmd := exec.CommandContext(ctx, git, append(GitConfigArgs(g.url), args...)...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv(cmd.Environ())
+	cmd.Env = GitEnv(cmd.Environ(), false)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
@@ -270,9 +258,32 @@ func (g *gitBackend) run(ctx context.Context, git, dir string, args ...string) (
 	return stdout.String(), nil
 }
 
-// gitEnv drops variables that redirect git to another repository or
-// inject configuration, and disables prompts.
-func gitEnv(env []string) []string {
+// GitConfigArgs returns the -c options every git command of agent-skills
+// runs with: hooks, symbolic links, the file-system monitor and submodules
+// off, so that nothing in a fetched repository can run or reach outside
+// its folder; file:// is allowed only when url itself is a file:// URL.
+func GitConfigArgs(url string) []string {
+	args := []string{
+		"-c", "core.hooksPath=/dev/null",
+		"-c", "core.symlinks=false",
+		"-c", "core.fsmonitor=false",
+		"-c", "submodule.recurse=false",
+		"-c", "fetch.recurseSubmodules=false",
+		"-c", "advice.detachedHead=false",
+		"-c", "init.defaultBranch=main",
+	}
+	if strings.HasPrefix(url, "file://") {
+		args = append(args, "-c", "protocol.file.allow=always")
+	}
+	return args
+}
+
+// GitEnv returns env without the variables that could point git at
+// another repository, inject configuration or trace traffic (which could
+// print credentials), with prompts disabled and ssh in batch mode. Unless
+// systemConfig, the system-wide git configuration is ignored too; sources
+// keep it so that a credential helper configured there is consulted.
+func GitEnv(env []string, systemConfig bool) []string {
 	out := make([]string, 0, len(env)+4)
 	hasSSH := false
 	for _, kv := range env {
@@ -282,14 +293,18 @@ func gitEnv(env []string) []string {
 			k == "GIT_ALTERNATE_OBJECT_DIRECTORIES", k == "GIT_COMMON_DIR", k == "GIT_NAMESPACE",
 			k == "GIT_CONFIG", k == "GIT_CONFIG_PARAMETERS", k == "GIT_CONFIG_COUNT",
 			strings.HasPrefix(k, "GIT_CONFIG_KEY_"), strings.HasPrefix(k, "GIT_CONFIG_VALUE_"),
-			k == "GIT_TERMINAL_PROMPT", k == "GIT_CONFIG_NOSYSTEM":
+			k == "GIT_TERMINAL_PROMPT", k == "GIT_CONFIG_NOSYSTEM",
+			strings.HasPrefix(k, "GIT_TRACE"), k == "GIT_CURL_VERBOSE":
 			continue
 		case k == "GIT_SSH_COMMAND", k == "GIT_SSH":
 			hasSSH = true
 		}
 		out = append(out, kv)
 	}
-	out = append(out, "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1")
+	out = append(out, "GIT_TERMINAL_PROMPT=0")
+	if !systemConfig {
+		out = append(out, "GIT_CONFIG_NOSYSTEM=1")
+	}
 	if !hasSSH {
 		out = append(out, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
 	}

@@ -41,7 +41,7 @@ func openArchive(ctx context.Context, loc, dir string, opts *Options) error {
 	lim := registry.DefaultExtractLimits()
 	low := strings.ToLower(loc)
 	if strings.HasSuffix(low, ".zip") || strings.HasSuffix(low, ".skill") {
-		_, err = ExtractZip(ctx, f, info.Size(), dir, lim)
+		_, err = registry.ExtractZip(ctx, f, info.Size(), dir, lim)
 	} else {
 		_, err = registry.Extract(ctx, f, dir, lim)
 	}

@@ -209,7 +209,7 @@ func TestExtractZip(t *testing.T) {
 	for _, tt := range tests {
 		data := makeZip(t, tt.entries)
 		dir := t.TempDir()
-		files, err := ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), dir, tt.lim)
+		files, err := registry.ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), dir, tt.lim)
 		if tt.code != "" {
 			if codeOf(err) != tt.code {
 				t.Errorf("ExtractZip(%s) = %v, want %s", tt.name, err, tt.code)
@@ -220,7 +220,7 @@ func TestExtractZip(t *testing.T) {
 			t.Errorf("ExtractZip(%s) = %v, %v, want %v", tt.name, files, err, tt.files)
 		}
 	}
-	if _, err := ExtractZip(context.Background(), bytes.NewReader([]byte("not a zip")), 9, t.TempDir(), lim); codeOf(err) != "ASK_ARCHIVE_UNSAFE" {
+	if _, err := registry.ExtractZip(context.Background(), bytes.NewReader([]byte("not a zip")), 9, t.TempDir(), lim); codeOf(err) != "ASK_ARCHIVE_UNSAFE" {
 		t.Errorf("ExtractZip(garbage) = %v, want ASK_ARCHIVE_UNSAFE", err)
 	}
 }

@@ -10,7 +10,7 @@
 //	Identity(Ref, getenv) string                 // the canonical source id
 //	Tags(ctx, Ref, Options) ([]string, error)    // semver tags, newest first
 //	PseudoVersion(time, sha) string              // 0.0.0-<yyyymmddhhmmss>-<sha12>
-//	ExtractZip(ctx, r, size, dir, limits)        // safe .zip/.skill extraction
+//	(zip extraction is registry.ExtractZip, shared with the registries)
 //
 // Parse never touches the network; ok=false means "not a source: treat it
 // as a registry reference" (name, name@1.2, reg:name).

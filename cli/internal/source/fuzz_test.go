@@ -42,6 +42,6 @@ func FuzzExtractZip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lim := registry.DefaultExtractLimits()
 		lim.MaxTotalBytes, lim.MaxFileBytes = 1<<20, 1<<20
-		ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), t.TempDir(), lim)
+		registry.ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), t.TempDir(), lim)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/agent-skills/agent-skills/registry"
 	"io/fs"
 	"net"
 	"net/url"
@@ -59,7 +60,7 @@ func newGitRunner(cloneURL, dir string, opts *Options) (*gitRunner, error) {
 			Try: []string{"install git (https://git-scm.com/downloads) and retry", "or install from an archive: agent-skills install https://host/skill.zip"}}
 	}
 	g := &gitRunner{git: git, dir: dir, url: cloneURL, secrets: secretsOf(opts.getenv), max: opts.maxBytes()}
-	g.env = gitEnv(os.Environ())
+	g.env = registry.GitEnv(os.Environ(), true)
 	if k, v, ok := authHeader(cloneURL, opts.getenv); ok {
 		g.env = append(g.env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0="+k, "GIT_CONFIG_VALUE_0="+v)
 	}
@@ -109,34 +110,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// gitEnv drops variables that redirect git to another repository or
-// inject configuration, disables prompts and makes ssh fail instead of
-// asking.
-func gitEnv(env []string) []string {
-	out := make([]string, 0, len(env)+4)
-	hasSSH := false
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "GIT_DIR", k == "GIT_WORK_TREE", k == "GIT_INDEX_FILE", k == "GIT_OBJECT_DIRECTORY",
-			k == "GIT_ALTERNATE_OBJECT_DIRECTORIES", k == "GIT_COMMON_DIR", k == "GIT_NAMESPACE",
-			k == "GIT_CONFIG", k == "GIT_CONFIG_PARAMETERS", k == "GIT_CONFIG_COUNT",
-			strings.HasPrefix(k, "GIT_CONFIG_KEY_"), strings.HasPrefix(k, "GIT_CONFIG_VALUE_"),
-			k == "GIT_TERMINAL_PROMPT", k == "GIT_TRACE", k == "GIT_TRACE_CURL", k == "GIT_CURL_VERBOSE",
-			k == "GIT_TRACE_PACKET":
-			continue
-		case k == "GIT_SSH_COMMAND", k == "GIT_SSH":
-			hasSSH = true
-		}
-		out = append(out, kv)
-	}
-	out = append(out, "GIT_TERMINAL_PROMPT=0")
-	if !hasSSH {
-		out = append(out, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
-	}
-	return out
-}
-
 // gitError is a failed git command: its scrubbed standard error.
 type gitError struct {
 	args   string
@@ -153,19 +126,7 @@ func (g *gitRunner) run(ctx context.Context, args ...string) (string, error) {
 		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
 		defer cancel()
 	}
-	full := []string{
-		"-c", "core.hooksPath=/dev/null",
-		"-c", "core.symlinks=false",
-		"-c", "core.fsmonitor=false",
-		"-c", "submodule.recurse=false",
-		"-c", "advice.detachedHead=false",
-		"-c", "init.defaultBranch=main",
-		"-c", "fetch.recurseSubmodules=false",
-	}
-	if strings.HasPrefix(g.url, "file://") {
-		full = append(full, "-c", "protocol.file.allow=always")
-	}
-	full = append(full, args...)
+	full := append(registry.GitConfigArgs(g.url), args...)
 	cmd := exec.CommandContext(ctx, g.git, full...)
 	cmd.Dir = g.dir
 	cmd.Env = g.env
