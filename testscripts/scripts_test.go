@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/cgi"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exitcode":  exitcode,
 			"httpserve": httpserve,
+			"gitserve":  gitserve,
 		},
 		Condition:           condition,
 		RequireExplicitExec: true,
@@ -184,3 +186,43 @@ func httpserve(ts *testscript.TestScript, neg bool, args []string) {
 
 // servers holds each running script's HTTP server, for "httpserve stop".
 var servers sync.Map
+
+// gitserve serves the bare repositories below a folder over git's smart
+// HTTP protocol on loopback, through the real git-http-backend, and
+// requires HTTP basic authentication with the given user and password:
+//
+//	gitserve repos alice s3cret
+//
+// It sets $GITURL to the base URL. Every request is logged, with its
+// Authorization header, to $WORK/git-requests.log, so a script can show
+// that credentials were sent.
+func gitserve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: gitserve DIR USER PASSWORD")
+	}
+	out, err := exec.Command("git", "--exec-path").Output()
+	ts.Check(err)
+	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	root := ts.MkAbs(args[0])
+	user, pass := args[1], args[2]
+	logPath := ts.MkAbs("git-requests.log")
+	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, p, ok := r.BasicAuth()
+		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintf(f, "%s %s auth=%v\n", r.Method, r.URL.Path, ok)
+			f.Close()
+		}
+		if !ok || u != user || p != pass {
+			w.Header().Set("WWW-Authenticate", `Basic realm="skills"`)
+			http.Error(w, "authentication required", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	ts.Defer(func() { srv.Close() })
+	ts.Setenv("GITURL", "http://"+ln.Addr().String())
+}
