@@ -146,7 +146,7 @@ func (r *registry) Fetch(ctx context.Context, name, version, dest string) (*Fetc
 	if err != nil {
 		return nil, err
 	}
-	if err := pruneTo(tmp, pkg.Files); err != nil {
+	if err := Prune(tmp, pkg.Files); err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -210,9 +210,11 @@ func copyFile(fsys fs.FS, name, to string) error {
 	return err
 }
 
-// pruneTo removes every file under dir that is not in keep, and then
-// every directory left empty.
-func pruneTo(dir string, keep []string) error {
+// Prune removes every file below dir whose slash-separated relative path
+// is not in keep, and the folders it leaves empty. Fetch uses it
+// to drop what a payload carries outside its package's file set; sources
+// do the same after copying a skill's folder.
+func Prune(dir string, keep []string) error {
 	var extra, dirs []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -224,7 +226,7 @@ func pruneTo(dir string, keep []string) error {
 		case rel == ".":
 		case d.IsDir():
 			dirs = append(dirs, p)
-		case !slices.Contains(keep, rel):
+		case !sortedHas(keep, rel):
 			extra = append(extra, p)
 		}
 		return nil
@@ -298,4 +300,14 @@ func integrityKey(integrity string) string {
 		return "unknown"
 	}
 	return hex.EncodeToString(sum[:8])
+}
+
+// sortedHas reports whether keep holds s; keep is sorted when it comes from
+// format.Package.Files, else it is searched linearly.
+func sortedHas(keep []string, s string) bool {
+	if slices.IsSorted(keep) {
+		_, ok := slices.BinarySearch(keep, s)
+		return ok
+	}
+	return slices.Contains(keep, s)
 }

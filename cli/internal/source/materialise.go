@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -86,7 +86,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 		return nil, e
 	}
-	if err := prune(tmp, pkg.Files); err != nil {
+	if err := registry.Prune(tmp, pkg.Files); err != nil {
 		return nil, err
 	}
 	sum, err := format.Digest(fsys, pkg.Files)
@@ -199,39 +199,4 @@ func copyFile(from, to string) error {
 func tooLarge(p, why string) *Error {
 	return &Error{Code: "ASK_PACKAGE_TOO_LARGE", Message: "the skill is too large: " + p + ": " + why,
 		Try: []string{"a skill package is at most 10,000 files and 100 MiB; install a smaller sub-folder"}}
-}
-
-// prune removes every file of dir outside keep, and folders left empty.
-func prune(dir string, keep []string) error {
-	var extra, dirs []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			return nil
-		}
-		if d.IsDir() {
-			dirs = append(dirs, p)
-			return nil
-		}
-		if _, ok := slices.BinarySearch(keep, filepath.ToSlash(rel)); !ok {
-			extra = append(extra, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, p := range extra {
-		if err := os.Remove(p); err != nil {
-			return err
-		}
-	}
-	slices.Reverse(dirs)
-	for _, d := range dirs {
-		os.Remove(d) // fails, harmlessly, when not empty
-	}
-	return nil
 }
