@@ -136,9 +136,10 @@ func parseRange(r string) (*semver.Constraints, error) {
 // "=1.2.3"), or "" when the range admits more than one version.
 func exactVersion(r string) string {
 	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(r), "="))
-	v, err := semver.StrictNewVersion(s)
-	if err != nil {
+	// parseVersion accepts exactly what semver.StrictNewVersion accepts,
+	// without allocating; a strict version prints as it was written.
+	if _, ok := parseVersion(s); !ok {
 		return ""
 	}
-	return v.String()
+	return s
 }
