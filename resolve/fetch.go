@@ -30,8 +30,9 @@ type catalogEntry struct {
 	svIndex  int
 	sv       *semver.Version
 	svMore   map[int]*semver.Version
-	life     []int8 // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
-	notFound error  // non-nil when no registry publishes the name
+	interned map[string]*semver.Version // the fetcher's, shared by all entries
+	life     []int8                     // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
+	notFound error                      // non-nil when no registry publishes the name
 }
 
 // rangeMask memoises which versions of one name satisfy one range: bit
@@ -74,7 +75,7 @@ func (e *catalogEntry) semver(i int) *semver.Version {
 		return e.sv
 	}
 	if e.svIndex < 0 {
-		e.svIndex, e.sv = i, semverOf(e.vers[i])
+		e.svIndex, e.sv = i, e.intern(e.vers[i])
 		return e.sv
 	}
 	if e.svMore == nil {
@@ -82,10 +83,26 @@ func (e *catalogEntry) semver(i int) *semver.Version {
 	}
 	v, ok := e.svMore[i]
 	if !ok {
-		v = semverOf(e.vers[i])
+		v = e.intern(e.vers[i])
 		e.svMore[i] = v
 	}
 	return v
+}
+
+// intern returns the Masterminds form of v, shared by every entry whose
+// versions are spelt the same: many skills publish "1.0.0", and a
+// *semver.Version is never modified once built. Like the range masks, it
+// is used by the search goroutine only.
+func (e *catalogEntry) intern(v version) *semver.Version {
+	if e.interned == nil {
+		return semverOf(v)
+	}
+	sv, ok := e.interned[v.raw]
+	if !ok {
+		sv = semverOf(v)
+		e.interned[v.raw] = sv
+	}
+	return sv
 }
 
 // reqEntry is one version's requirements with every list sorted.
@@ -124,6 +141,7 @@ type fetcher struct {
 	// only the search goroutine uses them.
 	ranges   map[string]*semver.Constraints
 	maskSlab slab[rangeMask]
+	interned map[string]*semver.Version
 
 	mu      sync.Mutex
 	vers    map[string]*call[*catalogEntry]
@@ -143,6 +161,7 @@ func newFetcher(ctx context.Context, src Source, registry map[string]string, pin
 		registry: registry,
 		pins:     pins,
 		ranges:   make(map[string]*semver.Constraints),
+		interned: make(map[string]*semver.Version),
 		vers:     make(map[string]*call[*catalogEntry]),
 		reqs:     make(map[reqKey]*call[*reqEntry]),
 	}
@@ -341,7 +360,7 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 	}
 	reg := f.registry[name]
 	owner, pub, err := f.src.Versions(f.ctx, reg, name)
-	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1}
+	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1, interned: f.interned}
 	e.masks = e.maskBuf[:0]
 	if errors.Is(err, ErrNotFound) {
 		e.notFound = err
