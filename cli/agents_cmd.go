@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -72,9 +71,7 @@ func (c *agentsCmd) Run(e *env) error {
 		out = append(out, info)
 	}
 	if c.JSON {
-		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(out)
 	}
 	for i, a := range out {
 		if i > 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -96,8 +95,9 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		rep.Written = true
 	}
 	if c.JSON {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
+		if err := e.printJSON(rep); err != nil {
+			return err
+		}
 	} else {
 		switch {
 		case rep.Fresh:
@@ -153,12 +153,10 @@ func (c *catalogSearchCmd) Run(e *env) error {
 	}
 	hits := catalog.Search(src.installed, src.indexes, query, c.Limit)
 	if c.JSON {
-		b, _ := json.MarshalIndent(struct {
+		return e.printJSON(struct {
 			Query   string        `json:"query"`
 			Results []catalog.Hit `json:"results"`
-		}{query, hits}, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		}{query, hits})
 	}
 	if len(hits) == 0 {
 		e.info("no skills match %q", query)
@@ -202,9 +200,7 @@ func (c *catalogReadCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		b, _ := json.MarshalIndent(doc, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(doc)
 	}
 	fmt.Fprint(e.stdout, doc.Content)
 	if !strings.HasSuffix(doc.Content, "\n") {
@@ -245,9 +241,7 @@ func (c *catalogOverviewCmd) Run(e *env) error {
 	all := append(slices.Clone(src.installed), catalog.RegistrySkills(src.indexes)...)
 	ov := catalog.BuildOverview(all, catalog.OverviewOptions{MaxEntries: c.MaxEntries, MaxBytes: c.MaxBytes})
 	if c.JSON {
-		b, _ := json.MarshalIndent(ov, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(ov)
 	}
 	fmt.Fprint(e.stdout, ov.Text)
 	return nil

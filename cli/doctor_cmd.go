@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,8 +75,9 @@ func (c *doctorCmd) Run(e *env) error {
 			Findings []finding `json:"findings"`
 			Failed   int       `json:"failed"`
 		}{d.findings, failed}
-		b, _ := json.MarshalIndent(out, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
+		if err := e.printJSON(out); err != nil {
+			return err
+		}
 	} else {
 		area := ""
 		for _, f := range d.findings {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -151,9 +150,7 @@ func (c *hookConfigCmd) Run(e *env) error {
 	}
 	reg := hooks.Config(h)
 	if c.JSON {
-		b, _ := json.MarshalIndent(reg, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(reg)
 	}
 	e.info("add to %s:", strings.Join(reg.Files, " or "))
 	if reg.Note != "" {

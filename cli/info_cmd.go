@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -144,9 +143,7 @@ func (c *infoCmd) Run(e *env) error {
 	}
 	rep.Installed = e.installedState(sk.Name)
 	if c.JSON {
-		out, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", out)
-		return nil
+		return e.printJSON(rep)
 	}
 	printInfo(e, rep)
 	return nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -214,7 +213,7 @@ func frozenCheck(p *pipeline, wants []want, fromSources []fetched) error {
 }
 
 // printJSONReport prints the plan and the outcomes.
-func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Report) {
+func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Report) error {
 	out := struct {
 		Scope    string              `json:"scope"`
 		Project  string              `json:"project,omitempty"`
@@ -233,8 +232,7 @@ func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Repor
 	if out.Results == nil {
 		out.Results = []install.Result{}
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	fmt.Fprintf(e.stdout, "%s\n", b)
+	return e.printJSON(out)
 }
 
 // agentList renders agent ids for messages.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,9 +88,7 @@ func (c *listCmd) Run(e *env) error {
 		if all == nil {
 			all = []listEntry{}
 		}
-		b, _ := json.MarshalIndent(all, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(all)
 	}
 	if len(all) == 0 {
 		e.info("no skills installed")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -201,4 +202,15 @@ func versionString() string {
 		}
 	}
 	return v
+}
+
+// printJSON writes v to standard output as indented JSON with a trailing
+// new line: the --json form of every command.
+func (e *env) printJSON(v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return &Error{Code: "ASK_INTERNAL", Summary: "cannot encode the result as JSON", Err: err}
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+	return err
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -80,9 +79,7 @@ func (c *mcpConfigCmd) Run(e *env) error {
 		return usageError("%v", err)
 	}
 	if c.JSON {
-		b, _ := json.MarshalIndent(hc, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", b)
-		return nil
+		return e.printJSON(hc)
 	}
 	e.info("add to %s:", hc.File)
 	if hc.Command != "" {

@@ -109,9 +109,7 @@ func (c *publishCmd) Run(e *env) error {
 		}
 	}
 	if c.JSON {
-		out, _ := json.MarshalIndent(result, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", out)
-		return nil
+		return e.printJSON(result)
 	}
 	if !c.Write {
 		e.info("%s %s is ready for %s (integrity %s); the index entry:", plan.Name, plan.Version, desc, plan.Integrity)

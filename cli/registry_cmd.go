@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -40,9 +39,7 @@ func (c *registryListCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		out, _ := json.MarshalIndent(cfg.Registries, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", out)
-		return nil
+		return e.printJSON(cfg.Registries)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tURL\tTRUSTED")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -45,12 +44,10 @@ func (c *searchCmd) Run(e *env) error {
 		if hits == nil {
 			hits = []registry.Hit{}
 		}
-		out, _ := json.MarshalIndent(struct {
+		return e.printJSON(struct {
 			Query string         `json:"query"`
 			Hits  []registry.Hit `json:"results"`
-		}{query, hits}, "", "  ")
-		fmt.Fprintf(e.stdout, "%s\n", out)
-		return nil
+		}{query, hits})
 	}
 	if len(hits) == 0 {
 		e.info("no skills match %q", query)

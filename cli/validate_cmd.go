@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -91,9 +90,7 @@ func (c *validateCmd) Run(e *env) error {
 	rep.Summary.Packages = len(rep.Packages)
 
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := e.printJSON(rep); err != nil {
 			return err
 		}
 	} else {
