@@ -135,6 +135,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 	var out []fetched
 	prog := p.e.newProgress(p.json)
 	defer prog.done()
+	vopts := validate.Options{OverrideKeys: overrideKeys()}
 	for i, w := range wants {
 		prog.step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.set.Get(w.registry)
@@ -158,7 +159,8 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 		if err != nil {
 			return nil, func() {}, err
 		}
-		diags := validate.Package(pkg, validate.Options{DirName: w.name, OverrideKeys: overrideKeys()})
+		vopts.DirName = w.name
+		diags := validate.Package(pkg, vopts)
 		for _, a := range p.adapters {
 			diags = append(diags, a.Validate(pkg)...)
 		}
