@@ -67,6 +67,7 @@ func (g *genSource) Requirements(ctx context.Context, registry, name, version st
 	if i+1 >= g.packages {
 		return r, nil
 	}
+	r.Dependencies = make([]Constraint, 0, g.deps)
 	h := uint64(i)<<20 | uint64(v)
 	for range g.deps {
 		h = splitmix(h)

@@ -89,8 +89,8 @@ func (s *solver) conflictError(m *node, extra pconstraint) *Error {
 			continue
 		}
 		for _, v := range p.e.vers {
-			if !v.deprecated && v.preEnd == 0 {
-				if compareVersions(v, p.e.vers[p.sel]) > 0 {
+			if !v.deprecated && !v.pre {
+				if compareVersions(v.version(), p.e.vers[p.sel].version()) > 0 {
 					newer[p.e.name] = v.raw
 				}
 				break

@@ -20,7 +20,7 @@ type catalogEntry struct {
 	name     string
 	registry string // the registry queried: "" for precedence
 	owner    string
-	vers     []version     // highest first
+	vers     []release     // highest first
 	pin      int           // index of the pinned version, or -1
 	likely   int           // the version a prefetch guesses will be picked, or -1
 	masks    []*rangeMask  // a name meets few distinct ranges: a list will do
@@ -93,17 +93,38 @@ func (e *catalogEntry) semver(i int) *semver.Version {
 // versions are spelt the same: many skills publish "1.0.0", and a
 // *semver.Version is never modified once built. Like the range masks, it
 // is used by the search goroutine only.
-func (e *catalogEntry) intern(v version) *semver.Version {
+func (e *catalogEntry) intern(r release) *semver.Version {
 	if e.interned == nil {
-		return semverOf(v)
+		return r.semver()
 	}
-	sv, ok := e.interned[v.raw]
+	sv, ok := e.interned[r.raw]
 	if !ok {
-		sv = semverOf(v)
-		e.interned[v.raw] = sv
+		sv = r.semver()
+		e.interned[r.raw] = sv
 	}
 	return sv
 }
+
+// release is a published version as an entry keeps it once sorted: the
+// parsed numbers are needed only to sort, so they are not kept.
+type release struct {
+	raw        string // the text as published, a valid strict version
+	pre        bool   // it has a prerelease
+	deprecated bool
+}
+
+// version parses r again, which cannot fail and does not allocate.
+func (r release) version() version {
+	v, _ := parseVersion(r.raw)
+	return v
+}
+
+// semver returns the Masterminds form of r.
+func (r release) semver() *semver.Version { return semverOf(r.version()) }
+
+// scratch holds the parsed versions of one listing while it is sorted,
+// reused across listings.
+var scratch = sync.Pool{New: func() any { return new([]version) }}
 
 // reqEntry is one version's requirements with every list sorted.
 type reqEntry struct {
@@ -121,7 +142,13 @@ type call[T any] struct {
 	err     error
 }
 
-type reqKey struct{ registry, name, version string }
+// reqKey names one version of one entry: an entry is unique per name in
+// a Resolve call, so its pointer and the version's index identify the
+// registry, name and version without hashing three strings.
+type reqKey struct {
+	e *catalogEntry
+	i int
+}
 
 // fetcher memoises Source calls for one Resolve and, when parallelism
 // allows, prefetches the versions and requirements the search will
@@ -313,7 +340,7 @@ func (f *fetcher) entry(name string) (*catalogEntry, error) {
 
 // requirements returns the sorted requirements of one version.
 func (f *fetcher) requirements(e *catalogEntry, i int) (*reqEntry, error) {
-	k := reqKey{e.owner, e.name, e.vers[i].raw}
+	k := reqKey{e, i}
 	c, _ := f.reqsCall(k, false)
 	return load(f, c, func() (*reqEntry, error) { return f.fetchRequirements(k) })
 }
@@ -339,7 +366,7 @@ func (f *fetcher) prefetchRequirements(e *catalogEntry, i int) {
 	if f.par <= 1 || f.ctx.Err() != nil {
 		return
 	}
-	k := reqKey{e.owner, e.name, e.vers[i].raw}
+	k := reqKey{e, i}
 	c, fresh := f.reqsCall(k, true)
 	if !fresh {
 		return
@@ -372,13 +399,16 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 	if owner == "" {
 		e.owner = reg
 	}
-	vers := make([]version, 0, len(pub))
+	buf := scratch.Get().(*[]version)
+	defer scratch.Put(buf)
+	vers := (*buf)[:0]
 	for _, p := range pub {
 		if v, ok := parseVersion(p.Version); ok {
 			v.deprecated = p.Deprecated
 			vers = append(vers, v)
 		}
 	}
+	*buf = vers
 	// Highest first; the same version listed twice keeps one entry,
 	// deprecated if either listing says so.
 	desc := func(a, b version) int { return cmp.Or(compareVersions(b, a), cmp.Compare(a.raw, b.raw)) }
@@ -387,20 +417,26 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 	} else {
 		slices.SortFunc(vers, desc)
 	}
-	e.vers = vers[:0]
-	for _, v := range vers {
-		if n := len(e.vers); n > 0 && compareVersions(e.vers[n-1], v) == 0 {
-			e.vers[n-1].deprecated = e.vers[n-1].deprecated || v.deprecated
-			continue
+	n := 0
+	for i, v := range vers {
+		if i == 0 || compareVersions(vers[n-1], v) != 0 {
+			vers[n] = v
+			n++
+		} else {
+			vers[n-1].deprecated = vers[n-1].deprecated || v.deprecated
 		}
-		e.vers = append(e.vers, v)
 	}
+	e.vers = make([]release, n)
+	for i, v := range vers[:n] {
+		e.vers[i] = release{raw: v.raw, pre: v.preEnd != 0, deprecated: v.deprecated}
+	}
+	clear(vers) // drop the references to the listing's strings
 	pin, pinned := f.pins[name]
 	for i, v := range e.vers {
 		if pinned && pin.Version == v.raw && (pin.Registry == "" || pin.Registry == e.owner) {
 			e.pin = i
 		}
-		if e.likely < 0 && !v.deprecated && v.preEnd == 0 {
+		if e.likely < 0 && !v.deprecated && !v.pre {
 			e.likely = i
 		}
 	}
@@ -414,9 +450,10 @@ func (f *fetcher) fetchRequirements(k reqKey) (*reqEntry, error) {
 	if err := f.ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := f.src.Requirements(f.ctx, k.registry, k.name, k.version)
+	e, v := k.e, k.e.vers[k.i].raw
+	r, err := f.src.Requirements(f.ctx, e.owner, e.name, v)
 	if err != nil {
-		return nil, fmt.Errorf("reading the requirements of %s@%s: %w", k.name, k.version, err)
+		return nil, fmt.Errorf("reading the requirements of %s@%s: %w", e.name, v, err)
 	}
 	byName := func(a, b Constraint) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Range, b.Range)) }
 	// The lists are only read; copy them only when they need sorting.

@@ -198,13 +198,21 @@ func (s *solver) node(name string) (*node, error) {
 
 func (s *solver) pushCons(n *node, c pconstraint) {
 	n.cons = append(n.cons, c)
-	s.undo = append(s.undo, undoRec{undoCons, n})
+	s.record(undoCons, n)
+}
+
+// record logs a change for rollback. The greedy pass never rolls back
+// (its first failure ends it), so it keeps no log.
+func (s *solver) record(kind undoKind, n *node) {
+	if !s.greedy {
+		s.undo = append(s.undo, undoRec{kind, n})
+	}
 }
 
 func (s *solver) enqueue(n *node) {
 	n.level = len(s.queue)
 	s.queue = append(s.queue, n)
-	s.undo = append(s.undo, undoRec{undoQueue, n})
+	s.record(undoQueue, n)
 }
 
 func (s *solver) rollback(mark int) {
@@ -390,6 +398,9 @@ func (s *solver) solve(level int) (bool, levels, error) {
 		delete(sub, level)
 		cs.merge(sub)
 	}
+	if s.greedy {
+		return false, nil, errGreedyFailed // no version left to try
+	}
 	for _, c := range n.cons {
 		cs.add(c.level)
 	}
@@ -404,7 +415,7 @@ func (s *solver) apply(n *node, i, level int) (bool, levels, error) {
 		return false, nil, err
 	}
 	n.sel = i
-	s.undo = append(s.undo, undoRec{undoSel, n})
+	s.record(undoSel, n)
 	if s.noDeps {
 		return true, nil, nil
 	}
@@ -489,7 +500,7 @@ func (s *solver) apply(n *node, i, level int) (bool, levels, error) {
 		}
 		if reason != "" {
 			n.skips = append(n.skips, skip{dep: d, reason: reason})
-			s.undo = append(s.undo, undoRec{undoSkip, n})
+			s.record(undoSkip, n)
 		}
 	}
 	return true, nil, nil
