@@ -254,6 +254,26 @@ type catalogSource struct {
 	set       *registry.Set
 }
 
+// metaCachePath is the file that remembers installed skills' metadata
+// between scans (see catalog.MetaCache). Deleting it only costs one slower
+// scan.
+func (e *env) metaCachePath() string { return filepath.Join(e.cacheDir(), "installed-skills.cache") }
+
+// scanInstalled scans the installed skills with the metadata cache and
+// saves what the scan learned. A cache that cannot be saved is reported
+// with --verbose and otherwise ignored: it only makes the next scan faster.
+func (e *env) scanInstalled(roots []catalog.Root, manifest bool) ([]catalog.Skill, error) {
+	cache := catalog.LoadMetaCache(e.metaCachePath())
+	skills, err := catalog.ScanInstalled(e.ctx, roots, catalog.ScanOptions{Manifest: manifest, Cache: cache})
+	if err != nil {
+		return nil, err
+	}
+	if err := cache.Save(e.metaCachePath()); err != nil {
+		e.verbose("metadata cache not saved: %v", err)
+	}
+	return skills, nil
+}
+
 // catalogRoots returns the skill folders of every supported agent, in the
 // project (when there is one) and globally, each with its readers.
 func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Root {
@@ -295,7 +315,7 @@ func (e *env) catalogSources(projectRootFlag string, withIndexes bool) (*catalog
 	if err != nil {
 		return nil, err
 	}
-	installed, err := catalog.ScanInstalled(e.ctx, e.catalogRoots(cfg, root), catalog.ScanOptions{Manifest: true})
+	installed, err := e.scanInstalled(e.catalogRoots(cfg, root), true)
 	if err != nil {
 		return nil, err
 	}

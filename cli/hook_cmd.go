@@ -106,7 +106,7 @@ func (c *hookSessionIndexCmd) index(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	skills, err := catalog.ScanInstalled(e.ctx, e.catalogRoots(cfg, root), catalog.ScanOptions{})
+	skills, err := e.scanInstalled(e.catalogRoots(cfg, root), false)
 	if err != nil {
 		return "", err
 	}

@@ -96,6 +96,10 @@ type mcpBackend struct {
 	cfg  *config.Config
 	root string
 	set  *registry.Set
+	// cache remembers installed skills' metadata between tool calls. It
+	// starts from the CLI's cache file but is never saved: the server
+	// creates no file unless a write tool is called.
+	cache *catalog.MetaCache
 	// mu serialises the write tools.
 	mu sync.Mutex
 }
@@ -117,12 +121,12 @@ func (e *env) newMCPBackend(offline bool) (*mcpBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mcpBackend{e: q, cfg: cfg, root: root, set: set}, nil
+	return &mcpBackend{e: q, cfg: cfg, root: root, set: set, cache: catalog.LoadMetaCache(q.metaCachePath())}, nil
 }
 
 // source scans what is installed now and, when asked, the indexes.
 func (b *mcpBackend) source(ctx context.Context, withIndexes bool) (*catalogSource, error) {
-	installed, err := catalog.ScanInstalled(ctx, b.e.catalogRoots(b.cfg, b.root), catalog.ScanOptions{Manifest: true})
+	installed, err := catalog.ScanInstalled(ctx, b.e.catalogRoots(b.cfg, b.root), catalog.ScanOptions{Manifest: true, Cache: b.cache})
 	if err != nil {
 		return nil, err
 	}

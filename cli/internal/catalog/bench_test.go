@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // installedTree writes n small installed skills with skill.yaml under one
 // root and returns it.
-func installedTree(b *testing.B, n int) []Root {
+func installedTree(b testing.TB, n int) []Root {
 	dir := b.TempDir()
 	files := make(map[string]string, 2*n)
 	for i := range n {
@@ -34,6 +35,37 @@ func BenchmarkSearchInstalled10k(b *testing.B) {
 		}
 		if hits := Search(skills, nil, "topic 42", 20); len(hits) == 0 {
 			b.Fatal("no hits")
+		}
+	}
+}
+
+// BenchmarkSearchInstalled10kCached is BenchmarkSearchInstalled10k as a
+// second "catalog search" runs it: the metadata cache a first run saved is
+// loaded from its file and answers for every unchanged skill.
+func BenchmarkSearchInstalled10kCached(b *testing.B) {
+	roots := installedTree(b, 10_000)
+	time.Sleep(racyWindow + 100*time.Millisecond) // let the files settle, as they do in real use
+	path := filepath.Join(b.TempDir(), "installed.cache")
+	first := NewMetaCache()
+	if _, err := ScanInstalled(context.Background(), roots, ScanOptions{Manifest: true, Cache: first}); err != nil {
+		b.Fatal(err)
+	}
+	if err := first.Save(path); err != nil || first.Len() != 10_000 {
+		b.Fatalf("priming the cache: %d entries, %v", first.Len(), err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c := LoadMetaCache(path)
+		skills, err := ScanInstalled(context.Background(), roots, ScanOptions{Manifest: true, Cache: c})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if hits := Search(skills, nil, "topic 42", 20); len(hits) == 0 {
+			b.Fatal("no hits")
+		}
+		if err := c.Save(path); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -57,6 +59,10 @@ type ScanOptions struct {
 	// SKILL.md front matter has no version. A search wants them; a
 	// session-start overview, which lists names and descriptions, does not.
 	Manifest bool
+	// Cache, when not nil, answers for the skills whose files are unchanged
+	// since it last saw them, with one lstat per file instead of an open
+	// and a read, and learns what this scan reads.
+	Cache *MetaCache
 }
 
 // InstalledSource returns the source name of installed skills of a scope.
@@ -73,15 +79,26 @@ func InstalledSource(scope string) string { return "installed:" + scope }
 // that does not exist is skipped; only ctx's error is returned.
 func ScanInstalled(ctx context.Context, roots []Root, opts ScanOptions) ([]Skill, error) {
 	type job struct {
-		root Root
-		name string
-		link bool
+		root   Root
+		source string
+		rootFD int // for the cache's lookups, or -1
+		name   string
+		link   bool
 	}
 	var jobs []job
 	for _, r := range roots {
 		ents, err := os.ReadDir(r.Path)
 		if err != nil {
 			continue
+		}
+		source := InstalledSource(r.Scope)
+		fd := -1
+		if opts.Cache != nil {
+			if fd, err = openRoot(r.Path); err == nil {
+				defer closeRoot(fd)
+			} else {
+				fd = -1
+			}
 		}
 		for _, e := range ents {
 			n := e.Name()
@@ -90,48 +107,93 @@ func ScanInstalled(ctx context.Context, roots []Root, opts ScanOptions) ([]Skill
 			}
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				jobs = append(jobs, job{r, n, true})
+				jobs = append(jobs, job{r, source, fd, n, true})
 			case e.IsDir():
-				jobs = append(jobs, job{r, n, false})
+				jobs = append(jobs, job{r, source, fd, n, false})
 			}
 		}
 	}
 	out := make([]Skill, len(jobs))
+	var cached map[cacheKey]cacheEntry
+	var learned []*cacheEntry // per job, when the cache should keep it
+	var hit []bool
+	start := time.Now()
+	if opts.Cache != nil {
+		cached = opts.Cache.snapshot()
+		learned = make([]*cacheEntry, len(jobs))
+		hit = make([]bool, len(jobs))
+	}
+	scanOne := func(i int, buf []byte) {
+		j := jobs[i]
+		dir := filepath.Join(j.root.Path, j.name)
+		s := Skill{Name: j.name, Source: j.source, Dir: dir, Readers: j.root.Readers}
+		switch {
+		case j.link:
+			s.Problem = "a symbolic link: not followed"
+		case cached != nil:
+			ok := false
+			var m skillMeta
+			if j.rootFD >= 0 {
+				m, ok = lookup(cached, cacheKey{j.root.Path, j.name}, j.rootFD, opts.Manifest)
+			}
+			if !ok {
+				var ent cacheEntry
+				m, ent = readMetadata(dir, buf, opts.Manifest)
+				if settled(ent.md, start) && (!ent.yamlRead || ent.yamlAbsent || settled(ent.yaml, start)) {
+					learned[i] = &ent
+				}
+			}
+			hit[i] = ok
+			m.fill(&s)
+		default:
+			m, _ := readMetadata(dir, buf, opts.Manifest)
+			m.fill(&s)
+		}
+		out[i] = s
+	}
+	// Workers claim chunks of jobs from a counter: a channel hand-off per
+	// job would cost about as much as the lstat a cached job needs.
+	const chunk = 32
 	workers := min(8*runtime.GOMAXPROCS(0), max(1, len(jobs)/64))
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 4<<10)
-			for i := range next {
-				j := jobs[i]
-				dir := filepath.Join(j.root.Path, j.name)
-				s := Skill{Name: j.name, Source: InstalledSource(j.root.Scope), Dir: dir, Readers: j.root.Readers}
-				if j.link {
-					s.Problem = "a symbolic link: not followed"
-				} else {
-					readMetadata(dir, &s, buf, opts.Manifest)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(jobs) || ctx.Err() != nil {
+					return
 				}
-				out[i] = s
+				for i := lo; i < min(lo+chunk, len(jobs)); i++ {
+					scanOne(i, buf)
+				}
 			}
 		}()
 	}
-	var err error
-feed:
-	for i := range jobs {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if opts.Cache != nil {
+		scanned := make(map[string]bool, len(roots))
+		for _, r := range roots {
+			scanned[r.Path] = true
+		}
+		var hits []cacheKey
+		fresh := map[cacheKey]cacheEntry{}
+		for i, j := range jobs {
+			k := cacheKey{j.root.Path, j.name}
+			switch {
+			case hit[i]:
+				hits = append(hits, k)
+			case learned[i] != nil:
+				fresh[k] = *learned[i]
+			}
+		}
+		opts.Cache.update(scanned, hits, fresh)
 	}
 	return mergeInstalled(out), nil
 }
@@ -180,55 +242,74 @@ type frontMatter struct {
 	Version     string `yaml:"version"`
 }
 
-// readMetadata fills s from the front matter of dir/SKILL.md, reading into
-// buf (the worker's, reused) when the front matter fits.
-func readMetadata(dir string, s *Skill, buf []byte, manifest bool) {
-	data, err := readHead(filepath.Join(dir, "SKILL.md"), buf)
+// fill copies the metadata into s.
+func (m skillMeta) fill(s *Skill) {
+	s.Description, s.Version, s.Keywords, s.Problem = m.description, m.version, m.keywords, m.problem
+}
+
+// readMetadata reads the front matter of dir/SKILL.md, into buf (the
+// worker's, reused) when it fits, and, when the front matter has no version
+// and manifest is set, the version and keywords of dir/skill.yaml. The
+// entry returned, for the cache, has a known md identity only when SKILL.md
+// was read.
+func readMetadata(dir string, buf []byte, manifest bool) (skillMeta, cacheEntry) {
+	var m skillMeta
+	var ent cacheEntry
+	data, id, err := readHead(filepath.Join(dir, "SKILL.md"), buf)
 	if err != nil {
-		s.Problem = "no readable SKILL.md: " + err.Error()
-		return
+		m.problem = "no readable SKILL.md: " + err.Error()
+		return m, ent
 	}
+	ent.md = id
 	fm, err := format.SplitFrontMatter(data)
 	var meta frontMatter
 	switch {
 	case err != nil:
-		s.Problem = "SKILL.md front matter: " + firstLine(err.Error())
+		m.problem = "SKILL.md front matter: " + firstLine(err.Error())
 	case !fm.Present:
-		s.Problem = "SKILL.md has no front matter"
+		m.problem = "SKILL.md has no front matter"
 	default:
 		if meta, err = parseFrontMatter(fm.Data); err != nil {
-			s.Problem = "SKILL.md front matter: " + firstLine(err.Error())
+			m.problem = "SKILL.md front matter: " + firstLine(err.Error())
 		}
 	}
-	s.Description, s.Version = oneLine(meta.Description), meta.Version
-	if s.Version != "" || !manifest {
-		return
+	m.description, m.version = oneLine(meta.Description), meta.Version
+	if m.version == "" && manifest {
+		// Agents' projections of SKILL.md drop the version; the installed
+		// skill.yaml keeps it, with the keywords.
+		ent.yamlRead = true
+		data, id, err := readHead(filepath.Join(dir, format.ManifestFile), buf)
+		switch {
+		case err == nil:
+			mf := parseManifest(data)
+			m.version, m.keywords, ent.yaml = mf.Version, mf.Keywords, id
+		case errors.Is(err, fs.ErrNotExist):
+			ent.yamlAbsent = true
+		default:
+			ent.md = fileID{} // unreadable for another reason: do not cache
+		}
 	}
-	// Agents' projections of SKILL.md drop the version; the installed
-	// skill.yaml keeps it, with the keywords.
-	if data, err := readHead(filepath.Join(dir, format.ManifestFile), buf); err == nil {
-		m := parseManifest(data)
-		s.Version, s.Keywords = m.Version, m.Keywords
-	}
+	ent.meta = m
+	return m, ent
 }
 
 // readHead reads the start of a regular file into buf, or up to
 // MaxMetadataBytes into a new buffer when the front matter is not closed
 // within buf. It never follows a symbolic link.
-func readHead(p string, buf []byte) ([]byte, error) {
-	n, more, err := readSmall(p, buf)
+func readHead(p string, buf []byte) ([]byte, fileID, error) {
+	n, more, id, err := readSmall(p, buf)
 	if err != nil {
-		return nil, err
+		return nil, id, err
 	}
 	if !more {
-		return buf[:n], nil
+		return buf[:n], id, nil
 	}
 	if _, serr := format.SplitFrontMatter(buf[:n]); serr == nil {
-		return buf[:n], nil
+		return buf[:n], id, nil
 	}
 	big := make([]byte, MaxMetadataBytes)
-	n, _, err = readSmall(p, big)
-	return big[:n], err
+	n, _, id, err = readSmall(p, big)
+	return big[:n], id, err
 }
 
 // oneLine folds white-space runs, new lines included, into single spaces.

@@ -31,25 +31,27 @@ func Search(installed []Skill, indexes []registry.Loaded, query string, limit in
 		query = query[:MaxQueryLength]
 	}
 	var loaded []registry.Loaded
-	bySource := map[string]map[string]Skill{}
+	// Per source, the index in installed of the first skill of each name.
+	bySource := map[string]map[string]int{}
 	var sources []string
-	for _, s := range installed {
+	for i, s := range installed {
 		m := bySource[s.Source]
 		if m == nil {
-			m = map[string]Skill{}
+			m = map[string]int{}
 			bySource[s.Source] = m
 			sources = append(sources, s.Source)
 		}
 		if _, dup := m[s.Name]; !dup {
-			m[s.Name] = s
+			m[s.Name] = i
 		}
 	}
+	rows := make([]registry.Skill, len(installed)) // one allocation for every row
 	for _, src := range sources {
 		x := &registry.Index{SchemaVersion: registry.IndexSchemaVersion}
-		for _, s := range installed {
-			if s.Source == src && bySource[src][s.Name].Dir == s.Dir {
-				x.Skills = append(x.Skills, &registry.Skill{Name: s.Name, Description: s.Description,
-					Keywords: s.Keywords, Latest: s.Version})
+		for i, s := range installed {
+			if s.Source == src && bySource[src][s.Name] == i {
+				rows[i] = registry.Skill{Name: s.Name, Description: s.Description, Keywords: s.Keywords, Latest: s.Version}
+				x.Skills = append(x.Skills, &rows[i])
 			}
 		}
 		loaded = append(loaded, registry.Loaded{Registry: src, Index: x})
@@ -59,7 +61,7 @@ func Search(installed []Skill, indexes []registry.Loaded, query string, limit in
 	out := make([]Hit, 0, len(hits))
 	for _, h := range hits {
 		if m, ok := bySource[h.Registry]; ok {
-			out = append(out, Hit{Skill: m[h.Name], Match: h.Match.String()})
+			out = append(out, Hit{Skill: installed[m[h.Name]], Match: h.Match.String()})
 			continue
 		}
 		out = append(out, Hit{

@@ -1,0 +1,58 @@
+package catalog
+
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// statID is the identity of the file st describes.
+func statID(st *syscall.Stat_t) fileID {
+	return fileID{
+		dev:   st.Dev,
+		ino:   st.Ino,
+		size:  st.Size,
+		mtime: st.Mtim.Nano(),
+		ctime: st.Ctim.Nano(),
+		mode:  st.Mode,
+	}
+}
+
+// openRoot opens a root folder for lstatAt.
+func openRoot(p string) (int, error) {
+	for {
+		fd, err := unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func closeRoot(fd int) { unix.Close(fd) }
+
+// lstatAt returns the identity of rel, a path under the root folder fd,
+// not following a link at its end; absent is true when nothing is there.
+// A path relative to an open folder spares the kernel the walk from "/".
+func lstatAt(fd int, rel string) (id fileID, absent bool, err error) {
+	var st unix.Stat_t
+	for {
+		err = unix.Fstatat(fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	switch err {
+	case nil:
+		return fileID{
+			dev:   st.Dev,
+			ino:   st.Ino,
+			size:  st.Size,
+			mtime: st.Mtim.Nano(),
+			ctime: st.Ctim.Nano(),
+			mode:  st.Mode,
+		}, false, nil
+	case unix.ENOENT, unix.ENOTDIR:
+		return fileID{}, true, nil
+	}
+	return fileID{}, false, err
+}
