@@ -18,13 +18,35 @@ func statID(st *syscall.Stat_t) fileID {
 	}
 }
 
-// openRoot opens a root folder for lstatAt.
-func openRoot(p string) (int, error) {
+// openRoot opens a root folder for lstatAt and returns its identity.
+func openRoot(p string) (int, fileID, error) {
+	var fd int
+	var err error
 	for {
-		fd, err := unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		fd, err = unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != unix.EINTR {
-			return fd, err
+			break
 		}
+	}
+	if err != nil {
+		return -1, fileID{}, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, fileID{}, err
+	}
+	return fd, unixID(&st), nil
+}
+
+func unixID(st *unix.Stat_t) fileID {
+	return fileID{
+		dev:   st.Dev,
+		ino:   st.Ino,
+		size:  st.Size,
+		mtime: st.Mtim.Nano(),
+		ctime: st.Ctim.Nano(),
+		mode:  st.Mode,
 	}
 }
 
@@ -43,14 +65,7 @@ func lstatAt(fd int, rel string) (id fileID, absent bool, err error) {
 	}
 	switch err {
 	case nil:
-		return fileID{
-			dev:   st.Dev,
-			ino:   st.Ino,
-			size:  st.Size,
-			mtime: st.Mtim.Nano(),
-			ctime: st.Ctim.Nano(),
-			mode:  st.Mode,
-		}, false, nil
+		return unixID(&st), false, nil
 	case unix.ENOENT, unix.ENOTDIR:
 		return fileID{}, true, nil
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"path"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,31 @@ func FuzzDecode(f *testing.F) {
 		}
 		if len(Diff(c, again)) != 0 {
 			t.Fatalf("Decode(%q) did not survive a round trip: %v", data, Diff(c, again))
+		}
+	})
+}
+
+// FuzzDecodeMetaCache: decoding never panics, and what it accepts encodes
+// to bytes that decode to the same entries.
+func FuzzDecodeMetaCache(f *testing.F) {
+	f.Add([]byte(cacheMagic + "\x00"))
+	f.Add(encodeMetaCache(map[string]*rootCache{
+		"/r": {dir: fileID{9, 9, 9, 9, 9, 9}, ents: []rootEnt{
+			{name: "a", cached: true, e: cacheEntry{md: fileID{1, 2, 3, 4, 5, 6}, yamlRead: true, yaml: fileID{7, 8, 9, 10, 11, 12}, meta: skillMeta{"d", "1.0.0", "", []string{"k"}}}},
+			{name: "b", cached: true, e: cacheEntry{md: fileID{1, 3, 3, 4, 5, 6}, yamlRead: true, yamlAbsent: true, meta: skillMeta{problem: "p"}}},
+			{name: "c", link: true},
+			{name: "d"},
+		}},
+		"/s": {ents: []rootEnt{}},
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := decodeMetaCache(string(data))
+		if err != nil {
+			return
+		}
+		again, err := decodeMetaCache(string(encodeMetaCache(entries)))
+		if err != nil || !reflect.DeepEqual(again, entries) {
+			t.Fatalf("re-decoding %x gave %+v, %v; want %+v", data, again, err, entries)
 		}
 	})
 }

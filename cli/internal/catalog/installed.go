@@ -68,6 +68,24 @@ type ScanOptions struct {
 // InstalledSource returns the source name of installed skills of a scope.
 func InstalledSource(scope string) string { return "installed:" + scope }
 
+// scanRoot is a root as one scan sees it.
+type scanRoot struct {
+	Root
+	source   string
+	rc       *rootCache // the cache's record of it, or nil
+	fd       int        // the open folder, for the cache's lookups, or -1
+	dir      fileID     // its identity when opened
+	listed   bool       // its listing came from rc
+	from, to int        // its jobs
+}
+
+// scanJob is one folder or link of a root to list.
+type scanJob struct {
+	root int32 // index in the scan's roots
+	link bool
+	name string
+}
+
 // ScanInstalled lists the skills in the roots: every folder that is not
 // hidden, with the description and version of its SKILL.md front matter,
 // read up to MaxMetadataBytes, and — when the front matter has no version,
@@ -78,76 +96,81 @@ func InstalledSource(scope string) string { return "installed:" + scope }
 // root. Results are sorted by scope (project first), then name. A root
 // that does not exist is skipped; only ctx's error is returned.
 func ScanInstalled(ctx context.Context, roots []Root, opts ScanOptions) ([]Skill, error) {
-	type job struct {
-		root   Root
-		source string
-		rootFD int // for the cache's lookups, or -1
-		name   string
-		link   bool
-	}
-	var jobs []job
-	for _, r := range roots {
-		ents, err := os.ReadDir(r.Path)
-		if err != nil {
-			continue
-		}
-		source := InstalledSource(r.Scope)
-		fd := -1
-		if opts.Cache != nil {
-			if fd, err = openRoot(r.Path); err == nil {
-				defer closeRoot(fd)
-			} else {
-				fd = -1
-			}
-		}
-		for _, e := range ents {
-			n := e.Name()
-			if strings.HasPrefix(n, ".") {
-				continue
-			}
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				jobs = append(jobs, job{r, source, fd, n, true})
-			case e.IsDir():
-				jobs = append(jobs, job{r, source, fd, n, false})
-			}
-		}
-	}
-	out := make([]Skill, len(jobs))
-	var cached map[cacheKey]cacheEntry
-	var learned []*cacheEntry // per job, when the cache should keep it
-	var hit []bool
 	start := time.Now()
+	var cached map[string]*rootCache
 	if opts.Cache != nil {
 		cached = opts.Cache.snapshot()
-		learned = make([]*cacheEntry, len(jobs))
-		hit = make([]bool, len(jobs))
+	}
+	sroots := make([]scanRoot, len(roots))
+	var jobs []scanJob
+	for ri, r := range roots {
+		sr := &sroots[ri]
+		*sr = scanRoot{Root: r, source: InstalledSource(r.Scope), fd: -1, from: len(jobs), to: len(jobs)}
+		if opts.Cache != nil {
+			if fd, dir, err := openRoot(r.Path); err == nil {
+				defer closeRoot(fd)
+				sr.fd, sr.dir, sr.rc = fd, dir, cached[r.Path]
+			}
+		}
+		if sr.rc != nil && sr.rc.dir.known() && sr.rc.dir == sr.dir {
+			// The folder is unchanged since it was listed: so is the listing.
+			sr.listed = true
+			jobs = slices.Grow(jobs, len(sr.rc.ents))
+			for _, e := range sr.rc.ents {
+				jobs = append(jobs, scanJob{int32(ri), e.link, e.name})
+			}
+		} else if ents, err := os.ReadDir(r.Path); err == nil {
+			jobs = slices.Grow(jobs, len(ents))
+			for _, e := range ents {
+				n := e.Name()
+				if strings.HasPrefix(n, ".") {
+					continue
+				}
+				switch {
+				case e.Type()&fs.ModeSymlink != 0:
+					jobs = append(jobs, scanJob{int32(ri), true, n})
+				case e.IsDir():
+					jobs = append(jobs, scanJob{int32(ri), false, n})
+				}
+			}
+		}
+		sr.to = len(jobs)
+	}
+	out := make([]Skill, len(jobs))
+	// Per job, what the cache should keep: a hit points into the record
+	// it came from, a settled fresh read is new.
+	var entries []*cacheEntry
+	if opts.Cache != nil {
+		entries = make([]*cacheEntry, len(jobs))
 	}
 	scanOne := func(i int, buf []byte) {
 		j := jobs[i]
-		dir := filepath.Join(j.root.Path, j.name)
-		s := Skill{Name: j.name, Source: j.source, Dir: dir, Readers: j.root.Readers}
+		sr := &sroots[j.root]
+		dir := filepath.Join(sr.Path, j.name)
+		s := Skill{Name: j.name, Source: sr.source, Dir: dir, Readers: sr.Readers}
 		switch {
 		case j.link:
 			s.Problem = "a symbolic link: not followed"
-		case cached != nil:
-			ok := false
-			var m skillMeta
-			if j.rootFD >= 0 {
-				m, ok = lookup(cached, cacheKey{j.root.Path, j.name}, j.rootFD, opts.Manifest)
+		case sr.fd >= 0:
+			var re *rootEnt
+			if sr.listed {
+				re = &sr.rc.ents[i-sr.from] // the jobs follow the record
+			} else {
+				re = sr.rc.find(j.name)
 			}
-			if !ok {
-				var ent cacheEntry
-				m, ent = readMetadata(dir, buf, opts.Manifest)
-				if settled(ent.md, start) && (!ent.yamlRead || ent.yamlAbsent || settled(ent.yaml, start)) {
-					learned[i] = &ent
+			ent := lookup(re, j.name, sr.fd, opts.Manifest)
+			if ent == nil {
+				fresh := readMetadata(dir, buf, opts.Manifest)
+				ent = &fresh
+				if settled(fresh.md, start) && (!fresh.yamlRead || fresh.yamlAbsent || settled(fresh.yaml, start)) {
+					entries[i] = ent
 				}
+			} else {
+				entries[i] = ent
 			}
-			hit[i] = ok
-			m.fill(&s)
+			ent.meta.fill(&s)
 		default:
-			m, _ := readMetadata(dir, buf, opts.Manifest)
-			m.fill(&s)
+			readMetadata(dir, buf, opts.Manifest).meta.fill(&s)
 		}
 		out[i] = s
 	}
@@ -178,22 +201,15 @@ func ScanInstalled(ctx context.Context, roots []Root, opts ScanOptions) ([]Skill
 		return nil, err
 	}
 	if opts.Cache != nil {
-		scanned := make(map[string]bool, len(roots))
-		for _, r := range roots {
-			scanned[r.Path] = true
-		}
-		var hits []cacheKey
-		fresh := map[cacheKey]cacheEntry{}
-		for i, j := range jobs {
-			k := cacheKey{j.root.Path, j.name}
-			switch {
-			case hit[i]:
-				hits = append(hits, k)
-			case learned[i] != nil:
-				fresh[k] = *learned[i]
+		scanned := make(map[string]*rootCache, len(roots))
+		for _, sr := range sroots {
+			if sr.fd < 0 {
+				scanned[sr.Path] = nil // not there: forget it
+				continue
 			}
+			scanned[sr.Path] = sr.record(jobs[sr.from:sr.to], entries[sr.from:sr.to], start)
 		}
-		opts.Cache.update(scanned, hits, fresh)
+		opts.Cache.update(scanned)
 	}
 	return mergeInstalled(out), nil
 }
@@ -201,12 +217,13 @@ func ScanInstalled(ctx context.Context, roots []Root, opts ScanOptions) ([]Skill
 // mergeInstalled sorts the skills by scope (project first) and name, and
 // folds a name seen in several roots of one scope into its first folder.
 func mergeInstalled(in []Skill) []Skill {
-	slices.SortStableFunc(in, func(a, b Skill) int {
+	project := InstalledSource("project")
+	order := func(a, b Skill) int {
 		if a.Source != b.Source {
-			if a.Source == InstalledSource("project") {
+			if a.Source == project {
 				return -1
 			}
-			if b.Source == InstalledSource("project") {
+			if b.Source == project {
 				return 1
 			}
 			return strings.Compare(a.Source, b.Source)
@@ -215,7 +232,10 @@ func mergeInstalled(in []Skill) []Skill {
 			return c
 		}
 		return strings.Compare(a.Dir, b.Dir)
-	})
+	}
+	if !slices.IsSortedFunc(in, order) { // one root's listing already is
+		slices.SortStableFunc(in, order)
+	}
 	out := in[:0]
 	for _, s := range in {
 		if n := len(out); n > 0 && out[n-1].Source == s.Source && out[n-1].Name == s.Name {
@@ -251,14 +271,15 @@ func (m skillMeta) fill(s *Skill) {
 // worker's, reused) when it fits, and, when the front matter has no version
 // and manifest is set, the version and keywords of dir/skill.yaml. The
 // entry returned, for the cache, has a known md identity only when SKILL.md
-// was read.
-func readMetadata(dir string, buf []byte, manifest bool) (skillMeta, cacheEntry) {
+// was read; its meta is what the scan lists.
+func readMetadata(dir string, buf []byte, manifest bool) cacheEntry {
 	var m skillMeta
 	var ent cacheEntry
 	data, id, err := readHead(filepath.Join(dir, "SKILL.md"), buf)
 	if err != nil {
 		m.problem = "no readable SKILL.md: " + err.Error()
-		return m, ent
+		ent.meta = m
+		return ent
 	}
 	ent.md = id
 	fm, err := format.SplitFrontMatter(data)
@@ -290,7 +311,7 @@ func readMetadata(dir string, buf []byte, manifest bool) (skillMeta, cacheEntry)
 		}
 	}
 	ent.meta = m
-	return m, ent
+	return ent
 }
 
 // readHead reads the start of a regular file into buf, or up to

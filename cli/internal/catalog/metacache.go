@@ -8,6 +8,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,20 +47,48 @@ type cacheEntry struct {
 	meta       skillMeta
 }
 
-// cacheKey names a skill folder: a root and a folder name in it.
-type cacheKey struct{ root, name string }
+// rootCache is what the cache knows of one root folder: its listing,
+// sorted by name, and, when the folder had not changed for racyWindow
+// when it was listed, its identity, which vouches for the listing (adding,
+// removing or renaming an entry changes a folder's modification time).
+type rootCache struct {
+	dir  fileID // unknown when the listing must be read again
+	ents []rootEnt
+}
 
-// MetaCache remembers the metadata ScanInstalled read, so that a later scan
-// reads only the skills whose files changed: it checks each file with one
-// lstat instead of opening and reading it. A file changed less than
-// racyWindow before it was read is not remembered, since a change within
-// the file system's time-stamp granularity could go unseen. A MetaCache is
+// rootEnt is one listed entry: a folder or a link, and for a folder whose
+// files were settled, their metadata.
+type rootEnt struct {
+	name   string
+	link   bool
+	cached bool
+	e      cacheEntry
+}
+
+// find returns the entry named name, or nil.
+func (rc *rootCache) find(name string) *rootEnt {
+	if rc == nil {
+		return nil
+	}
+	i := sort.Search(len(rc.ents), func(i int) bool { return rc.ents[i].name >= name })
+	if i == len(rc.ents) || rc.ents[i].name != name {
+		return nil
+	}
+	return &rc.ents[i]
+}
+
+// MetaCache remembers what ScanInstalled read, so that a later scan reads
+// only the skills whose files changed: it checks each file with one lstat
+// instead of opening and reading it, and a root folder whose identity is
+// unchanged is not listed again. A file or folder changed less than
+// racyWindow before the scan is not remembered, since a change within the
+// file system's time-stamp granularity could go unseen. A MetaCache is
 // safe for concurrent scans. See LoadMetaCache and Save.
 type MetaCache struct {
-	mu      sync.Mutex
-	entries map[cacheKey]cacheEntry // replaced, never modified in place
-	gen     int                     // counts replacements
-	saved   int                     // the generation on disk
+	mu    sync.Mutex
+	roots map[string]*rootCache // by root path; replaced, never modified in place
+	gen   int                   // counts replacements
+	saved int                   // the generation on disk
 }
 
 // racyWindow is how recent a change must be for its file not to be
@@ -69,11 +100,11 @@ const (
 	maxCacheBytes   = 64 << 20
 	maxCacheEntries = 100_000
 	maxCacheString  = 1 << 20
-	cacheMagic      = "agent-skills installed-metadata cache 1\n"
+	cacheMagic      = "agent-skills installed-metadata cache 2\n"
 )
 
 // NewMetaCache returns an empty cache.
-func NewMetaCache() *MetaCache { return &MetaCache{entries: map[cacheKey]cacheEntry{}} }
+func NewMetaCache() *MetaCache { return &MetaCache{roots: map[string]*rootCache{}} }
 
 // LoadMetaCache reads the cache file at path. A cache is only an
 // accelerator: a missing, unreadable, oversized or corrupt file gives an
@@ -89,12 +120,15 @@ func LoadMetaCache(path string) *MetaCache {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheBytes {
 		return c
 	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	// Read into a string: the entries' strings are its substrings, so the
+	// file is held once in memory and decoding copies no string.
+	var sb strings.Builder
+	sb.Grow(int(fi.Size()))
+	if n, err := io.Copy(&sb, io.LimitReader(f, fi.Size())); err != nil || n != fi.Size() {
 		return c
 	}
-	if entries, err := decodeMetaCache(data); err == nil {
-		c.entries = entries
+	if roots, err := decodeMetaCache(sb.String()); err == nil {
+		c.roots = roots
 	}
 	return c
 }
@@ -103,7 +137,7 @@ func LoadMetaCache(path string) *MetaCache {
 // the folder. An unchanged cache writes nothing.
 func (c *MetaCache) Save(path string) error {
 	c.mu.Lock()
-	entries, gen, saved := c.entries, c.gen, c.saved
+	roots, gen, saved := c.roots, c.gen, c.saved
 	c.mu.Unlock()
 	if gen == saved {
 		return nil
@@ -111,7 +145,7 @@ func (c *MetaCache) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(path, encodeMetaCache(entries), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, encodeMetaCache(roots), 0o644); err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -120,41 +154,80 @@ func (c *MetaCache) Save(path string) error {
 	return nil
 }
 
-// Len returns the number of skill folders remembered.
+// Len returns the number of skill folders whose metadata is remembered.
 func (c *MetaCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.entries)
+	n := 0
+	for _, rc := range c.roots {
+		for _, e := range rc.ents {
+			if e.cached {
+				n++
+			}
+		}
+	}
+	return n
 }
 
-// snapshot returns the current entries for a scan to read without a lock.
-func (c *MetaCache) snapshot() map[cacheKey]cacheEntry {
+// snapshot returns the current roots for a scan to read without a lock.
+func (c *MetaCache) snapshot() map[string]*rootCache {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries
+	return c.roots
 }
 
-// lookup returns the metadata remembered for dir when its files are the
-// ones read then. A skill whose version came from neither file is a miss
-// when this scan wants the manifest and the earlier one did not read it.
-// rootFD is the root folder, opened by openRoot.
-func lookup(entries map[cacheKey]cacheEntry, k cacheKey, rootFD int, manifest bool) (skillMeta, bool) {
-	ent, ok := entries[k]
-	if !ok {
-		return skillMeta{}, false
+// lookup returns the metadata remembered in re for the folder name of a
+// root when its files are the ones read then, as a pointer into re. rootFD is the root folder, opened
+// by openRoot. A skill whose version came from neither file is a miss when
+// this scan wants the manifest and the earlier one did not read it.
+func lookup(re *rootEnt, name string, rootFD int, manifest bool) *cacheEntry {
+	if re == nil || !re.cached || re.link {
+		return nil
 	}
-	if id, absent, err := lstatAt(rootFD, k.name+"/SKILL.md"); err != nil || absent || id != ent.md {
-		return skillMeta{}, false
+	ent := &re.e
+	if id, absent, err := lstatAt(rootFD, name+"/SKILL.md"); err != nil || absent || id != ent.md {
+		return nil
 	}
 	if ent.yamlRead {
-		id, absent, err := lstatAt(rootFD, k.name+"/skill.yaml")
+		id, absent, err := lstatAt(rootFD, name+"/skill.yaml")
 		if err != nil || absent != ent.yamlAbsent || (!absent && id != ent.yaml) {
-			return skillMeta{}, false
+			return nil
 		}
 	} else if manifest && ent.meta.version == "" {
-		return skillMeta{}, false
+		return nil
 	}
-	return ent.meta, true
+	return ent
+}
+
+// record returns the cache's new record of the root after a scan: the
+// jobs listed in it and, per job, the entry to keep (nil for none). When
+// nothing changed it is the old record itself.
+func (sr *scanRoot) record(jobs []scanJob, entries []*cacheEntry, start time.Time) *rootCache {
+	if sr.listed && sr.rc != nil && len(sr.rc.ents) == len(jobs) {
+		same := true
+		for k := range jobs {
+			old := &sr.rc.ents[k]
+			if old.cached && entries[k] != &old.e || !old.cached && entries[k] != nil {
+				same = false
+				break
+			}
+		}
+		if same {
+			return sr.rc
+		}
+	}
+	rc := &rootCache{ents: make([]rootEnt, len(jobs))}
+	if settled(sr.dir, start) {
+		rc.dir = sr.dir
+	}
+	for k, j := range jobs {
+		re := &rc.ents[k]
+		re.name, re.link = j.name, j.link
+		if entries[k] != nil {
+			re.cached, re.e = true, *entries[k]
+		}
+	}
+	return rc
 }
 
 // settled reports whether id was last changed long enough before start to
@@ -164,58 +237,81 @@ func settled(id fileID, start time.Time) bool {
 	return id.known() && id.mtime < limit && id.ctime < limit
 }
 
-// update records one scan of roots: fresh holds the entries read this time
-// (the hits are carried over), and every remembered folder of a scanned
-// root that the scan did not see is forgotten. Folders of other roots are
-// kept, so scans from different projects share the global ones.
-func (c *MetaCache) update(scanned map[string]bool, hits []cacheKey, fresh map[cacheKey]cacheEntry) {
+// update records one scan: scanned maps every root path scanned to what
+// the scan found there, nil for a root that is not there. Other roots are
+// kept, so that scans from different projects share the global ones.
+func (c *MetaCache) update(scanned map[string]*rootCache) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old := c.entries
-	kept := 0
-	for k := range old {
-		if scanned[k.root] {
-			kept++
+	changed := false
+	for p, rc := range scanned {
+		if !sameRoot(c.roots[p], rc) {
+			changed = true
+			break
 		}
 	}
-	if len(fresh) == 0 && kept == len(hits) {
-		return // every remembered folder of these roots was found unchanged
+	if !changed {
+		return
 	}
-	next := make(map[cacheKey]cacheEntry, len(old)+len(fresh))
-	for k, e := range old {
-		if !scanned[k.root] {
-			next[k] = e
+	next := make(map[string]*rootCache, len(c.roots)+len(scanned))
+	total := 0
+	for p, rc := range scanned {
+		if rc != nil {
+			next[p] = rc
+			total += len(rc.ents)
 		}
 	}
-	for _, k := range hits {
-		next[k] = old[k]
-	}
-	maps.Copy(next, fresh)
-	if len(next) > maxCacheEntries {
-		// Keep this scan's folders; forget the others.
-		for k := range next {
-			if len(next) <= maxCacheEntries {
-				break
-			}
-			if !scanned[k.root] {
-				delete(next, k)
-			}
+	// Keep other roots while the total stays within the limit.
+	for _, p := range slices.Sorted(maps.Keys(c.roots)) {
+		if _, ok := scanned[p]; !ok && total+len(c.roots[p].ents) <= maxCacheEntries {
+			next[p] = c.roots[p]
+			total += len(c.roots[p].ents)
 		}
 	}
-	c.entries = next
+	c.roots = next
 	c.gen++
 }
 
-// The cache file is the magic line, a count, and per entry: the root and
-// folder name, a flags byte, the identities, and the metadata. Integers
+// sameRoot reports whether two records of a root say the same.
+func sameRoot(a, b *rootCache) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.dir != b.dir || len(a.ents) != len(b.ents) {
+		return false
+	}
+	for i := range a.ents {
+		x, y := &a.ents[i], &b.ents[i]
+		if x.name != y.name || x.link != y.link || x.cached != y.cached || (x.cached && !sameEntry(x.e, y.e)) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameEntry(a, b cacheEntry) bool {
+	return a.md == b.md && a.yamlRead == b.yamlRead && a.yamlAbsent == b.yamlAbsent && a.yaml == b.yaml &&
+		a.meta.description == b.meta.description && a.meta.version == b.meta.version &&
+		a.meta.problem == b.meta.problem && slices.Equal(a.meta.keywords, b.meta.keywords)
+}
+
+// The cache file is the magic line, the number of roots, and per root its
+// path, its folder identity and its entries, in name order: name, a flags
+// byte, and for a cached folder the identities and the metadata. Integers
 // are unsigned varints, strings a length and bytes.
 
 const (
-	flagYAMLRead = 1 << iota
+	flagLink = 1 << iota
+	flagCached
+	flagYAMLRead
 	flagYAMLAbsent
+	flagsAll = flagLink | flagCached | flagYAMLRead | flagYAMLAbsent
 )
 
-func encodeMetaCache(entries map[cacheKey]cacheEntry) []byte {
+func encodeMetaCache(roots map[string]*rootCache) []byte {
 	var b bytes.Buffer
 	b.WriteString(cacheMagic)
 	w := func(u uint64) { b.Write(binary.AppendUvarint(b.AvailableBuffer(), u)) }
@@ -228,28 +324,43 @@ func encodeMetaCache(entries map[cacheKey]cacheEntry) []byte {
 		w(uint64(f.ctime))
 		w(uint64(f.mode))
 	}
-	w(uint64(len(entries)))
-	for k, e := range entries {
-		str(k.root)
-		str(k.name)
-		var flags byte
-		if e.yamlRead {
-			flags |= flagYAMLRead
-		}
-		if e.yamlAbsent {
-			flags |= flagYAMLAbsent
-		}
-		b.WriteByte(flags)
-		id(e.md)
-		if e.yamlRead && !e.yamlAbsent {
-			id(e.yaml)
-		}
-		str(e.meta.description)
-		str(e.meta.version)
-		str(e.meta.problem)
-		w(uint64(len(e.meta.keywords)))
-		for _, kw := range e.meta.keywords {
-			str(kw)
+	w(uint64(len(roots)))
+	for _, p := range slices.Sorted(maps.Keys(roots)) {
+		rc := roots[p]
+		str(p)
+		id(rc.dir)
+		w(uint64(len(rc.ents)))
+		for _, re := range rc.ents {
+			str(re.name)
+			var flags byte
+			if re.link {
+				flags |= flagLink
+			}
+			if re.cached {
+				flags |= flagCached
+				if re.e.yamlRead {
+					flags |= flagYAMLRead
+				}
+				if re.e.yamlAbsent {
+					flags |= flagYAMLAbsent
+				}
+			}
+			b.WriteByte(flags)
+			if !re.cached {
+				continue
+			}
+			e := re.e
+			id(e.md)
+			if e.yamlRead && !e.yamlAbsent {
+				id(e.yaml)
+			}
+			str(e.meta.description)
+			str(e.meta.version)
+			str(e.meta.problem)
+			w(uint64(len(e.meta.keywords)))
+			for _, kw := range e.meta.keywords {
+				str(kw)
+			}
 		}
 	}
 	return b.Bytes()
@@ -257,9 +368,7 @@ func encodeMetaCache(entries map[cacheKey]cacheEntry) []byte {
 
 var errBadCache = errors.New("corrupt metadata cache")
 
-// cacheReader decodes the cache file; the first error sticks. The file is
-// converted to one string whose substrings become the entries' strings, so
-// decoding allocates no string of its own.
+// cacheReader decodes the cache file; the first error sticks.
 type cacheReader struct {
 	data string
 	err  error
@@ -318,54 +427,76 @@ func (r *cacheReader) id() fileID {
 }
 
 // decodeMetaCache parses a cache file, refusing anything malformed,
-// truncated, over the limits or followed by extra bytes.
-func decodeMetaCache(data []byte) (map[cacheKey]cacheEntry, error) {
-	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+// truncated, unsorted, over the limits or followed by extra bytes.
+func decodeMetaCache(data string) (map[string]*rootCache, error) {
+	if !strings.HasPrefix(data, cacheMagic) {
 		return nil, errBadCache
 	}
-	r := &cacheReader{data: string(data[len(cacheMagic):])}
-	n := r.uvarint()
-	// Each entry takes at least 14 bytes, which bounds the count by the
-	// size before anything is allocated.
-	if r.err != nil || n > maxCacheEntries || n > uint64(len(r.data))/14 {
+	r := &cacheReader{data: data[len(cacheMagic):]}
+	// Every root and every entry takes at least two bytes, which bounds
+	// the counts by the size before anything is allocated.
+	nroots := r.uvarint()
+	if r.err != nil || nroots > uint64(len(r.data))/2 {
 		return nil, errBadCache
 	}
-	entries := make(map[cacheKey]cacheEntry, n)
-	for range n {
-		k := cacheKey{root: r.str(), name: r.str()}
-		var e cacheEntry
-		flags := r.byte()
-		if flags&^(flagYAMLRead|flagYAMLAbsent) != 0 || (flags&flagYAMLAbsent != 0 && flags&flagYAMLRead == 0) {
+	roots := make(map[string]*rootCache, nroots)
+	total := uint64(0)
+	for range nroots {
+		p := r.str()
+		rc := &rootCache{dir: r.id()}
+		n := r.uvarint()
+		total += n
+		if r.err != nil || total > maxCacheEntries || n > uint64(len(r.data))/2 {
 			return nil, errBadCache
 		}
-		e.yamlRead, e.yamlAbsent = flags&flagYAMLRead != 0, flags&flagYAMLAbsent != 0
-		e.md = r.id()
-		if e.yamlRead && !e.yamlAbsent {
-			e.yaml = r.id()
-		}
-		e.meta.description = r.str()
-		e.meta.version = r.str()
-		e.meta.problem = r.str()
-		nk := r.uvarint()
-		if nk > uint64(len(r.data)) {
+		if _, dup := roots[p]; dup {
 			return nil, errBadCache
 		}
-		if nk > 0 {
-			e.meta.keywords = make([]string, nk)
-			for i := range e.meta.keywords {
-				e.meta.keywords[i] = r.str()
+		rc.ents = make([]rootEnt, n)
+		for i := range rc.ents {
+			re := &rc.ents[i]
+			re.name = r.str()
+			flags := r.byte()
+			if r.err != nil || flags&^flagsAll != 0 || re.name == "" || (i > 0 && re.name <= rc.ents[i-1].name) {
+				return nil, errBadCache
+			}
+			re.link, re.cached = flags&flagLink != 0, flags&flagCached != 0
+			e := &re.e
+			e.yamlRead, e.yamlAbsent = flags&flagYAMLRead != 0, flags&flagYAMLAbsent != 0
+			if !re.cached {
+				if flags != flags&flagLink {
+					return nil, errBadCache
+				}
+				continue
+			}
+			if re.link || (e.yamlAbsent && !e.yamlRead) {
+				return nil, errBadCache
+			}
+			e.md = r.id()
+			if e.yamlRead && !e.yamlAbsent {
+				e.yaml = r.id()
+			}
+			e.meta.description = r.str()
+			e.meta.version = r.str()
+			e.meta.problem = r.str()
+			nk := r.uvarint()
+			if r.err != nil || nk > uint64(len(r.data)) {
+				return nil, errBadCache
+			}
+			if nk > 0 {
+				e.meta.keywords = make([]string, nk)
+				for k := range e.meta.keywords {
+					e.meta.keywords[k] = r.str()
+				}
+			}
+			if r.err != nil || !e.md.known() {
+				return nil, errBadCache
 			}
 		}
-		if r.err != nil {
-			return nil, r.err
-		}
-		if _, dup := entries[k]; dup || !e.md.known() {
-			return nil, errBadCache
-		}
-		entries[k] = e
+		roots[p] = rc
 	}
 	if r.err != nil || len(r.data) != 0 {
 		return nil, errBadCache
 	}
-	return entries, nil
+	return roots, nil
 }
