@@ -231,3 +231,37 @@ func TestMetaCacheSaveLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaCacheConcurrentScans: the MCP server may scan from several tool
+// calls at once with one cache.
+func TestMetaCacheConcurrentScans(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 200 {
+		name := "skill-" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		files[name+"/SKILL.md"] = skillMD(name, "Skill "+name+".")
+	}
+	writeTree(t, dir, files)
+	roots := []Root{{Path: dir, Scope: "global"}}
+	quiet(t)
+	c := NewMetaCache()
+	want := scanWith(t, roots, nil, true)
+	done := make(chan []Skill)
+	for range 4 {
+		go func() {
+			skills, err := ScanInstalled(context.Background(), roots, ScanOptions{Manifest: true, Cache: c})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- skills
+		}()
+	}
+	for range 4 {
+		if got := <-done; !reflect.DeepEqual(got, want) {
+			t.Errorf("a concurrent cached scan differs from an uncached one")
+		}
+	}
+	if c.Len() != 200 {
+		t.Errorf("cache holds %d folders after concurrent scans, want 200", c.Len())
+	}
+}
