@@ -173,7 +173,7 @@ func restoreWants(l *resolve.Lock) []want {
 			continue // restored from its source, not a registry
 		}
 		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: string(resolve.RoleRequested),
-			integrity: s.Integrity, deps: s.Dependencies})
+			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
 	}
 	return out
 }

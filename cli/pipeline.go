@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -56,6 +57,10 @@ type want struct {
 	role                    string
 	integrity               string // expected, from the lock; "" when not locked
 	deps                    map[string]string
+	// keepRole keeps the role of an existing install's receipt: for a
+	// restore, and for an installed skill that moves only because another
+	// one needs it.
+	keepRole bool
 	// source, commit and subpath record a skill installed from a direct
 	// source rather than a registry.
 	source, ref, commit, subpath string
@@ -115,6 +120,7 @@ func (p *pipeline) resolveKeeping(refs []resolve.Reference, moved map[string]boo
 			if !named[w.name] && w.role == string(resolve.RoleRequested) {
 				w.role = string(resolve.RoleDependency)
 			}
+			w.keepRole = ok && !named[w.name]
 			wants = append(wants, w)
 		}
 	}
@@ -174,7 +180,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 				Summary: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
 				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
 		}
-		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(),
+		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole,
 			Resolved: resolved, Integrity: integrity, Role: w.role}})
 	}
 	return out, func() {}, nil
@@ -230,6 +236,10 @@ func (p *pipeline) recordLock(fs []fetched, plan *resolve.Plan, rep *install.Rep
 		deps := map[string]string{}
 		for k, v := range f.deps {
 			deps[k] = v
+		}
+		// The same bytes installed earlier for other agents are still there.
+		if old, ok := l.Skills[f.name]; ok && old.Version == f.version && format.SameIntegrity(old.Integrity, f.item.Integrity) {
+			rs = append(slices.Clone(rs), old.Agents...)
 		}
 		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
 			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps,

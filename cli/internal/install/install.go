@@ -117,7 +117,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				return rep, err
 			}
 			t := &txn{
-				kind: txnWrite, root: tgt.Root, name: name, dest: dest, shape: tgt.Shape, files: files,
+				kind: txnWrite, root: tgt.Root, name: name, dest: dest, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
 				rec: &receipt{
 					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
 					Shape: tgt.Shape, Registry: it.Registry, Resolved: it.Resolved, Integrity: it.Integrity,
@@ -159,6 +159,10 @@ func classify(t *txn, r *Result, opts *Options, dg *format.Digester) (bool, erro
 		old, raw = nil, nil
 	}
 	t.oldReceipt = raw
+	if t.keepRole && old != nil && old.Role != "" {
+		t.rec.Role = old.Role
+		r.Role = old.Role
+	}
 	disk, err := inspect(t.dest, t.shape, old, dg)
 	if err != nil {
 		return false, ioError("read", t.dest, err)

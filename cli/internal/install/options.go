@@ -54,6 +54,10 @@ type Item struct {
 	Integrity string
 	// Role is RoleRequested, RoleDependency or RoleSuggested.
 	Role string
+	// KeepRole keeps the role an existing receipt records, when the package
+	// is already installed there: restoring from skills.lock, which records
+	// no roles, must not turn dependencies into requested skills.
+	KeepRole bool
 }
 
 // Options says where and how to install: the scope, the machine and the

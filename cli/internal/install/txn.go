@@ -62,6 +62,8 @@ type txn struct {
 	keep []string
 	// rec is the receipt after the commit; nil for txnRemove.
 	rec *receipt
+	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
+	keepRole bool
 	// oldReceipt is the receipt file's bytes before, nil when none.
 	oldReceipt []byte
 	existed    bool
