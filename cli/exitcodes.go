@@ -70,6 +70,7 @@ var exitCodes = map[string]int{
 	"ASK_DEPENDENCY_RANGE_INVALID": exitResolution,
 	"ASK_CATALOG_NOT_FOUND":        exitResolution,
 	"ASK_SOURCE_NOT_FOUND":         exitResolution,
+	"ASK_SKILL_REQUIRED":           exitResolution,
 
 	// warnings: reported, never returned as the command's error
 	"ASK_SUGGESTION_NOT_FOUND":        exitOK,
