@@ -180,7 +180,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 				Summary: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
 				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
 		}
-		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole,
+		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
 			Resolved: resolved, Integrity: integrity, Role: w.role}})
 	}
 	return out, func() {}, nil

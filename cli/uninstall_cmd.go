@@ -8,7 +8,6 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
-	"github.com/agent-skills/agent-skills/resolve"
 )
 
 type uninstallCmd struct {
@@ -23,7 +22,7 @@ type uninstallCmd struct {
 func (c *uninstallCmd) Help() string {
 	return `Removes exactly the files the install recorded in its receipt. A file you changed
 stops the removal (unless --force); files you added inside the skill's folder are kept
-and listed. In a project, the skill's entry leaves skills.lock; a skill another locked
+and listed. In a project, the skill's entry leaves skills.lock. A skill another installed
 skill requires is refused (name both), and skills that were installed only as
 dependencies and that nothing requires any more are removed too.
 
@@ -40,25 +39,22 @@ func (c *uninstallCmd) Run(e *env) error {
 	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun}
 	var rep *install.Report
 	run := func() error {
-		names := c.Skills
-		if p.sc.scope == agents.ScopeProject && p.lock != nil {
-			if err := requiredElsewhere(p.lock, names); err != nil {
-				return err
-			}
-			orphans, err := p.orphans(names)
-			if err != nil {
-				return err
-			}
-			verb := "removing it too"
-			if c.DryRun {
-				verb = "it would be removed too"
-			}
-			for _, o := range orphans {
-				e.info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
-			}
-			names = append(slices.Clone(names), orphans...)
+		g, err := p.installedGraph()
+		if err != nil {
+			return err
 		}
-		var err error
+		if err := g.requiredElsewhere(c.Skills); err != nil {
+			return err
+		}
+		orphans := g.orphans(c.Skills)
+		verb := "removing it too"
+		if c.DryRun {
+			verb = "it would be removed too"
+		}
+		for _, o := range orphans {
+			e.info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
+		}
+		names := append(slices.Clone(c.Skills), orphans...)
 		rep, err = install.Uninstall(e.ctx, names, opts)
 		if err != nil || c.DryRun || p.sc.scope != agents.ScopeProject {
 			return err
@@ -120,23 +116,85 @@ func (p *pipeline) forgetLocked(rep *install.Report) error {
 	return writeLock(p.sc.lockPath(), l)
 }
 
-// requiredElsewhere refuses to uninstall a skill that a locked skill staying
-// installed depends on: the lock would name a dependency nothing installs,
-// and the skill that needs it would lose it.
-func requiredElsewhere(l *resolve.Lock, names []string) error {
+// depGraph is what uninstall knows of the installed skills of the scope:
+// what each requires, and which can go with what required them.
+type depGraph struct {
+	// deps maps each installed skill to its dependencies; a skill whose
+	// dependencies are unknown (a receipt written before they were
+	// recorded) maps to nil.
+	deps map[string]map[string]string
+	// versions are the installed versions, for messages.
+	versions map[string]string
+	// prunable are the skills installed only as dependencies, whose every
+	// copy seen is unchanged.
+	prunable map[string]bool
+}
+
+// installedGraph reads the graph: in a project with skills.lock, from the
+// lock, which every machine of the team shares; otherwise from the
+// receipts of the selected agents' roots. Roles and states come from the
+// receipts either way.
+func (p *pipeline) installedGraph() (*depGraph, error) {
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	if err != nil {
+		return nil, err
+	}
+	g := &depGraph{deps: map[string]map[string]string{}, versions: map[string]string{}, prunable: map[string]bool{}}
+	for _, in := range found {
+		ok := in.Role == install.RoleDependency && in.State == install.StateOK
+		if v, seen := g.prunable[in.Name]; seen {
+			ok = ok && v
+		}
+		g.prunable[in.Name] = ok
+	}
+	if p.sc.scope == agents.ScopeProject && p.lock != nil {
+		for n, s := range p.lock.Skills {
+			d := s.Dependencies
+			if d == nil {
+				d = map[string]string{} // the lock lists every dependency
+			}
+			g.deps[n], g.versions[n] = d, s.Version
+		}
+		return g, nil
+	}
+	unknown := map[string]bool{}
+	for _, in := range found {
+		if in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
+			continue // not ours: it requires nothing we know of
+		}
+		g.versions[in.Name] = in.Version
+		if in.Dependencies == nil || unknown[in.Name] {
+			unknown[in.Name] = true
+			g.deps[in.Name] = nil
+			continue
+		}
+		d := g.deps[in.Name]
+		if d == nil {
+			d = map[string]string{}
+			g.deps[in.Name] = d
+		}
+		maps.Copy(d, in.Dependencies)
+	}
+	return g, nil
+}
+
+// requiredElsewhere refuses to uninstall a skill that an installed skill
+// staying behind depends on: that skill would lose it, and in a project
+// the lock would name a dependency nothing installs.
+func (g *depGraph) requiredElsewhere(names []string) error {
 	gone := map[string]bool{}
 	for _, n := range names {
 		gone[n] = true
 	}
 	var detail []string
 	var keep []string
-	for _, s := range slices.Sorted(maps.Keys(l.Skills)) {
+	for _, s := range slices.Sorted(maps.Keys(g.deps)) {
 		if gone[s] {
 			continue
 		}
-		for _, d := range slices.Sorted(maps.Keys(l.Skills[s].Dependencies)) {
+		for _, d := range slices.Sorted(maps.Keys(g.deps[s])) {
 			if gone[d] {
-				detail = append(detail, fmt.Sprintf("%s@%s requires %s", s, l.Skills[s].Version, d))
+				detail = append(detail, fmt.Sprintf("%s@%s requires %s", s, g.versions[s], d))
 				if !slices.Contains(keep, s) {
 					keep = append(keep, s)
 				}
@@ -158,53 +216,44 @@ func requiredElsewhere(l *resolve.Lock, names []string) error {
 	}
 }
 
-// orphans returns the locked skills, other than names, that were installed
-// only as dependencies (their receipts say so for every copy this run can
-// see, and those copies are unmodified) and that no remaining skill
-// requires once names are gone, directly or through other skills.
-func (p *pipeline) orphans(names []string) ([]string, error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
-	if err != nil {
-		return nil, err
-	}
-	// A name is prunable when every copy seen is a clean dependency.
-	prunable := map[string]bool{}
-	for _, in := range found {
-		ok := in.Role == install.RoleDependency && in.State == install.StateOK
-		if v, seen := prunable[in.Name]; seen {
-			ok = ok && v
-		}
-		prunable[in.Name] = ok
-	}
+// orphans returns the installed skills, other than names, that are
+// prunable and that no remaining skill requires once names are gone,
+// directly or through other skills. When a remaining skill's dependencies
+// are unknown, nothing is an orphan.
+func (g *depGraph) orphans(names []string) []string {
 	gone := map[string]bool{}
 	for _, n := range names {
 		gone[n] = true
 	}
-	// Everything reachable from the skills that stay and are not prunable
-	// dependencies is still required.
 	reach := map[string]bool{}
+	unknown := false
 	var walk func(string)
 	walk = func(n string) {
 		if reach[n] || gone[n] {
 			return
 		}
 		reach[n] = true
-		if s, ok := p.lock.Skills[n]; ok {
-			for d := range s.Dependencies {
-				walk(d)
-			}
+		d, ok := g.deps[n]
+		if ok && d == nil {
+			unknown = true
+		}
+		for dep := range d {
+			walk(dep)
 		}
 	}
-	for n := range p.lock.Skills {
-		if !gone[n] && !prunable[n] {
+	for n := range g.deps {
+		if !gone[n] && !g.prunable[n] {
 			walk(n)
 		}
 	}
+	if unknown {
+		return nil
+	}
 	var out []string
-	for _, n := range slices.Sorted(maps.Keys(p.lock.Skills)) {
-		if !gone[n] && !reach[n] && prunable[n] {
+	for _, n := range slices.Sorted(maps.Keys(g.deps)) {
+		if !gone[n] && !reach[n] && g.prunable[n] {
 			out = append(out, n)
 		}
 	}
-	return out, nil
+	return out
 }

@@ -67,8 +67,10 @@
 // # Receipts and drift
 //
 // A receipt records the name, version, kind, shape, registry, resolved
-// source, integrity, role, the agents that read the root, the install
-// time, and every file written with its sha256- digest and mode. A tracked
+// source, integrity, role, the dependencies installed with it (name and
+// version; absent from receipts of older versions), the agents that read
+// the root, the install time, and every file written with its sha256-
+// digest and mode. A tracked
 // file changed or missing makes the package modified; a package folder or
 // file without a receipt is unmanaged. Files in a package folder that the
 // receipt does not list are the user's: they survive upgrades (unless the

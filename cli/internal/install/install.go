@@ -121,7 +121,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				rec: &receipt{
 					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
 					Shape: tgt.Shape, Registry: it.Registry, Resolved: it.Resolved, Integrity: it.Integrity,
-					Role: it.Role, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
+					Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
 				},
 			}
 			r := base

@@ -54,6 +54,10 @@ type Item struct {
 	Integrity string
 	// Role is RoleRequested, RoleDependency or RoleSuggested.
 	Role string
+	// Dependencies maps each dependency the plan selected for the package
+	// to its version; the receipt keeps it, so that uninstall can tell
+	// which installed skills still need which. nil when unknown.
+	Dependencies map[string]string
 	// KeepRole keeps the role an existing receipt records, when the package
 	// is already installed there: restoring from skills.lock, which records
 	// no roles, must not turn dependencies into requested skills.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,9 +39,12 @@ type receipt struct {
 	Resolved      string       `json:"resolved,omitempty"`
 	Integrity     string       `json:"integrity,omitempty"`
 	Role          string       `json:"role,omitempty"`
-	Agents        []string     `json:"agents"`
-	InstalledAt   string       `json:"installedAt,omitempty"`
-	Files         []fileRecord `json:"files"`
+	// Dependencies maps each dependency installed with the package to its
+	// version then. Receipts written before it was recorded lack it (nil).
+	Dependencies map[string]string `json:"dependencies"`
+	Agents       []string          `json:"agents"`
+	InstalledAt  string            `json:"installedAt,omitempty"`
+	Files        []fileRecord      `json:"files"`
 }
 
 // fileRecord is one file a receipt tracks. For a directory-shaped package
@@ -149,7 +153,8 @@ func sameMeta(a, b *receipt) bool {
 	return a.Version == b.Version && a.Kind == b.Kind && a.Shape == b.Shape &&
 		a.Registry == b.Registry && a.Resolved == b.Resolved &&
 		format.SameIntegrity(a.Integrity, b.Integrity) && a.Role == b.Role &&
-		slices.Equal(a.Agents, b.Agents)
+		slices.Equal(a.Agents, b.Agents) && (a.Dependencies == nil) == (b.Dependencies == nil) &&
+		maps.Equal(a.Dependencies, b.Dependencies)
 }
 
 // receiptNames lists the names that have a receipt or a pending receipt

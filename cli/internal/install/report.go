@@ -135,6 +135,9 @@ type Installed struct {
 	Role      string `json:"role,omitempty"`
 	// Agents are the agents the receipt says it was written for.
 	Agents []string `json:"agents,omitempty"`
+	// Dependencies are the dependencies the receipt records, nil when it
+	// records none (written by an older version).
+	Dependencies map[string]string `json:"dependencies,omitempty"`
 	// Deprecated lists the readers for which Root is a deprecated root.
 	Deprecated []string `json:"deprecated,omitempty"`
 	// SeenTwiceBy lists the readers that also see a package of the same

@@ -113,7 +113,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			if rec != nil {
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
-				in.Integrity, in.Role, in.Agents = rec.Integrity, rec.Role, rec.Agents
+				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
 				in.AddedFiles = disk.added
 			}
 			out = append(out, in)
