@@ -23,7 +23,8 @@ func (c *listCmd) Help() string {
 	return `Lists installed skills, commands and workflows per scope with their version, the agents
 that see them, the registry they came from, their state (ok, modified: a file the
 install wrote was changed; unmanaged: not installed by agent-skills; receipt-broken),
-files you added, and — in a project — what requires what (from skills.lock).
+files you added, and what requires what (from skills.lock in a project that has one, else
+from the receipts).
 
 Examples:
   agent-skills list
@@ -79,8 +80,15 @@ func (c *listCmd) Run(e *env) error {
 						le.RequiredBy = append(le.RequiredBy, name)
 					}
 				}
-				slices.Sort(le.RequiredBy)
+			} else {
+				// No lock: the receipts in the same folder say.
+				for _, o := range found {
+					if _, ok := o.Dependencies[in.Name]; ok && o.Root == in.Root && !slices.Contains(le.RequiredBy, o.Name) {
+						le.RequiredBy = append(le.RequiredBy, o.Name)
+					}
+				}
 			}
+			slices.Sort(le.RequiredBy)
 			all = append(all, le)
 		}
 	}
