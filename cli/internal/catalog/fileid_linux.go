@@ -1,22 +1,6 @@
 package catalog
 
-import (
-	"syscall"
-
-	"golang.org/x/sys/unix"
-)
-
-// statID is the identity of the file st describes.
-func statID(st *syscall.Stat_t) fileID {
-	return fileID{
-		dev:   st.Dev,
-		ino:   st.Ino,
-		size:  st.Size,
-		mtime: st.Mtim.Nano(),
-		ctime: st.Ctim.Nano(),
-		mode:  st.Mode,
-	}
-}
+import "golang.org/x/sys/unix"
 
 // openRoot opens a root folder for lstatAt and returns its identity.
 func openRoot(p string) (int, fileID, error) {
@@ -36,10 +20,11 @@ func openRoot(p string) (int, fileID, error) {
 		unix.Close(fd)
 		return -1, fileID{}, err
 	}
-	return fd, unixID(&st), nil
+	return fd, statID(&st), nil
 }
 
-func unixID(st *unix.Stat_t) fileID {
+// statID is the identity of the file st describes.
+func statID(st *unix.Stat_t) fileID {
 	return fileID{
 		dev:   st.Dev,
 		ino:   st.Ino,
@@ -65,7 +50,7 @@ func lstatAt(fd int, rel string) (id fileID, absent bool, err error) {
 	}
 	switch err {
 	case nil:
-		return unixID(&st), false, nil
+		return statID(&st), false, nil
 	case unix.ENOENT, unix.ENOTDIR:
 		return fileID{}, true, nil
 	}

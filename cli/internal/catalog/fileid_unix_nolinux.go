@@ -2,7 +2,7 @@
 
 package catalog
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
 // statID returns the unknown identity: see lstatID.
-func statID(st *syscall.Stat_t) fileID { return fileID{} }
+func statID(st *unix.Stat_t) fileID { return fileID{} }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // openNoFollow opens a regular file for reading, refusing a symbolic link
@@ -47,8 +49,8 @@ func readSmall(p string, buf []byte) (n int, full bool, id fileID, err error) {
 		return 0, false, id, &os.PathError{Op: "open", Path: p, Err: err}
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return 0, false, id, errors.New(filepath.Base(p) + " is not a regular file")
 	}
 	id = statID(&st)
