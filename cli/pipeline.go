@@ -26,6 +26,9 @@ type pipeline struct {
 	adapters []agents.Adapter
 	lock     *resolve.Lock // nil outside project scope or without a lock file
 	json     bool          // --json: no progress display
+	// prune removes, after an apply, the dependencies nothing requires any
+	// more (update sets it: a new version may drop a dependency).
+	prune bool
 }
 
 // newPipeline decides the scope, selects the agents and opens the
@@ -198,10 +201,18 @@ func (p *pipeline) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (
 	run := func() error {
 		var err error
 		rep, err = install.Install(p.e.ctx, items, opts)
-		if err != nil || dryRun || p.sc.scope != agents.ScopeProject {
+		if err != nil {
 			return err
 		}
-		return p.recordLock(fs, plan, rep)
+		if !dryRun && p.sc.scope == agents.ScopeProject {
+			if err := p.recordLock(fs, plan, rep); err != nil {
+				return err
+			}
+		}
+		if p.prune {
+			return p.pruneOrphans(rep, plan, dryRun)
+		}
+		return nil
 	}
 	if dryRun {
 		return rep, run()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 type uninstallCmd struct {
@@ -47,13 +48,7 @@ func (c *uninstallCmd) Run(e *env) error {
 			return err
 		}
 		orphans := g.orphans(c.Skills)
-		verb := "removing it too"
-		if c.DryRun {
-			verb = "it would be removed too"
-		}
-		for _, o := range orphans {
-			e.info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
-		}
+		p.noteOrphans(orphans, c.DryRun)
 		names := append(slices.Clone(c.Skills), orphans...)
 		rep, err = install.Uninstall(e.ctx, names, opts)
 		if err != nil || c.DryRun || p.sc.scope != agents.ScopeProject {
@@ -114,6 +109,51 @@ func (p *pipeline) forgetLocked(rep *install.Report) error {
 		return nil
 	}
 	return writeLock(p.sc.lockPath(), l)
+}
+
+// pruneOrphans removes the dependencies that nothing requires after an
+// apply, adding their outcomes to rep. A dry run reads the graph the plan
+// would leave: the installed one with each planned skill's dependencies.
+func (p *pipeline) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun bool) error {
+	if !dryRun && p.sc.scope == agents.ScopeProject {
+		var err error
+		if p.lock, err = readLock(p.sc.lockPath()); err != nil {
+			return err
+		}
+	}
+	g, err := p.installedGraph()
+	if err != nil {
+		return err
+	}
+	if dryRun && plan != nil {
+		for _, sel := range plan.Skills {
+			g.deps[sel.Name] = sel.Dependencies
+		}
+	}
+	orphans := g.orphans(nil)
+	if len(orphans) == 0 {
+		return nil
+	}
+	p.noteOrphans(orphans, dryRun)
+	urep, err := install.Uninstall(p.e.ctx, orphans, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, DryRun: dryRun})
+	if urep != nil {
+		rep.Results = append(rep.Results, urep.Results...)
+	}
+	if err != nil || dryRun || p.sc.scope != agents.ScopeProject {
+		return err
+	}
+	return p.forgetLocked(urep)
+}
+
+// noteOrphans says which dependencies go because nothing requires them.
+func (p *pipeline) noteOrphans(orphans []string, dryRun bool) {
+	verb := "removing it too"
+	if dryRun {
+		verb = "it would be removed too"
+	}
+	for _, o := range orphans {
+		p.e.info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
+	}
 }
 
 // depGraph is what uninstall knows of the installed skills of the scope:

@@ -29,7 +29,8 @@ locked skills keep their versions unless a dependency requires a move. A skill i
 from a source moves to the newest commit of the branch it was installed from, or to
 the newest semver tag when it was installed from a tag; what changed is shown first.
 An installed skill you edited is not replaced unless --force (take the new version) or
---keep-local (keep your edited files, take the rest).
+--keep-local (keep your edited files, take the rest). Dependencies that the new versions no
+longer need, installed only as dependencies and unchanged, are removed.
 
 Examples:
   agent-skills update
@@ -50,6 +51,7 @@ func (c *updateCmd) Run(e *env) error {
 		return err
 	}
 	p.json = c.JSON
+	p.prune = true
 	installed, err := p.installedVersions()
 	if err != nil {
 		return err
