@@ -90,8 +90,9 @@ type scanJob struct {
 // hidden, with the description and version of its SKILL.md front matter,
 // read up to MaxMetadataBytes, and — when the front matter has no version,
 // as in agents' projections, and opts.Manifest is set — the version and
-// keywords of its skill.yaml. Nothing is written and no symbolic link is followed: a
-// linked folder is listed with a Problem and no metadata. A name seen in
+// keywords of its skill.yaml. Nothing is written (a Cache learns in
+// memory; its Save writes) and no symbolic link is followed: a linked
+// folder is listed with a Problem and no metadata. A name seen in
 // several roots of one scope is listed once, with the readers of every
 // root. Results are sorted by scope (project first), then name. A root
 // that does not exist is skipped; only ctx's error is returned.
