@@ -134,14 +134,7 @@ func (a *tableAdapter) ReadRoots(kind format.Kind, scope Scope, env Env) []strin
 // the configured override, expanding walk-up roots and dropping
 // duplicates and roots that cannot be resolved.
 func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
-	spec, ok := a.row.kinds[kind]
-	if !ok {
-		return nil
-	}
-	specs := spec.global
-	if scope == ScopeProject {
-		specs = spec.project
-	}
+	specs := a.specs(kind, scope)
 	pref := preferredIndex(specs)
 	override := a.override(kind, scope, env)
 	var out []Root
@@ -185,11 +178,7 @@ func (a *tableAdapter) preferred(kind format.Kind, scope Scope, env Env) string 
 	if o := a.override(kind, scope, env); o != "" {
 		return o
 	}
-	spec := a.row.kinds[kind]
-	specs := spec.global
-	if scope == ScopeProject {
-		specs = spec.project
-	}
+	specs := a.specs(kind, scope)
 	i := preferredIndex(specs)
 	if i < 0 {
 		return ""
@@ -216,6 +205,19 @@ func (a *tableAdapter) override(kind format.Kind, scope Scope, env Env) string {
 	return resolveOverride(o.GlobalRoot, env.Home, env.Home)
 }
 
+// specs returns the agent's root specs for kind in scope; none when it
+// reads no packages of that kind.
+func (a *tableAdapter) specs(kind format.Kind, scope Scope) []rootSpec {
+	spec, ok := a.row.kinds[kind]
+	if !ok {
+		return nil
+	}
+	if scope == ScopeProject {
+		return spec.project
+	}
+	return spec.global
+}
+
 // preferredIndex returns the index of the first root that is neither
 // deprecated nor compat, or -1.
 func preferredIndex(specs []rootSpec) int {
@@ -228,14 +230,7 @@ func preferredIndex(specs []rootSpec) int {
 // project root itself (never at a walk-up level), with the configured
 // override in place of the preferred root.
 func (a *tableAdapter) writable(kind format.Kind, scope Scope, env Env) []string {
-	spec, ok := a.row.kinds[kind]
-	if !ok {
-		return nil
-	}
-	specs := spec.global
-	if scope == ScopeProject {
-		specs = spec.project
-	}
+	specs := a.specs(kind, scope)
 	pref := preferredIndex(specs)
 	var out []string
 	for i, s := range specs {
