@@ -40,11 +40,7 @@ type kRoot struct {
 }
 
 func (c *agentsCmd) Run(e *env) error {
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return err
-	}
-	root, err := e.projectRoot(c.ProjectRoot)
+	cfg, root, err := e.configAndProject(c.ProjectRoot)
 	if err != nil {
 		return err
 	}

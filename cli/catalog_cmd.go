@@ -307,11 +307,7 @@ func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Roo
 // configured registry serves it). A registry that cannot be loaded is
 // skipped with a notice.
 func (e *env) catalogSources(projectRootFlag string, withIndexes bool) (*catalogSource, error) {
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	root, err := e.projectRoot(projectRootFlag)
+	cfg, root, err := e.configAndProject(projectRootFlag)
 	if err != nil {
 		return nil, err
 	}

@@ -98,11 +98,7 @@ func (c *hookSessionIndexCmd) Run(e *env) error {
 
 // index renders the overview of the installed skills, "" when none is.
 func (c *hookSessionIndexCmd) index(e *env) (string, error) {
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return "", err
-	}
-	root, err := e.projectRoot("")
+	cfg, root, err := e.configAndProject("")
 	if err != nil {
 		return "", err
 	}

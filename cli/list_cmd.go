@@ -40,11 +40,7 @@ func (c *listCmd) Run(e *env) error {
 	if c.Global && c.Project {
 		return usageError("--global and --project cannot be used together")
 	}
-	cfg, err := e.loadConfig()
-	if err != nil {
-		return err
-	}
-	root, err := e.projectRoot(c.ProjectRoot)
+	cfg, root, err := e.configAndProject(c.ProjectRoot)
 	if err != nil {
 		return err
 	}

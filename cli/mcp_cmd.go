@@ -109,11 +109,7 @@ type mcpBackend struct {
 func (e *env) newMCPBackend(offline bool) (*mcpBackend, error) {
 	q := e.withContext(e.ctx)
 	q.g.Offline = q.g.Offline || offline
-	cfg, err := q.loadConfig()
-	if err != nil {
-		return nil, err
-	}
-	root, err := q.projectRoot("")
+	cfg, root, err := q.configAndProject("")
 	if err != nil {
 		return nil, err
 	}

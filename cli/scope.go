@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
 )
 
 // lockFileName is the project lock file.
@@ -59,6 +60,20 @@ func (e *env) decideScope(f scopeFlags) (scopeChoice, error) {
 		return scopeChoice{scope: agents.ScopeProject, root: root}, nil
 	}
 	return scopeChoice{scope: agents.ScopeGlobal}, nil
+}
+
+// configAndProject loads the configuration and finds the project root
+// (see projectRoot), which most read-only commands need together.
+func (e *env) configAndProject(explicit string) (*config.Config, string, error) {
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	root, err := e.projectRoot(explicit)
+	if err != nil {
+		return nil, "", err
+	}
+	return cfg, root, nil
 }
 
 // projectRoot returns the explicit project root, or the nearest folder at
