@@ -97,9 +97,12 @@ func (p *pipeline) forgetLocked(rep *install.Report) error {
 				left = append(left, a)
 			}
 		}
-		if len(left) == 0 {
+		switch {
+		case len(left) == 0:
 			delete(l.Skills, name)
-		} else {
+		case len(left) == len(s.Agents):
+			continue // removed only for agents the lock did not name
+		default:
 			s.Agents = left
 			l.Skills[name] = s
 		}
