@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet fmt-check unit fuzz bench e2e-agents e2e-mcp tidy clean
+.PHONY: all install build test vet fmt-check unit fuzz fuzz-long bench e2e-agents e2e-mcp tidy clean
 
 all: test
 
@@ -32,6 +32,10 @@ unit:
 
 fuzz:
 	@FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh $(MODULES)
+
+## fuzz-long: every fuzz target for 60 s each (about half an hour; not run by CI)
+fuzz-long:
+	@FUZZTIME=60s GO=$(GO) ./scripts/fuzz.sh $(MODULES)
 
 ## bench: the benchmarks every issue names (not run by CI)
 bench:
