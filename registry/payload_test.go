@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -223,6 +224,41 @@ func TestTarballPayloadReverifiedOnUse(t *testing.T) {
 			}
 			if got := m.count("/archives/demo-skill-1.0.0.tar.gz"); got != 2 {
 				t.Errorf("tarball downloaded %d times, want 2 (once more after the eviction)", got)
+			}
+		})
+	}
+}
+
+// TestHTTPIndexCacheHeals is B18 for the index cache: a cached index that
+// no longer decodes is dropped and downloaded again — within the TTL, and
+// when the server answers 304 Not Modified for it — instead of failing
+// every run until the TTL ends.
+func TestHTTPIndexCacheHeals(t *testing.T) {
+	for _, ttl := range []time.Duration{time.Hour, 0} {
+		t.Run(fmt.Sprint("ttl ", ttl), func(t *testing.T) {
+			m := newMiniServer(t)
+			cache := t.TempDir()
+			if _, err := m.openTTL(t, cache, nil, false, ttl).Index(t.Context()); err != nil {
+				t.Fatalf("Index() = %v", err)
+			}
+			files, _ := filepath.Glob(filepath.Join(cache, "http", "*", "index"))
+			if len(files) != 1 {
+				t.Fatalf("cached index files = %q, want one", files)
+			}
+			os.WriteFile(files[0], []byte(`{"schemaVersion": 1, "skills": [{"name": "Bad Name"}]}`), 0o644)
+			var n notices
+			idx, err := m.openTTL(t, cache, &n, false, ttl).Index(t.Context())
+			if err != nil {
+				t.Fatalf("Index(damaged cache) = %v, want the index downloaded again", err)
+			}
+			if _, ok := idx.Skill("demo-skill"); !ok {
+				t.Errorf("Index(damaged cache) lacks demo-skill")
+			}
+			if len(n.list) != 1 || !strings.Contains(n.list[0], "cached index is unusable") {
+				t.Errorf("notices = %q, want one about the unusable cached index", n.list)
+			}
+			if got, _ := os.ReadFile(files[0]); !bytes.Equal(got, m.index) {
+				t.Errorf("cached index = %q, want the served one", got)
 			}
 		})
 	}
