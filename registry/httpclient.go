@@ -220,6 +220,11 @@ func (c *HTTPClient) checkRedirect(req *http.Request, via []*http.Request) error
 	return nil
 }
 
+// CloseIdleConnections closes the connections kept open for reuse; a
+// caller done with a short-lived client calls it so that a long-running
+// process (the MCP server) does not keep them until they time out.
+func (c *HTTPClient) CloseIdleConnections() { c.client.CloseIdleConnections() }
+
 // redact renders u without user information, for messages.
 func redact(u *url.URL) string {
 	c := *u

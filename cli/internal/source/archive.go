@@ -70,6 +70,7 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 			}
 		},
 	})
+	defer client.CloseIdleConnections()
 	failed := func(err error) error {
 		if errors.Is(err, context.Canceled) {
 			return err
