@@ -14,7 +14,7 @@ import (
 var (
 	codeLiteral = regexp.MustCompile(`"(ASK_[A-Z0-9_]+)"`)
 	docHeading  = regexp.MustCompile(`(?m)^### (ASK_[A-Z0-9_]+)\s*$`)
-	docExit     = regexp.MustCompile(`\*\*Exit code:\*\* (\d)`)
+	docExit     = regexp.MustCompile(`\*\*Exit code:\*\* (\d+)`)
 )
 
 // sourceCodes returns every ASK_* code written as a string literal in the

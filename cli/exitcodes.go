@@ -9,6 +9,10 @@ const (
 	exitResolution = 4
 	exitIntegrity  = 5
 	exitNoAgent    = 6
+
+	// exitInterrupted is the one exit code outside the design's table:
+	// 128 + SIGINT, the shell's convention for a process ended by Ctrl-C.
+	exitInterrupted = 130
 )
 
 // exitCodes maps every ASK_* code whose exit code is not 1 to its exit code.
@@ -89,4 +93,7 @@ var exitCodes = map[string]int{
 
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
+
+	// interrupted by SIGINT or SIGTERM
+	"ASK_INTERRUPTED": exitInterrupted,
 }

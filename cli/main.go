@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/alecthomas/kong"
 )
 
@@ -59,6 +59,8 @@ type env struct {
 	cwd    string
 	style  style
 	g      *globals
+	// http bounds every download (see httpTimeoutsFrom).
+	http registry.HTTPTimeouts
 }
 
 // info prints a progress or summary line unless --quiet was given.
@@ -102,7 +104,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// time of a large resolution. Long-running servers reset this.
 		debug.SetGCPercent(400)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible(context.Background())
 	defer stop()
 	return run(ctx, args, stdin, stdout, stderr, os.Getenv)
 }
@@ -149,7 +151,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitFailure
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, cwd: cwd, style: st, g: &cli.globals}
+	var warning string
+	e.http, warning = httpTimeoutsFrom(getenv)
+	if warning != "" {
+		e.warn("%s", warning)
+	}
 	if err := kctx.Run(e); err != nil {
+		if ctx.Err() != nil {
+			err = interrupted(ctx)
+		}
 		renderError(stderr, err, st)
 		return exitCodeOf(err)
 	}

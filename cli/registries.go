@@ -29,6 +29,7 @@ func (e *env) registryOptions(cfg *config.Config) registry.Options {
 		CacheDir:     e.cacheDir(),
 		TTL:          time.Duration(cfg.Cache.TTLSeconds) * time.Second,
 		Offline:      e.offline(),
+		HTTPTimeouts: e.http,
 		Notify:       func(msg string) { e.note("%s", msg) },
 		Bundled:      skills.FS,
 		BundledIndex: idx,

@@ -47,6 +47,8 @@ func (e *env) sourceOptions(dir string, skills []string) source.Options {
 		Interactive:  isTerminal(e.stdout) && e.stdinIsTerminal(),
 		Pick:         e.pickSkills,
 		OverrideKeys: overrideKeys(),
+		HTTPTimeouts: e.http,
+		Notify:       func(msg string) { e.note("%s", msg) },
 	}
 }
 

@@ -28,10 +28,19 @@
 // the system configuration disabled, refreshed after Options.TTL and used
 // as is, with a notice, when the network fails. An http registry fetches
 // its index over HTTPS (plain http only to loopback or when explicitly
-// allowed), with timeouts, bounded retries with exponential backoff on 5xx
-// and network errors, ETag revalidation and size caps; the last good
-// index is kept in CacheDir/http/<hash> and used offline with a notice. A
-// bundled registry serves an fs.FS, its index built by BuildIndex.
+// allowed) through HTTPClient, with bounded retries with exponential
+// backoff on 5xx and network errors, ETag revalidation and size caps; the
+// last good index is kept in CacheDir/http/<hash> and used offline with a
+// notice, and one that no longer decodes is dropped. A bundled registry
+// serves an fs.FS, its index built by BuildIndex.
+//
+// # HTTP
+//
+// HTTPClient is the one HTTP policy of agent-skills, shared with archive
+// sources: time limits on every phase of a request (HTTPTimeouts), plain
+// http only to loopback, no redirect that downgrades https or leads from a
+// remote host to loopback, a notice when a redirect changes host, and no
+// credentials carried to another host.
 //
 // # Integrity
 //
@@ -41,13 +50,16 @@
 // ASK_INTEGRITY_MISMATCH with the expected and actual values. Fetch copies
 // or extracts into a temporary directory beside the destination, verifies
 // there, drops files outside the file set and renames; on failure nothing
-// is left at the destination.
+// is left at the destination. An extracted tarball enters the payload
+// cache only once verified, and is verified again, and evicted when it no
+// longer matches, on every use.
 //
 // # Archives
 //
-// Extract accepts only regular files and directories with safe paths, and
-// enforces entry, file, total and compression-ratio limits while
-// decompressing (DefaultExtractLimits). Pack writes reproducible archives.
+// Extract and ExtractZip accept only regular files and directories with
+// safe paths, and enforce entry, file, total and compression-ratio limits
+// while decompressing (DefaultExtractLimits), on the bytes really inflated
+// and read, never on the sizes an archive declares. Pack writes reproducible archives.
 // The path check (pathsafe.go) duplicates the part of validate's that the
 // extractor needs, because registry must not import validate.
 //

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"archive/tar"
+	"bufio"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -69,7 +70,7 @@ func Extract(ctx context.Context, r io.Reader, dir string, lim ExtractLimits) ([
 	x.compressed = cr
 	zr, err := gzip.NewReader(cr)
 	if err != nil {
-		return nil, archiveUnsafe("", "not a gzip stream: "+err.Error())
+		return nil, x.readFailure("", "not a gzip stream", err)
 	}
 	zr.Multistream(false)
 	tr := tar.NewReader(zr)
@@ -79,10 +80,15 @@ func Extract(ctx context.Context, r io.Reader, dir string, lim ExtractLimits) ([
 		}
 		h, err := tr.Next()
 		if err == io.EOF {
+			// Read the gzip stream to its end, under the same limits, so
+			// that its CRC-32 and size trailer are checked too.
+			if _, err := x.copy(io.Discard, zr, "(after the end of the archive)"); err != nil {
+				return nil, err
+			}
 			break
 		}
 		if err != nil {
-			return nil, archiveUnsafe("", "corrupt archive: "+err.Error())
+			return nil, x.readFailure("", "corrupt archive", err)
 		}
 		if err := x.entry(h, tr); err != nil {
 			return nil, err
@@ -215,9 +221,20 @@ func (x *extractor) copy(w io.Writer, r io.Reader, name string) (int64, error) {
 			return n, nil
 		}
 		if err != nil {
-			return n, archiveUnsafe(name, "corrupt archive: "+err.Error())
+			return n, x.readFailure(name, "corrupt archive", err)
 		}
 	}
+}
+
+// readFailure explains a failed read of the archive: a failure of the
+// stream underneath (a download that timed out, a cancelled command, a
+// body over its cap) is returned as it is, anything else is the archive's
+// own fault, ASK_ARCHIVE_UNSAFE.
+func (x *extractor) readFailure(entry, what string, err error) error {
+	if x.compressed.err != nil {
+		return x.compressed.err
+	}
+	return archiveUnsafe(entry, what+": "+err.Error())
 }
 
 // finish strips a single common top folder and moves the staged tree into
@@ -252,17 +269,47 @@ func (x *extractor) finish(dir string) ([]string, error) {
 	return files, nil
 }
 
-// countReader counts the bytes read through it.
+// countReader counts the bytes read through it and keeps the first error
+// of the reader underneath, other than io.EOF.
 type countReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	err error
 }
 
 // Read reads from the underlying reader and counts.
 func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
 	return n, err
+}
+
+// meteredReader feeds a decompressor and adds every byte it hands out to
+// *n. Being an io.ByteReader, it keeps compress/flate from reading ahead,
+// so *n is the compressed size an entry really has, whatever size the
+// archive declares for it.
+type meteredReader struct {
+	br *bufio.Reader
+	n  *int64
+}
+
+// Read reads and counts.
+func (m *meteredReader) Read(p []byte) (int, error) {
+	n, err := m.br.Read(p)
+	*m.n += int64(n)
+	return n, err
+}
+
+// ReadByte reads one byte and counts it.
+func (m *meteredReader) ReadByte() (byte, error) {
+	b, err := m.br.ReadByte()
+	if err == nil {
+		*m.n++
+	}
+	return b, err
 }
 
 // archiveUnsafe builds an ASK_ARCHIVE_UNSAFE error for entry.

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -281,6 +283,14 @@ func FuzzExtract(f *testing.F) {
 	if err := Pack(samplePackage(), []string{"SKILL.md", "references/a.md", "skill.yaml"}, &p); err == nil {
 		f.Add(p.Bytes())
 	}
+	// Headers that lie: a sparse file expanding far past what is stored,
+	// an entry shorter than its header says, a gzip trailer with a false
+	// size.
+	f.Add(sparseTarGz(f, 1<<20))
+	f.Add(truncatedEntry(f))
+	trailer := makeTarGz(f, entry{name: "a.md", body: "abc"})
+	binary.LittleEndian.PutUint32(trailer[len(trailer)-4:], 1<<30)
+	f.Add(trailer)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		outer := t.TempDir()
 		dir := filepath.Join(outer, "out")
@@ -297,10 +307,20 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			return
 		}
+		var total int64
 		for _, f := range files {
 			if why := checkPath(f); why != "" {
 				t.Fatalf("Extract returned unsafe path %q: %s", f, why)
 			}
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+				total += fi.Size()
+				if fi.Size() > lim.MaxFileBytes {
+					t.Fatalf("Extract wrote %s of %d bytes, over the %d-byte limit", f, fi.Size(), lim.MaxFileBytes)
+				}
+			}
+		}
+		if total > lim.MaxTotalBytes {
+			t.Fatalf("Extract wrote %d bytes, over the %d-byte limit", total, lim.MaxTotalBytes)
 		}
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type()&fs.ModeSymlink != 0 {
@@ -309,4 +329,108 @@ func FuzzExtract(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// paxRecord formats one PAX extended-header record ("<len> key=value\n").
+func paxRecord(k, v string) string {
+	rest := " " + k + "=" + v + "\n"
+	n := len(rest) + 1
+	for len(fmt.Sprint(n))+len(rest) != n {
+		n = len(fmt.Sprint(n)) + len(rest)
+	}
+	return fmt.Sprint(n) + rest
+}
+
+// sparseTarGz builds, by hand, a PAX 1.0 sparse file: the header claims
+// a logical size of realsize, the archive stores one 512-byte block of
+// data, and the reader expands the rest as holes of zeros. archive/tar's
+// writer refuses GNU sparse records, so the extended header is written as
+// a regular entry and its type flag patched to 'x'.
+func sparseTarGz(t testing.TB, realsize int64) []byte {
+	t.Helper()
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	pax := paxRecord("GNU.sparse.major", "1") + paxRecord("GNU.sparse.minor", "0") +
+		paxRecord("GNU.sparse.name", "big.md") + paxRecord("GNU.sparse.realsize", fmt.Sprint(realsize))
+	tw.WriteHeader(&tar.Header{Name: "PaxHeaders/big.md", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(pax)), Format: tar.FormatUSTAR})
+	tw.Write([]byte(pax))
+	data := append([]byte("1\n0\n512\n"), make([]byte, 512-8)...)
+	data = append(data, bytes.Repeat([]byte("x"), 512)...)
+	tw.WriteHeader(&tar.Header{Name: "GNUSparseFile.0/big.md", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(data)), Format: tar.FormatUSTAR})
+	tw.Write(data)
+	tw.Close()
+	b := tb.Bytes()
+	b[156] = tar.TypeXHeader
+	copy(b[148:156], "        ")
+	sum := 0
+	for _, c := range b[:512] {
+		sum += int(c)
+	}
+	copy(b[148:156], fmt.Sprintf("%06o\x00 ", sum))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(b)
+	zw.Close()
+	return gz.Bytes()
+}
+
+// TestExtractLyingTarHeaders is B09 for tar: the limits hold for the bytes
+// the reader really produces. A sparse file whose few stored bytes expand
+// to 24 MiB is stopped by the ratio limit while it inflates; a gzip
+// trailer that lies about the size, a header that claims more bytes than
+// the entry holds, and one that claims more than the limit are refused.
+func TestExtractLyingTarHeaders(t *testing.T) {
+	roomy := DefaultExtractLimits()
+	roomy.MaxFileBytes, roomy.MaxTotalBytes = 64<<20, 64<<20
+	sparse := sparseTarGz(t, 24<<20)
+	{
+		// The archive is what it claims to be: a smaller logical size
+		// extracts, holes and all.
+		dir := t.TempDir()
+		files, err := Extract(t.Context(), bytes.NewReader(sparseTarGz(t, 4096)), dir, roomy)
+		if err != nil || len(files) != 1 || files[0] != "big.md" {
+			t.Fatalf("Extract(small sparse file) = %v, %v; want [big.md]", files, err)
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "big.md")); err != nil || fi.Size() != 4096 {
+			t.Fatalf("big.md = %v, %v; want 4096 bytes", fi, err)
+		}
+	}
+	badTrailer := makeTarGz(t, entry{name: "a.md", body: strings.Repeat("a", 1000)})
+	badTrailer = bytes.Clone(badTrailer)
+	binary.LittleEndian.PutUint32(badTrailer[len(badTrailer)-4:], 10)
+	tests := []struct {
+		name string
+		data []byte
+		lim  ExtractLimits
+		code string
+		want string
+	}{
+		{"sparse file expanding past the ratio", sparse, roomy, "ASK_ARCHIVE_TOO_LARGE", "compression ratio"},
+		{"sparse file larger than a file may be", sparse, DefaultExtractLimits(), "ASK_ARCHIVE_TOO_LARGE", "file is 25165824 bytes"},
+		{"gzip trailer with a false size", badTrailer, DefaultExtractLimits(), "ASK_ARCHIVE_UNSAFE", "corrupt archive"},
+		{"header claiming more than the entry holds", truncatedEntry(t), DefaultExtractLimits(), "ASK_ARCHIVE_UNSAFE", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Extract(t.Context(), bytes.NewReader(tt.data), t.TempDir(), tt.lim)
+			if codeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Extract(%s) = %v (%s), want %s containing %q", tt.name, err, codeOf(err), tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// truncatedEntry is a .tar.gz whose only header claims 4096 bytes of which
+// the archive holds 100.
+func truncatedEntry(t testing.TB) []byte {
+	t.Helper()
+	var tb bytes.Buffer
+	tw := tar.NewWriter(&tb)
+	tw.WriteHeader(&tar.Header{Name: "a.md", Typeflag: tar.TypeReg, Mode: 0o644, Size: 4096})
+	tw.Write(bytes.Repeat([]byte("a"), 100))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(tb.Bytes()[:512+100])
+	zw.Close()
+	return gz.Bytes()
 }

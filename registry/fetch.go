@@ -248,19 +248,33 @@ func Prune(dir string, keep []string) error {
 	return nil
 }
 
-// tarballPayload returns the extracted payload of a tarball version from
-// the payload cache, downloading and extracting it on first use. open
-// returns the .tar.gz stream. The cache is keyed by name, version and
-// the expected integrity, so a changed index entry never reuses it; the
-// content is verified by the caller on every use.
+// tarballPayload returns the verified, extracted payload of a tarball
+// version from the payload cache, downloading and extracting it on first
+// use. open returns the .tar.gz stream. The cache is keyed by name,
+// version and the expected integrity, so a changed index entry never
+// reuses it. A payload enters the cache only once Verify accepted it, and
+// a cached payload is verified again on every use: one that no longer
+// matches (damaged, or cached unverified by an older agent-skills) is
+// evicted, with a notice, and downloaded again, so a server that served
+// bad bytes once and was fixed heals on the next run.
 func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, open func(context.Context) (io.ReadCloser, error)) (fs.FS, error) {
 	if r.opts.CacheDir == "" {
 		return nil, unavailable(r.spec.Name, "no cache directory configured for tarball payloads", nil)
 	}
 	key := name + "@" + v.Version + "-" + integrityKey(v.Integrity)
 	dir := filepath.Join(r.opts.CacheDir, "payloads", key)
-	if info, err := os.Stat(dir); err == nil && info.IsDir() {
-		return os.DirFS(dir), nil
+	if info, err := os.Lstat(dir); err == nil {
+		verr := errors.New("not a folder")
+		if info.IsDir() {
+			if _, verr = Verify(os.DirFS(dir), name, v.Version, v.Integrity); verr == nil {
+				return os.DirFS(dir), nil
+			}
+		}
+		r.opts.notify("registry %s: the cached payload of %s@%s is not what the index records (%s); downloading it again",
+			r.spec.Name, name, v.Version, firstLine(verr.Error()))
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
@@ -283,6 +297,9 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 			e.Message = fmt.Sprintf("%s@%s: %s", name, v.Version, e.Message)
 		}
 		return nil, err
+	}
+	if _, err := Verify(os.DirFS(tmp), name, v.Version, v.Integrity); err != nil {
+		return nil, err // the deferred RemoveAll keeps it out of the cache
 	}
 	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, fs.ErrExist) {
 		if _, serr := os.Stat(dir); serr != nil {

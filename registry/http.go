@@ -9,21 +9,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
 // HTTP limits and retry policy.
 const (
-	httpAttempts      = 3
-	httpFirstBackoff  = 250 * time.Millisecond
-	httpClientTimeout = 30 * time.Second
-	maxTarballBytes   = 100 << 20
+	httpAttempts     = 3
+	httpFirstBackoff = 250 * time.Millisecond
+	maxTarballBytes  = 100 << 20
 )
 
 // httpBackend serves a registry over HTTPS: an index document and
@@ -33,7 +30,7 @@ type httpBackend struct {
 	opts   *Options
 	index  *url.URL
 	dir    string // CacheDir/http/<hash>
-	client *http.Client
+	client *HTTPClient
 }
 
 // httpMeta is what is remembered about the cached index.
@@ -50,64 +47,38 @@ func newHTTP(spec Spec, opts *Options) (*httpBackend, error) {
 	if err != nil || u.Host == "" {
 		return nil, configInvalid(spec, "not a usable http(s) URL")
 	}
-	if why := transportPolicy(u, spec.AllowInsecure); why != "" {
-		return nil, configInvalid(spec, why)
+	if why := TransportPolicy(u, spec.AllowInsecure); why != "" {
+		return nil, configInvalid(spec, why+" (or allow insecure use explicitly)")
 	}
 	if opts.CacheDir == "" {
 		return nil, configInvalid(spec, "http registries need a cache directory")
 	}
 	sum := sha256.Sum256([]byte(u.String()))
-	client := opts.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: httpClientTimeout}
-	}
-	c := *client
-	allow := spec.AllowInsecure
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		if why := transportPolicy(req.URL, allow); why != "" {
-			return errors.New("refused redirect: " + why)
-		}
-		return nil
-	}
+	client := NewHTTPClient(HTTPOptions{
+		Timeouts:      opts.HTTPTimeouts,
+		AllowInsecure: spec.AllowInsecure,
+		Transport:     opts.HTTPTransport,
+		Notify:        func(msg string) { opts.notify("registry %s: %s", spec.Name, msg) },
+	})
 	return &httpBackend{
-		spec: spec, opts: opts, index: u, client: &c,
+		spec: spec, opts: opts, index: u, client: client,
 		dir: filepath.Join(opts.CacheDir, "http", hex.EncodeToString(sum[:16])),
 	}, nil
 }
 
-// transportPolicy returns why u may not be used, or "": https always;
-// http only to a loopback host or when insecure use was allowed.
-func transportPolicy(u *url.URL, allowInsecure bool) string {
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return ""
-	case "http":
-		if allowInsecure || isLoopback(u.Hostname()) {
-			return ""
-		}
-		return "plain http:// is only allowed to loopback hosts; use https:// (or allow insecure use explicitly)"
-	}
-	return fmt.Sprintf("scheme %q is not allowed (want https)", u.Scheme)
-}
-
-// isLoopback reports whether host is localhost, 127.0.0.0/8 or ::1.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // loadIndex serves a fresh cached copy, else revalidates or downloads
-// the index, falling back to the cached copy with a notice.
+// the index, falling back to the cached copy with a notice. A cached copy
+// that no longer decodes is dropped and downloaded again, so a damaged
+// cache heals on the next run instead of failing every run until its TTL
+// ends.
 func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
 	cached, meta := h.readCache()
 	if cached != nil && (h.opts.Offline || h.fresh(meta)) {
-		return decodeIndexCached(cached, h.index.String(), h.opts.CacheDir)
+		idx, err := h.decodeCached(cached)
+		if err == nil || h.opts.Offline {
+			return idx, err
+		}
+		cached = nil
 	}
 	if h.opts.Offline {
 		return nil, unavailable(h.spec.Name, "offline and no cached index", nil, "run the command once while online")
@@ -117,11 +88,17 @@ func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
 		etag = meta.ETag
 	}
 	body, newTag, err := h.getIndex(ctx, etag)
+	if err == nil && body == nil { // 304 Not Modified
+		if idx, derr := h.decodeCached(cached); derr == nil {
+			meta.FetchedAt = h.opts.now().UTC()
+			h.writeMeta(meta)
+			return idx, nil
+		}
+		// The copy the server calls current is unusable: ask for the
+		// index itself.
+		body, newTag, err = h.getIndex(ctx, "")
+	}
 	switch {
-	case err == nil && body == nil: // 304 Not Modified
-		meta.FetchedAt = h.opts.now().UTC()
-		h.writeMeta(meta)
-		return decodeIndexCached(cached, h.index.String(), h.opts.CacheDir)
 	case err == nil:
 		idx, derr := decodeIndexCached(body, h.index.String(), h.opts.CacheDir)
 		if derr != nil {
@@ -129,12 +106,28 @@ func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
 		}
 		h.writeCache(body, httpMeta{URL: h.index.String(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
 		return idx, nil
-	case cached != nil && !isIndexError(err):
+	case cached != nil && !isIndexError(err) && !errors.Is(err, context.Canceled):
+		idx, derr := h.decodeCached(cached)
+		if derr != nil {
+			return nil, err
+		}
 		h.opts.notify("registry %s: %s unreachable (%s); using the index cached %s",
-			h.spec.Name, h.index, firstLine(err.Error()), meta.FetchedAt.Format(time.RFC3339))
-		return decodeIndexCached(cached, h.index.String(), h.opts.CacheDir)
+			h.spec.Name, redact(h.index), firstLine(err.Error()), meta.FetchedAt.Format(time.RFC3339))
+		return idx, nil
 	}
 	return nil, err
+}
+
+// decodeCached decodes the cached index; one that does not decode is
+// removed from the cache, with a notice.
+func (h *httpBackend) decodeCached(cached []byte) (*Index, error) {
+	idx, err := decodeIndexCached(cached, h.index.String(), h.opts.CacheDir)
+	if err != nil {
+		_ = os.Remove(filepath.Join(h.dir, "index"))
+		_ = os.Remove(filepath.Join(h.dir, "meta.json"))
+		h.opts.notify("registry %s: the cached index is unusable (%s); it was removed", h.spec.Name, firstLine(err.Error()))
+	}
+	return idx, err
 }
 
 // isIndexError reports whether err is a hard, non-transport failure.
@@ -191,7 +184,11 @@ func (h *httpBackend) getIndex(ctx context.Context, etag string) ([]byte, string
 	limit := int64(DefaultIndexLimits().MaxBytes)
 	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, "", unavailable(h.spec.Name, "reading the index failed", err)
+		if errors.Is(err, context.Canceled) {
+			return nil, "", err
+		}
+		return nil, "", unavailable(h.spec.Name, "reading the index from "+redact(h.index)+" failed", err,
+			"check your network and retry")
 	}
 	if int64(len(data)) > limit {
 		return nil, "", invalidIndex(h.index.String(), []string{fmt.Sprintf("index is larger than %d bytes", limit)})
@@ -200,11 +197,13 @@ func (h *httpBackend) getIndex(ctx context.Context, etag string) ([]byte, string
 }
 
 // get performs a GET with bounded retries and exponential backoff on
-// network errors and 5xx answers. Any other non-2xx answer (except 304)
-// is an error without retry.
+// network errors and 5xx answers. A timeout, a refused redirect and any
+// other non-2xx answer (except 304) are errors without retry: a server
+// that stalled once would only make the user wait three times as long.
 func (h *httpBackend) get(ctx context.Context, u *url.URL, etag string) (*http.Response, error) {
 	var last error
 	backoff := httpFirstBackoff
+	shown := redact(u)
 	for attempt := 0; attempt < httpAttempts; attempt++ {
 		if attempt > 0 {
 			if err := h.sleep(ctx, backoff); err != nil {
@@ -212,19 +211,20 @@ func (h *httpBackend) get(ctx context.Context, u *url.URL, etag string) (*http.R
 			}
 			backoff *= 2
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("User-Agent", "agent-skills")
+		var hdr http.Header
 		if etag != "" {
-			req.Header.Set("If-None-Match", etag)
+			hdr = http.Header{"If-None-Match": {etag}}
 		}
-		resp, err := h.client.Do(req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
+		resp, err := h.client.Get(ctx, u, hdr)
+		switch {
+		case errors.Is(err, context.Canceled):
+			return nil, err
+		case errors.Is(err, ErrHTTPTimeout):
+			return nil, unavailable(h.spec.Name, "GET "+shown, err, "check your network and retry")
+		case errors.Is(err, ErrRedirectRefused):
+			return nil, unavailable(h.spec.Name, "GET "+shown, err,
+				"report the insecure redirect to the registry's maintainers")
+		case err != nil:
 			last = err
 			continue
 		}
@@ -233,14 +233,14 @@ func (h *httpBackend) get(ctx context.Context, u *url.URL, etag string) (*http.R
 			return resp, nil
 		case resp.StatusCode >= 500:
 			resp.Body.Close()
-			last = fmt.Errorf("GET %s: %s", u, resp.Status)
+			last = fmt.Errorf("GET %s: %s", shown, resp.Status)
 			continue
 		}
 		resp.Body.Close()
-		return nil, unavailable(h.spec.Name, fmt.Sprintf("GET %s: %s", u, resp.Status), nil,
+		return nil, unavailable(h.spec.Name, fmt.Sprintf("GET %s: %s", shown, resp.Status), nil,
 			"check the registry URL: agent-skills registry list")
 	}
-	return nil, unavailable(h.spec.Name, fmt.Sprintf("GET %s failed after %d attempts", u, httpAttempts), last,
+	return nil, unavailable(h.spec.Name, fmt.Sprintf("GET %s failed after %d attempts", shown, httpAttempts), last,
 		"check your network and retry")
 }
 
@@ -276,7 +276,7 @@ func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Ver
 		if err != nil {
 			return nil, err
 		}
-		return &cappedBody{rc: resp.Body, left: maxTarballBytes + 1, name: u.String()}, nil
+		return &cappedBody{rc: resp.Body, left: maxTarballBytes + 1, name: redact(u), reg: h.spec.Name}, nil
 	})
 }
 
@@ -288,10 +288,10 @@ func (h *httpBackend) tarballURL(v *Version) (*url.URL, error) {
 		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("tarball %q is not a URL", v.Tarball)})
 	}
 	u := h.index.ResolveReference(ref)
-	if why := transportPolicy(u, h.spec.AllowInsecure); why != "" {
+	if why := TransportPolicy(u, h.spec.AllowInsecure); why != "" {
 		return nil, &Error{
 			Code:    "ASK_REGISTRY_UNAVAILABLE",
-			Message: fmt.Sprintf("registry %q: refusing to download %s: %s", h.spec.Name, u, why),
+			Message: fmt.Sprintf("registry %q: refusing to download %s: %s", h.spec.Name, redact(u), why),
 			Try:     []string{"report the insecure tarball URL to the registry's maintainers"},
 		}
 	}
@@ -308,11 +308,14 @@ func (h *httpBackend) resolved(v *Version) string {
 
 // cappedBody fails a download that grows beyond its limit; left starts
 // one above the limit so that a body of exactly the limit still ends in
-// io.EOF.
+// io.EOF. A transport failure or timeout while reading becomes
+// ASK_REGISTRY_UNAVAILABLE naming the download; a cancellation stays as it
+// is, for the caller to report as an interruption.
 type cappedBody struct {
 	rc   io.ReadCloser
 	left int64
 	name string
+	reg  string
 }
 
 // Read reads while counting against the limit.
@@ -325,6 +328,9 @@ func (c *cappedBody) Read(p []byte) (int, error) {
 	}
 	n, err := c.rc.Read(p)
 	c.left -= int64(n)
+	if err != nil && err != io.EOF && !errors.Is(err, context.Canceled) {
+		err = unavailable(c.reg, "downloading "+c.name+" failed", err, "check your network and retry")
+	}
 	return n, err
 }
 

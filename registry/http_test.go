@@ -268,7 +268,7 @@ func TestHTTPRefusesDowngradeRedirect(t *testing.T) {
 	}))
 	defer srv.Close()
 	var sl sleeps
-	r, err := Open(Spec{Name: "h", URL: srv.URL + "/index.json"}, Options{CacheDir: t.TempDir(), HTTPClient: srv.Client(), Sleep: sl.sleep})
+	r, err := Open(Spec{Name: "h", URL: srv.URL + "/index.json"}, Options{CacheDir: t.TempDir(), HTTPTransport: srv.Client().Transport, Sleep: sl.sleep})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,9 +79,13 @@ type Options struct {
 	// TTL is how long a git clone or an HTTP index is used without
 	// asking the network again; zero means always revalidate.
 	TTL time.Duration
-	// HTTPClient is used by http registries; nil means a client with a
-	// 30 s timeout.
-	HTTPClient *http.Client
+	// HTTPTimeouts bounds every request of http registries; zero fields
+	// take the DefaultHTTPTimeouts values.
+	HTTPTimeouts HTTPTimeouts
+	// HTTPTransport sends the requests of http registries; nil means
+	// agent-skills' own transport (see HTTPOptions.Transport). Tests pass
+	// the transport of an httptest TLS server.
+	HTTPTransport http.RoundTripper
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
 	// Offline forbids network use: cached copies only.

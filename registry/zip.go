@@ -2,6 +2,8 @@ package registry
 
 import (
 	"archive/zip"
+	"bufio"
+	"compress/flate"
 	"context"
 	"fmt"
 	"io"
@@ -38,8 +40,16 @@ func ExtractZip(ctx context.Context, ra io.ReaderAt, size int64, dir string, lim
 	if err != nil {
 		return nil, err
 	}
-	// The ratio check counts compressed bytes as each entry is opened.
 	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, fold: map[string]string{}, compressed: &countReader{}}
+	// The ratio check counts the compressed bytes each entry's
+	// decompressor really consumes: the sizes in the central directory are
+	// the archive's claim and may lie. archive/zip still checks every
+	// entry's CRC-32 and uncompressed size against what was inflated.
+	meter := func(r io.Reader) *meteredReader {
+		return &meteredReader{br: bufio.NewReader(r), n: &x.compressed.n}
+	}
+	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser { return io.NopCloser(meter(r)) })
+	zr.RegisterDecompressor(zip.Deflate, func(r io.Reader) io.ReadCloser { return flate.NewReader(meter(r)) })
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -88,7 +98,6 @@ func (x *extractor) zipEntry(f *zip.File) error {
 	if f.UncompressedSize64 > uint64(x.lim.MaxFileBytes) {
 		return archiveTooLarge(f.Name, fmt.Sprintf("file is %d bytes; the limit is %d", f.UncompressedSize64, x.lim.MaxFileBytes))
 	}
-	x.compressed.n += int64(f.CompressedSize64)
 	rc, err := f.Open()
 	if err != nil {
 		return archiveUnsafe(f.Name, "unreadable entry: "+err.Error())

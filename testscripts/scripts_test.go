@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agent-skills/agent-skills/cli"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,6 +34,9 @@ func TestScripts(t *testing.T) {
 			"exitcode":  exitcode,
 			"httpserve": httpserve,
 			"gitserve":  gitserve,
+			// Servers that misbehave, for the HTTP client policy.
+			"httpredirect": httpredirect,
+			"httpstall":    httpstall,
 		},
 		Condition:           condition,
 		RequireExplicitExec: true,
@@ -173,7 +177,7 @@ func httpserve(ts *testscript.TestScript, neg bool, args []string) {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			fmt.Fprintf(f, "%s %s\n", r.Method, r.URL.Path)
+			fmt.Fprintf(f, "%s %s host=%s\n", r.Method, r.URL.Path, r.Host)
 			f.Close()
 		}
 		files.ServeHTTP(w, r)
@@ -182,7 +186,90 @@ func httpserve(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(func() { srv.Close(); servers.Delete(ts) })
 	servers.Store(ts, srv)
 	ts.Setenv("HTTPURL", "http://"+ln.Addr().String())
+	ts.Setenv("HTTPPORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 }
+
+// httpredirect answers every request, on loopback, with a 302 redirect to
+// URL for the rest of the script, and sets $REDIRECTURL to its base URL:
+//
+//	httpredirect http://plain-http-remote.example/skill.tar.gz
+func httpredirect(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: httpredirect URL")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	to := args[0]
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, to, http.StatusFound)
+	})}
+	go srv.Serve(ln)
+	ts.Defer(func() { srv.Close() })
+	ts.Setenv("REDIRECTURL", "http://"+ln.Addr().String())
+}
+
+// httpstall starts, on loopback, a server that accepts connections and
+// then goes silent, for the rest of the script, and sets $STALLURL:
+//
+//	httpstall        # never answers a request
+//	httpstall body   # sends the headers of a 1 MiB answer and one byte of it
+//	httpstall wait   # waits (at most 30 s) until the server was connected to
+func httpstall(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 || (len(args) == 1 && args[0] != "body" && args[0] != "wait") {
+		ts.Fatalf("usage: httpstall [body|wait]")
+	}
+	if len(args) == 1 && args[0] == "wait" {
+		v, ok := stalls.Load(ts)
+		if !ok {
+			ts.Fatalf("httpstall wait: no httpstall server is running")
+		}
+		select {
+		case <-v.(chan struct{}):
+		case <-time.After(30 * time.Second):
+			ts.Fatalf("httpstall wait: nothing connected within 30s")
+		}
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	connected := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			once.Do(func() { close(connected) })
+			if len(args) == 1 {
+				go func() {
+					c.Read(make([]byte, 4096))
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n\x1f", 1<<20)
+				}()
+			}
+		}
+	}()
+	stalls.Store(ts, connected)
+	ts.Defer(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		stalls.Delete(ts)
+	})
+	ts.Setenv("STALLURL", "http://"+ln.Addr().String())
+}
+
+// stalls holds each running script's httpstall signal, closed on the
+// first connection.
+var stalls sync.Map
 
 // servers holds each running script's HTTP server, for "httpserve stop".
 var servers sync.Map

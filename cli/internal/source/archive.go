@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,27 +49,46 @@ func openArchive(ctx context.Context, loc, dir string, opts *Options) error {
 	return err
 }
 
-// download fetches an archive URL into a temporary file in tmpDir.
+// download fetches an archive URL into a temporary file in tmpDir,
+// through registry's HTTP client policy: the time limits of
+// opts.HTTPTimeouts, no redirect to plain http on a remote host, a notice
+// when a redirect moves to another host (a GitHub release download does),
+// no credentials carried to it. A stalled server is ASK_SOURCE_UNAVAILABLE
+// saying it timed out; the caller's cancellation is returned as it is.
 func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (string, error) {
-	shown := scrub(u.String(), secretsOf(opts.getenv))
+	secrets := secretsOf(opts.getenv)
+	shown := scrub(u.String(), secrets)
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
 		return "", invalid(shown, "archives are downloaded over https only (plain http is allowed for loopback addresses)")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return "", invalid(shown, err.Error())
-	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
+	client := registry.NewHTTPClient(registry.HTTPOptions{
+		Timeouts:  opts.HTTPTimeouts,
+		Transport: opts.HTTPTransport,
+		Notify: func(msg string) {
+			if opts.Notify != nil {
+				opts.Notify(scrub(msg, secrets))
+			}
+		},
+	})
+	defer client.CloseIdleConnections()
+	failed := func(err error) error {
+		if errors.Is(err, context.Canceled) {
+			return err
 		}
-		return "", &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown,
-			Details: []string{scrub(err.Error(), secretsOf(opts.getenv))}, Try: []string{"check the URL and your network, then retry"}}
+		e := &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown,
+			Details: []string{scrub(err.Error(), secrets)}, Try: []string{"check the URL and your network, then retry"}}
+		switch {
+		case errors.Is(err, registry.ErrHTTPTimeout):
+			e.Message += ": the server timed out"
+		case errors.Is(err, registry.ErrRedirectRefused):
+			e.Message += ": the server redirected to a URL agent-skills does not follow"
+			e.Try = []string{"download the archive yourself over https and install it from its local path"}
+		}
+		return e
+	}
+	resp, err := client.Get(ctx, u, nil)
+	if err != nil {
+		return "", failed(err)
 	}
 	defer resp.Body.Close()
 	switch {
@@ -102,7 +122,7 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 		if _, ok := err.(*Error); ok {
 			return "", err
 		}
-		return "", &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown, Details: []string{scrub(err.Error(), secretsOf(opts.getenv))}}
+		return "", failed(err)
 	}
 	return f.Name(), nil
 }

@@ -28,7 +28,7 @@ type zipEntry struct {
 }
 
 // makeZip builds a zip archive.
-func makeZip(t *testing.T, entries []zipEntry) []byte {
+func makeZip(t testing.TB, entries []zipEntry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

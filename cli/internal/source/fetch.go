@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
 )
 
 // Options tunes Fetch and Restore.
@@ -40,8 +41,15 @@ type Options struct {
 	Interactive bool
 	// Pick asks the user to choose among several skills.
 	Pick func([]Found) ([]Found, error)
-	// HTTPClient downloads archives; nil means http.DefaultClient.
-	HTTPClient *http.Client
+	// HTTPTimeouts bounds each archive download; zero fields take
+	// registry.DefaultHTTPTimeouts.
+	HTTPTimeouts registry.HTTPTimeouts
+	// HTTPTransport sends archive downloads; nil means agent-skills' own
+	// transport (see registry.HTTPOptions.Transport).
+	HTTPTransport http.RoundTripper
+	// Notify receives one-line notices, such as a download redirected to
+	// another host; nil drops them.
+	Notify func(string)
 	// MaxBytes caps what a clone or an archive download may take on disk;
 	// zero means DefaultMaxBytes.
 	MaxBytes int64

@@ -3,6 +3,10 @@ package source
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/registry"
@@ -39,9 +43,50 @@ func FuzzParse(f *testing.F) {
 func FuzzExtractZip(f *testing.F) {
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	f.Add([]byte("not a zip"))
+	// Archives that lie about their sizes in the central directory: the
+	// limits hold for the bytes inflated, whatever is declared.
+	honest := makeZip(f, []zipEntry{{name: "s/SKILL.md", body: "---\nname: s\n---\n"}, {name: "s/z.md", body: strings.Repeat("\x00", 64<<10)}})
+	for _, lie := range []struct{ off int }{{20}, {24}} {
+		for _, v := range []uint32{1, 0x7ffffff0} {
+			f.Add(lieInCentralDirectory(honest, lie.off, v))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lim := registry.DefaultExtractLimits()
-		lim.MaxTotalBytes, lim.MaxFileBytes = 1<<20, 1<<20
-		registry.ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), t.TempDir(), lim)
+		lim.MaxTotalBytes, lim.MaxFileBytes, lim.RatioGrace = 1<<20, 1<<20, 16<<10
+		dir := t.TempDir()
+		files, err := registry.ExtractZip(context.Background(), bytes.NewReader(data), int64(len(data)), dir, lim)
+		if err != nil {
+			return
+		}
+		var total int64
+		for _, name := range files {
+			fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+			if err != nil {
+				t.Fatalf("ExtractZip listed %s, which is not on disk: %v", name, err)
+			}
+			if fi.Size() > lim.MaxFileBytes {
+				t.Fatalf("ExtractZip wrote %s of %d bytes, over the %d-byte limit", name, fi.Size(), lim.MaxFileBytes)
+			}
+			total += fi.Size()
+		}
+		if total > lim.MaxTotalBytes {
+			t.Fatalf("ExtractZip wrote %d bytes, over the %d-byte limit", total, lim.MaxTotalBytes)
+		}
 	})
+}
+
+// lieInCentralDirectory returns a copy of a zip whose every central
+// directory record has the 32-bit field at off (20: compressed size, 24:
+// uncompressed size) set to v.
+func lieInCentralDirectory(data []byte, off int, v uint32) []byte {
+	out := bytes.Clone(data)
+	for i := 0; ; i++ {
+		j := bytes.Index(out[i:], []byte("PK\x01\x02"))
+		if j < 0 || i+j+off+4 > len(out) {
+			return out
+		}
+		i += j
+		binary.LittleEndian.PutUint32(out[i+off:], v)
+	}
 }
