@@ -39,7 +39,7 @@ func ExtractZip(ctx context.Context, ra io.ReaderAt, size int64, dir string, lim
 		return nil, err
 	}
 	// The ratio check counts compressed bytes as each entry is opened.
-	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, fold: map[string]string{}, compressed: &countReader{}}
+	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, compressed: &countReader{}}
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -75,11 +75,8 @@ func (x *extractor) zipEntry(f *zip.File) error {
 	if isDir && name == "" {
 		return nil
 	}
-	if why := checkPath(name); why != "" {
-		return archiveUnsafe(f.Name, why)
-	}
-	if err := x.claim(f.Name, name, isDir); err != nil {
-		return err
+	if ok, err := x.admit(f.Name, name, isDir); !ok {
+		return err // nil for a skipped name: reported when the archive ends
 	}
 	full := filepath.Join(x.root, filepath.FromSlash(name))
 	if isDir {
