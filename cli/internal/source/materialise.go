@@ -69,11 +69,8 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if f.Path != "" {
 		where += " (" + f.Path + ")"
 	}
-	for _, d := range diags {
-		if d.Severity == format.SeverityError && (d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
-			return nil, &Error{Code: d.Code, Message: fmt.Sprintf("skill %s from %s is refused: %s", f.Name, where, d.String()),
-				Try: []string{"do not install this skill; report it to the repository's maintainers"}}
-		}
+	if err := refusal(diags, f.Name, where); err != nil {
+		return nil, err
 	}
 	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
 		e := &Error{Code: "ASK_VALIDATION_FAILED", Diagnostics: diags,
@@ -118,6 +115,35 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 	}
 	return p, nil
+}
+
+// refusal returns the error for a skill whose diagnostics hold an unsafe
+// or oversized file, which no flag may let through: the code of the first
+// such diagnostic, and every diagnostic with that code, so that all the
+// offending files are named at once. It returns nil when there is none.
+func refusal(diags format.Diagnostics, name, where string) error {
+	var code string
+	var hits []string
+	for _, d := range diags {
+		if d.Severity != format.SeverityError || d.Code != "ASK_PACKAGE_UNSAFE_FILE" && d.Code != "ASK_PACKAGE_TOO_LARGE" {
+			continue
+		}
+		if code == "" {
+			code = d.Code
+		}
+		if d.Code == code {
+			hits = append(hits, d.String())
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return nil
+	case 1:
+		return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %s", name, where, hits[0]),
+			Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+	}
+	return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %d files cannot be installed safely", name, where, len(hits)),
+		Details: hits, Try: []string{"do not install this skill; report it to the repository's maintainers"}}
 }
 
 // copyTree copies the regular files and folders under src into dst,
