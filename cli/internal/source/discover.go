@@ -3,6 +3,7 @@ package source
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -71,14 +72,8 @@ type discovery struct {
 // (skills/ before other folders before agent folders before plugins; then
 // by path).
 func discover(fsys fs.FS, root string) (discovery, error) {
-	dir := root
-	if dir == "" {
-		dir = "."
-	}
-	info, err := fs.Stat(fsys, dir)
-	if err != nil || !info.IsDir() {
-		return discovery{}, notFound("the source has no folder "+quote(root), nil,
-			"check the path after owner/repo/ (it is case-sensitive)")
+	if err := checkFolder(fsys, root); err != nil {
+		return discovery{}, err
 	}
 	if root == "" {
 		if _, err := fs.Stat(fsys, registryIndex); err == nil {
@@ -135,6 +130,33 @@ func discover(fsys fs.FS, root string) (discovery, error) {
 	}
 	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Name, b.Name) })
 	return discovery{found: out}, nil
+}
+
+// checkFolder returns nil when root is a folder of the source, and
+// otherwise ASK_SOURCE_NOT_FOUND, or the refuseLink error.
+func checkFolder(fsys fs.FS, root string) error {
+	if err := refuseLink(fsys, root); err != nil {
+		return err
+	}
+	if info, err := fs.Stat(fsys, orDot(root)); err != nil || !info.IsDir() {
+		return notFound("the source has no folder "+quote(root), nil,
+			"check the path after owner/repo/ (it is case-sensitive)")
+	}
+	return nil
+}
+
+// refuseLink returns ASK_PACKAGE_UNSAFE_FILE when the path p of the
+// source is, or goes through, a symbolic link, and nil otherwise: links
+// inside a source are never followed (see treeFS).
+func refuseLink(fsys fs.FS, p string) error {
+	_, err := fs.Stat(fsys, orDot(p))
+	var pe *fs.PathError
+	if !isLink(err) || !errors.As(err, &pe) {
+		return nil
+	}
+	return &Error{Code: "ASK_PACKAGE_UNSAFE_FILE",
+		Message: fmt.Sprintf("%s in the source is a symbolic link; agent-skills never follows links inside a source, so it cannot reach %s", pe.Path, quote(p)),
+		Try:     []string{"name the folder the link points to instead, if it is inside the source", "or ask the source's maintainers to replace the link with the folder itself"}}
 }
 
 // walk calls visit for every folder holding a SKILL.md up to
