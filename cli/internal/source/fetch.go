@@ -45,6 +45,10 @@ type Options struct {
 	// MaxBytes caps what a clone or an archive download may take on disk;
 	// zero means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxSkills caps the skill folders discovery reads from the source;
+	// one offering more is refused (ASK_SOURCE_TOO_MANY_SKILLS), never cut
+	// short. Zero means DefaultMaxSkills.
+	MaxSkills int
 	// OverrideKeys is the agentOverrides allowlist passed to validation
 	// (see validate.Options); nil skips that check.
 	OverrideKeys map[string][]string
@@ -188,7 +192,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
 	}
-	d, err := discover(t.fsys, r.Subpath)
+	d, err := discover(t.fsys, r.Subpath, opts.MaxSkills)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func TestDiscoverNeverFollowsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fsys.Close()
-	d, err := discover(fsys, "")
+	d, err := discover(fsys, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestDiscoverNeverFollowsLinks(t *testing.T) {
 		t.Errorf("discover(linked source) = %v registry %v, want %v and no registry", got, d.registry, want)
 	}
 	for _, root := range []string{"linked", "linked/victim", ".claude/skills", ".claude/skills/victim", "skills/alias"} {
-		if _, err := discover(fsys, root); codeOf(err) != "ASK_PACKAGE_UNSAFE_FILE" {
+		if _, err := discover(fsys, root, 0); codeOf(err) != "ASK_PACKAGE_UNSAFE_FILE" {
 			t.Errorf("discover(linked source, %q) = %v, want ASK_PACKAGE_UNSAFE_FILE", root, err)
 		}
 	}
