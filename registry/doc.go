@@ -48,8 +48,12 @@
 // Extract accepts only regular files and directories with safe paths, and
 // enforces entry, file, total and compression-ratio limits while
 // decompressing (DefaultExtractLimits). Pack writes reproducible archives.
-// The path check (pathsafe.go) duplicates the part of validate's that the
-// extractor needs, because registry must not import validate.
+// Paths are checked with format's portable-path rules (format.CheckPath,
+// format.PathSet), the ones validation, the loader and the agents' layouts
+// use: an absolute or escaping entry, a link or a duplicate entry is
+// ASK_ARCHIVE_UNSAFE at once; entries whose names are merely not portable
+// (a Windows device name, case or NFC/NFD twins, …) are not written and
+// are all listed at the end as ASK_PACKAGE_UNSAFE_FILE.
 //
 // # Precedence
 //
