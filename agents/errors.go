@@ -28,12 +28,15 @@ func (e *Error) ErrorCode() string { return e.Code }
 func (e *Error) Hint() []string { return e.Hints }
 
 // ExitCode returns the process exit code the design assigns to the error's
-// code: 2 for an unknown agent (a usage error), 6 when no agent was
-// detected and 1 for an adapter bug.
+// code: 2 for an unknown agent (a usage error), 5 for a package file whose
+// name is not portable, 6 when no agent was detected and 1 for an adapter
+// bug.
 func (e *Error) ExitCode() int {
 	switch e.Code {
 	case "ASK_AGENT_UNKNOWN":
 		return 2
+	case "ASK_PACKAGE_UNSAFE_FILE":
+		return 5
 	case "ASK_NO_AGENT":
 		return 6
 	}

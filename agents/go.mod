@@ -6,4 +6,6 @@ require github.com/agent-skills/agent-skills/format v0.0.0
 
 require go.yaml.in/yaml/v3 v3.0.6
 
+require golang.org/x/text v0.44.0 // indirect
+
 replace github.com/agent-skills/agent-skills/format => ../format

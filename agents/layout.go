@@ -3,7 +3,6 @@ package agents
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,28 +38,55 @@ type Layout struct {
 	FrontMatter map[string]any `json:"frontMatter"`
 }
 
-// Check reports an adapter bug as ASK_LAYOUT_INVALID: a file-shaped
-// location given anything but exactly one entry, an entry with both or
-// neither of Content and CopyFrom, an unsafe or duplicate path.
+// Check refuses a layout that cannot be written as planned. An adapter
+// bug is ASK_LAYOUT_INVALID: a file-shaped location given anything but
+// exactly one entry, an entry with both or neither of Content and
+// CopyFrom, a path written twice, or a generated path that breaks the
+// portable-path rules (format.CheckPaths). A file the package ships whose
+// path breaks them — or collides, on a case-insensitive or normalising
+// file system, with another path of the layout — is the package's fault,
+// not the adapter's: ASK_PACKAGE_UNSAFE_FILE (exit 5), every such file
+// listed. format.Load already refuses such files, so this only fires for a
+// package built some other way.
 func (l Layout) Check(shape Shape) error {
 	if shape == ShapeFile && len(l.Entries) != 1 {
 		return layoutError("a file-shaped location takes exactly one file, but the projection has %d", len(l.Entries))
 	}
-	seen := map[string]bool{}
+	byPath := make(map[string]Entry, len(l.Entries))
+	paths := make([]string, 0, len(l.Entries))
 	for _, e := range l.Entries {
-		if !fs.ValidPath(e.Path) || e.Path == "." || strings.Contains(e.Path, `\`) {
-			return layoutError("the projection writes the unsafe path %q", e.Path)
-		}
-		if seen[e.Path] {
+		if _, dup := byPath[e.Path]; dup {
 			return layoutError("the projection writes %q twice", e.Path)
 		}
-		seen[e.Path] = true
+		byPath[e.Path] = e
+		paths = append(paths, e.Path)
 		if (e.Content == nil) == (e.CopyFrom == "") {
 			return layoutError("the projection entry %q must either carry content or copy a file", e.Path)
 		}
 	}
+	var shipped []string
+	for _, pe := range format.CheckPaths(paths) {
+		if !byPath[pe.Path].shipped() && !byPath[pe.Other].shipped() {
+			return layoutError("the projection writes an unsafe path: %s", pe.Error())
+		}
+		shipped = append(shipped, pe.Error())
+	}
+	if len(shipped) > 0 {
+		return &Error{
+			Code:    "ASK_PACKAGE_UNSAFE_FILE",
+			Message: fmt.Sprintf("the package ships %d file names that some supported system cannot create as themselves: %s", len(shipped), strings.Join(shipped, "; ")),
+			Hints: []string{
+				"Nothing was written; do not install this package",
+				"Report it to its maintainers: every file name must be portable to Linux, macOS and Windows",
+			},
+		}
+	}
 	return nil
 }
+
+// shipped reports an entry that copies a file of the package unchanged to
+// the same path: its name is the package's, not the adapter's.
+func (e Entry) shipped() bool { return e.CopyFrom != "" && e.CopyFrom == e.Path }
 
 // projection is a layout being built: the front matter, the files added
 // by agent hooks, and the package it comes from.

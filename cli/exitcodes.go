@@ -91,6 +91,9 @@ var exitCodes = map[string]int{
 	"ASK_CATALOG_READ_DENIED":    exitIntegrity,
 	"ASK_SOURCE_TOO_LARGE":       exitIntegrity,
 
+	// local sources and portability (issue 11)
+	"ASK_SOURCE_TOO_MANY_SKILLS": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

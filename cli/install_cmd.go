@@ -23,6 +23,7 @@ type installCmd struct {
 	FrozenLockfile bool       `help:"Fail instead of changing skills.lock."`
 	Skill          []string   `help:"From a source offering several skills: install this one (repeatable; * for all)."`
 	List           bool       `help:"List the skills a source offers; install nothing."`
+	MaxSkills      int        `default:"1000" help:"Read at most this many skills from one source; a source offering more is refused, never cut short."`
 	JSON           bool       `name:"json" help:"Print the plan and outcomes as JSON."`
 }
 
@@ -51,6 +52,9 @@ func (c *installCmd) Run(e *env) error {
 	if c.WithSuggests && c.NoDeps {
 		return usageError("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
 	}
+	if c.MaxSkills < 0 {
+		return usageError("--max-skills must not be negative")
+	}
 	srcRefs, regArgs, err := e.splitSources(c.Skills)
 	if err != nil {
 		return err
@@ -59,7 +63,7 @@ func (c *installCmd) Run(e *env) error {
 		if len(srcRefs) != 1 || len(regArgs) != 0 {
 			return usageError("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
 		}
-		return e.listSource(srcRefs[0])
+		return e.listSource(srcRefs[0], c.MaxSkills)
 	}
 	if len(c.Skill) > 0 && len(srcRefs) == 0 {
 		return usageError("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
@@ -95,7 +99,7 @@ func (c *installCmd) Run(e *env) error {
 		}
 		fs = append(srcFetched, regFetched...)
 	} else {
-		srcFetched, cleanup, err := p.fetchSources(srcRefs, c.Skill)
+		srcFetched, cleanup, err := p.fetchSources(srcRefs, c.Skill, c.MaxSkills)
 		defer cleanup()
 		if err != nil {
 			return err

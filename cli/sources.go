@@ -96,10 +96,11 @@ func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	return out, nil
 }
 
-// listSource prints what a source offers (install --list).
-func (e *env) listSource(r source.Ref) error {
+// listSource prints what a source offers (install --list), reading at
+// most maxSkills skills (0: the default cap).
+func (e *env) listSource(r source.Ref, maxSkills int) error {
 	opts := e.sourceOptions("", nil)
-	opts.List = true
+	opts.List, opts.MaxSkills = true, maxSkills
 	res, err := source.Fetch(e.ctx, r, opts)
 	if err != nil {
 		return err
@@ -121,9 +122,10 @@ func (e *env) listSource(r source.Ref) error {
 }
 
 // fetchSources materialises the chosen skills of every source into a
-// temporary folder (removed by the returned cleanup) as verified packages.
-// The same skill reached through two references is fetched once.
-func (p *pipeline) fetchSources(refs []source.Ref, skills []string) ([]fetched, func(), error) {
+// temporary folder (removed by the returned cleanup) as verified packages,
+// reading at most maxSkills skills from each (0: the default cap). The
+// same skill reached through two references is fetched once.
+func (p *pipeline) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]fetched, func(), error) {
 	if len(refs) == 0 {
 		return nil, func() {}, nil
 	}
@@ -137,7 +139,9 @@ func (p *pipeline) fetchSources(refs []source.Ref, skills []string) ([]fetched, 
 	var out []fetched
 	for i, r := range refs {
 		dir := filepath.Join(tmp, fmt.Sprint(i))
-		res, err := source.Fetch(p.e.ctx, r, p.e.sourceOptions(dir, skills))
+		opts := p.e.sourceOptions(dir, skills)
+		opts.MaxSkills = maxSkills
+		res, err := source.Fetch(p.e.ctx, r, opts)
 		if err != nil {
 			cleanup()
 			return nil, func() {}, err

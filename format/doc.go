@@ -9,9 +9,13 @@
 // Decoding checks shape and types only and reports every problem found, each
 // as a Diagnostic with a file, a 1-based line and column, a stable ASK_* code
 // and a fix. The rules of the format — name grammar, semver, SPDX licences,
-// path safety of `files`, the Agent Skills front-matter rules — belong to
-// package validate, which reads the values and positions decoded here
-// (Manifest.Pos, Manifest.KeyPos, Manifest.Has, Entrypoint.Pos, …).
+// the Agent Skills front-matter rules — belong to package validate, which
+// reads the values and positions decoded here (Manifest.Pos, Manifest.KeyPos,
+// Manifest.Has, Entrypoint.Pos, …). The one exception is the rule set for
+// portable paths (CheckPath, CheckEntryPath, CheckPaths, FoldPath): every
+// reader of a package — Load, validate, the registry's extractor, the CLI's
+// source copier and the agents' layouts — needs it, so it lives here, in
+// the lowest module, once.
 //
 //   - DecodeManifest decodes skill.yaml through a yaml.Node tree, rejecting
 //     several documents, non-mapping roots, duplicate keys, aliases, merge
@@ -57,4 +61,14 @@
 // are never followed. An fs.FS cannot see hard-link counts, so refusing hard
 // links is the OS-level caller's job: the CLI passes LoadOptions.Inspect to
 // refuse files whose link count is above one.
+//
+// # Portable paths
+//
+// Load also refuses, as ASK_PACKAGE_UNSAFE_FILE, every file of the file set
+// whose path some supported system cannot create as itself (CheckPath: a
+// Windows device name such as aux.md or COM¹, a character Windows refuses,
+// a backslash, a trailing dot or space, …) or that would become the same
+// file as another on a case-insensitive or normalising file system
+// (CheckPaths: A.md and a.md, café in NFC and in NFD). Every such file is
+// reported at once, each with its rule.
 package format

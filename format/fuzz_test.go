@@ -2,6 +2,8 @@ package format
 
 import (
 	"bytes"
+	"io/fs"
+	"strings"
 	"testing"
 )
 
@@ -99,6 +101,40 @@ func FuzzReadWorkflowMeta(f *testing.F) {
 			if d.Code != "ASK_WORKFLOW_META_INVALID" && d.Code != "ASK_PACKAGE_TOO_LARGE" {
 				t.Fatalf("ReadWorkflowMeta(%q) produced code %s", data, d.Code)
 			}
+		}
+	})
+}
+
+// FuzzCheckPaths checks the portability rules on arbitrary path sets: a
+// path CheckPath accepts is a valid, relative fs path free of the
+// characters Windows refuses, and the paths CheckPaths does not report
+// never name one file on a case-insensitive, normalising file system.
+func FuzzCheckPaths(f *testing.F) {
+	for _, s := range []string{"SKILL.md\nreferences/a.md", "A.md\na.md", "caf\u00e9\ncafe\u0301", "aux.md\nCOM\u00b9", "a\na/b", `x\y`, "../x\n/abs", "\u212a\nk"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		paths := strings.Split(list, "\n")
+		bad := map[string]bool{}
+		for _, pe := range CheckPaths(paths) {
+			bad[pe.Path] = true
+		}
+		folded := map[string]string{}
+		for _, p := range paths {
+			if err := CheckPath(p); err == nil {
+				if !fs.ValidPath(p) || strings.ContainsAny(p, "\\<>:\"|?*") {
+					t.Fatalf("CheckPath(%q) = nil, want an error", p)
+				}
+			} else if !bad[p] {
+				t.Fatalf("CheckPaths(%q) does not report %q, which CheckPath refuses: %v", paths, p, err)
+			}
+			if bad[p] {
+				continue
+			}
+			if q, ok := folded[FoldPath(p)]; ok && q != p {
+				t.Fatalf("CheckPaths(%q) accepts both %q and %q, which FoldPath makes one", paths, q, p)
+			}
+			folded[FoldPath(p)] = p
 		}
 	})
 }

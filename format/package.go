@@ -100,8 +100,11 @@ func isSkipped(name string) bool {
 // implements fs.ReadLinkFS (os.DirFS does). A `files` entry that does not
 // exist is ASK_FILES_MISSING at that entry's line. Entries that are
 // absolute, hold "..", a backslash or are otherwise not fs.ValidPath are
-// skipped silently: their safety is package validate's job. Exceeding a
-// limit is ASK_PACKAGE_TOO_LARGE.
+// skipped silently: package validate reports the entry itself. Exceeding a
+// limit is ASK_PACKAGE_TOO_LARGE. A file of the set whose path is not
+// portable, or collides with another's on a case-insensitive or
+// normalising file system (CheckPaths), is ASK_PACKAGE_UNSAFE_FILE and
+// leaves the set; every such file is reported.
 //
 // The entrypoint for the kind is decoded whether or not `files` lists it;
 // a missing one is ASK_ENTRYPOINT_MISSING. Load only reads skill.yaml and
@@ -131,6 +134,13 @@ func Load(fsys fs.FS, opts LoadOptions) (*Package, Diagnostics) {
 		pkg.Files = append(pkg.Files, p)
 	}
 	slices.Sort(pkg.Files)
+	if bad := CheckPaths(pkg.Files); len(bad) > 0 {
+		for _, pe := range bad {
+			delete(l.files, pe.Path)
+			l.refuse(pe.Path, unportableFile(pe))
+		}
+		pkg.Files = slices.DeleteFunc(pkg.Files, func(p string) bool { return !l.files[p] })
+	}
 	l.diags.Sort()
 	return pkg, l.diags
 }
@@ -391,6 +401,16 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// unportableFile builds the ASK_PACKAGE_UNSAFE_FILE diagnostic for a file
+// whose path some supported system cannot create as itself (CheckPaths).
+func unportableFile(pe *PathError) Diagnostic {
+	fix := "rename it so that Linux, macOS and Windows all create it as itself: no <>:\"|?*\\ or control characters, no name ending in a dot or a space, no device name such as CON, aux or com1"
+	if pe.Other != "" {
+		fix = "rename one of the two so that their names differ by more than case or Unicode normalisation"
+	}
+	return Diagnostic{File: pe.Path, Severity: SeverityError, Code: "ASK_PACKAGE_UNSAFE_FILE", Message: pe.Error(), Fix: fix}
 }
 
 // unsafeFile builds the ASK_PACKAGE_UNSAFE_FILE diagnostic for a

@@ -59,9 +59,13 @@
 // Extract and ExtractZip accept only regular files and directories with
 // safe paths, and enforce entry, file, total and compression-ratio limits
 // while decompressing (DefaultExtractLimits), on the bytes really inflated
-// and read, never on the sizes an archive declares. Pack writes reproducible archives.
-// The path check (pathsafe.go) duplicates the part of validate's that the
-// extractor needs, because registry must not import validate.
+// and read, never on the sizes an archive declares. Pack writes
+// reproducible archives. Paths are checked with format's portable-path
+// rules (format.CheckPath, format.PathSet), the ones validation, the loader
+// and the agents' layouts use: an absolute or escaping entry, a link or a
+// duplicate entry is ASK_ARCHIVE_UNSAFE at once; entries whose names are
+// merely not portable (a Windows device name, case or NFC/NFD twins, …)
+// are not written and are all listed at the end as ASK_PACKAGE_UNSAFE_FILE.
 //
 // # Precedence
 //

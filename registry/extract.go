@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // ExtractLimits bounds what Extract accepts from an untrusted archive.
@@ -65,7 +67,7 @@ func Extract(ctx context.Context, r io.Reader, dir string, lim ExtractLimits) ([
 	if err != nil {
 		return nil, err
 	}
-	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, fold: map[string]string{}}
+	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}}
 	cr := &countReader{r: r}
 	x.compressed = cr
 	zr, err := gzip.NewReader(cr)
@@ -104,8 +106,9 @@ type extractor struct {
 	compressed *countReader
 	entries    int
 	total      int64
-	seen       map[string]bool   // path -> is directory
-	fold       map[string]string // lower-cased path -> path
+	seen       map[string]bool // path -> is directory
+	names      format.PathSet  // refuses names that collide on Windows and macOS
+	unportable []*format.PathError
 	files      []string
 }
 
@@ -139,10 +142,10 @@ func (x *extractor) entry(h *tar.Header, r io.Reader) error {
 	if isDir && name == "" {
 		return nil // "./" itself
 	}
-	if why := checkPath(name); why != "" {
-		return archiveUnsafe(h.Name, why)
-	}
-	if err := x.claim(h.Name, name, isDir); err != nil {
+	if ok, err := x.admit(h.Name, name, isDir); !ok {
+		if err == nil && !isDir {
+			_, err = x.copy(io.Discard, r, h.Name) // a skipped body still counts against the limits
+		}
 		return err
 	}
 	full := filepath.Join(x.root, filepath.FromSlash(name))
@@ -170,29 +173,6 @@ func (x *extractor) entry(h *tar.Header, r io.Reader) error {
 		return archiveUnsafe(h.Name, "truncated entry")
 	}
 	x.files = append(x.files, name)
-	return nil
-}
-
-// claim records a path and its parents, refusing duplicates, names that
-// differ only in case, and a file used as a directory or the reverse.
-func (x *extractor) claim(raw, name string, isDir bool) error {
-	elems := strings.Split(name, "/")
-	for i := range elems {
-		p := strings.Join(elems[:i+1], "/")
-		wantDir := i < len(elems)-1 || isDir
-		if d, ok := x.seen[p]; ok {
-			if d && wantDir {
-				continue
-			}
-			return archiveUnsafe(raw, fmt.Sprintf("duplicate or conflicting entry %q", p))
-		}
-		low := strings.ToLower(p)
-		if other, ok := x.fold[low]; ok && other != p {
-			return archiveUnsafe(raw, fmt.Sprintf("%q and %q differ only in case", other, p))
-		}
-		x.seen[p] = wantDir
-		x.fold[low] = p
-	}
 	return nil
 }
 
@@ -240,6 +220,9 @@ func (x *extractor) readFailure(entry, what string, err error) error {
 // finish strips a single common top folder and moves the staged tree into
 // dir.
 func (x *extractor) finish(dir string) ([]string, error) {
+	if err := x.unportableError(); err != nil {
+		return nil, err
+	}
 	src := x.root
 	prefix := ""
 	ents, err := os.ReadDir(x.root)

@@ -63,13 +63,19 @@ func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error
 // format's own code.
 func loadChecked(fsys fs.FS, name, version string) (*format.Package, format.Diagnostics, error) {
 	pkg, diags := format.Load(fsys, format.LoadOptions{})
-	for _, d := range diags {
+	for i, d := range diags {
 		if d.Severity == format.SeverityError && (pkg == nil || d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
-			return nil, nil, &Error{
+			e := &Error{
 				Code:    d.Code,
 				Message: fmt.Sprintf("package %s@%s is unusable: %s", name, version, d.String()),
 				Try:     []string{"do not install this package; report it to the registry's maintainers"},
 			}
+			for _, o := range diags[i+1:] { // every unsafe file at once, not just the first
+				if o.Severity == format.SeverityError && o.Code == d.Code {
+					e.Details = append(e.Details, o.String())
+				}
+			}
+			return nil, nil, e
 		}
 	}
 	if pkg == nil {

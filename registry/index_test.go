@@ -95,7 +95,7 @@ func TestDecodeIndexInvalid(t *testing.T) {
 		{"duplicate version", v("      - {version: 1.0.0, path: skills/b, integrity: " + goodIntegrity + "}\n"), "duplicate version 1.0.0"},
 		{"duplicate skill", v("  - name: demo-skill\n    versions: [{version: 1.0.0, path: x, integrity: " + goodIntegrity + "}]\n"), "duplicate skill \"demo-skill\""},
 		{"path escapes", strings.Replace(v(""), "skills/a", "../../etc", 1), "unsafe path \"../../etc\""},
-		{"absolute path", strings.Replace(v(""), "skills/a", "/etc/passwd", 1), "absolute path"},
+		{"absolute path", strings.Replace(v(""), "skills/a", "/etc/passwd", 1), `unsafe path "/etc/passwd": is absolute`},
 		{"both", v("        tarball: a.tar.gz\n"), "found both"},
 		{"neither", indexYAML("      - version: 1.0.0\n        integrity: " + goodIntegrity + "\n"), "found neither"},
 		{"bad integrity", strings.Replace(v(""), goodIntegrity, "sha256-abc", 1), "is not sha256- followed by the base64 of 32 bytes"},

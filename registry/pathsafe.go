@@ -1,109 +1,82 @@
 package registry
 
 import (
-	"io/fs"
+	"fmt"
 	"strings"
-	"unicode/utf8"
-)
 
-// This file duplicates, on purpose, the small part of validate's path
-// checker that the archive extractor and the index decoder need: registry
-// sits below validate in the module graph and must not import it.
-
-// maxPathLen and maxPathDepth bound a package-relative path.
-const (
-	maxPathLen   = 1024
-	maxPathDepth = 32
-	maxNameLen   = 255
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // checkPath reports why the slash-separated, package-relative path p is
 // unsafe to create on any supported operating system, or "" when it is
-// safe. It rejects empty, absolute and drive-letter paths, backslashes,
-// "." and ".." elements, control characters, invalid UTF-8, names reserved
-// by Windows, names ending in a dot or a space, and characters Windows
-// refuses.
+// safe. The rules are format's (format.CheckPath), shared with validation,
+// the loader, the CLI's source copier and the agents' layouts; this adds
+// only the depth bound the extractor and the index decoder apply
+// (format.DefaultMaxDepth), which is a limit rather than a portability
+// rule.
 func checkPath(p string) string {
-	switch {
-	case p == "":
-		return "empty path"
-	case len(p) > maxPathLen:
-		return "path longer than 1024 bytes"
-	case !utf8.ValidString(p):
-		return "path is not valid UTF-8"
-	case strings.HasPrefix(p, "/"):
-		return "absolute path"
-	case strings.Contains(p, `\`):
-		return "backslash in path"
-	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]):
-		return "drive-letter path"
+	if err := format.CheckPath(p); err != nil {
+		return err.(*format.PathError).Rule
 	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return "control character in path"
-		}
-	}
-	depth := 0
-	for rest := p; ; {
-		e, more, found := strings.Cut(rest, "/")
-		depth++
-		if depth > maxPathDepth {
-			return "path deeper than 32 levels"
-		}
-		if why := checkElem(e); why != "" {
-			return why
-		}
-		if !found {
-			break
-		}
-		rest = more
-	}
-	if !fs.ValidPath(p) {
-		return "invalid path"
+	if strings.Count(p, "/")+1 > format.DefaultMaxDepth {
+		return fmt.Sprintf("is deeper than %d levels", format.DefaultMaxDepth)
 	}
 	return ""
 }
 
-// checkElem reports why one path element is unsafe, or "".
-func checkElem(e string) string {
-	switch {
-	case e == "":
-		return "empty path element"
-	case e == "..":
-		return `".." path element`
-	case e == ".":
-		return `"." path element`
-	case len(e) > maxNameLen:
-		return "path element longer than 255 bytes"
-	case strings.ContainsAny(e, `<>:"|?*`):
-		return `character reserved on Windows (<>:"|?*)`
-	case strings.HasSuffix(e, ".") || strings.HasSuffix(e, " "):
-		return "path element ends in a dot or a space"
-	case isReservedWindowsName(e):
-		return "name reserved on Windows (" + e + ")"
+// admit decides whether the archive entry name (raw as the archive spells
+// it) may be written, and claims it and its parent folders. A path that is
+// absolute or escapes, is too deep, repeats an entry, or uses a file as a
+// folder (or the reverse) makes the archive unsafe: ASK_ARCHIVE_UNSAFE at
+// once. A path that is merely not portable (format.CheckPath), or names the
+// same file as an earlier entry on a case-insensitive or normalising file
+// system (format.PathSet), is recorded and skipped (false, nil), so that
+// every such entry is reported together when the archive ends (see
+// unportableError).
+func (x *extractor) admit(raw, name string, isDir bool) (bool, error) {
+	if err := format.CheckPath(name); err != nil {
+		pe := err.(*format.PathError)
+		if pe.Escapes {
+			return false, archiveUnsafe(raw, pe.Rule)
+		}
+		x.unportable = append(x.unportable, pe)
+		return false, nil
 	}
-	return ""
+	if why := checkPath(name); why != "" {
+		return false, archiveUnsafe(raw, why)
+	}
+	elems := strings.Split(name, "/")
+	for i := range elems {
+		p := strings.Join(elems[:i+1], "/")
+		wantDir := i < len(elems)-1 || isDir
+		if d, ok := x.seen[p]; ok && !(d && wantDir) {
+			return false, archiveUnsafe(raw, fmt.Sprintf("duplicate or conflicting entry %q", p))
+		}
+	}
+	if err := x.names.Add(name, isDir); err != nil {
+		x.unportable = append(x.unportable, err.(*format.PathError))
+		return false, nil
+	}
+	for i := range elems {
+		x.seen[strings.Join(elems[:i+1], "/")] = i < len(elems)-1 || isDir
+	}
+	return true, nil
 }
 
-// isASCIILetter reports whether c is an ASCII letter.
-func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-// isReservedWindowsName reports whether the path element e, ignoring any
-// extension, is a device name Windows reserves (CON, NUL, COM1, …).
-func isReservedWindowsName(e string) bool {
-	base, _, _ := strings.Cut(e, ".")
-	base = strings.TrimRight(base, " ")
-	if n := len(base); n != 3 && n != 4 && n != 6 && n != 7 {
-		return false
+// unportableError returns the ASK_PACKAGE_UNSAFE_FILE error listing every
+// entry admit skipped, or nil when there is none: the error every kind of
+// package source gives for such names (see format.CheckPaths).
+func (x *extractor) unportableError() error {
+	if len(x.unportable) == 0 {
+		return nil
 	}
-	base = strings.ToUpper(base)
-	switch base {
-	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
-		return true
+	e := &Error{
+		Code:    "ASK_PACKAGE_UNSAFE_FILE",
+		Message: fmt.Sprintf("the archive holds %d file names that some supported system cannot create as themselves", len(x.unportable)),
+		Try:     []string{"do not install this package; report it to its maintainers (every name must be portable to Linux, macOS and Windows)"},
 	}
-	if len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) {
-		c := base[3]
-		return '0' <= c && c <= '9'
+	for _, pe := range x.unportable {
+		e.Details = append(e.Details, pe.Error())
 	}
-	return false
+	return e
 }

@@ -40,7 +40,7 @@ func ExtractZip(ctx context.Context, ra io.ReaderAt, size int64, dir string, lim
 	if err != nil {
 		return nil, err
 	}
-	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, fold: map[string]string{}, compressed: &countReader{}}
+	x := &extractor{lim: lim, root: stage, seen: map[string]bool{}, compressed: &countReader{}}
 	// The ratio check counts the compressed bytes each entry's
 	// decompressor really consumes: the sizes in the central directory are
 	// the archive's claim and may lie. archive/zip still checks every
@@ -85,11 +85,8 @@ func (x *extractor) zipEntry(f *zip.File) error {
 	if isDir && name == "" {
 		return nil
 	}
-	if why := checkPath(name); why != "" {
-		return archiveUnsafe(f.Name, why)
-	}
-	if err := x.claim(f.Name, name, isDir); err != nil {
-		return err
+	if ok, err := x.admit(f.Name, name, isDir); !ok {
+		return err // nil for a skipped name: reported when the archive ends
 	}
 	full := filepath.Join(x.root, filepath.FromSlash(name))
 	if isDir {

@@ -13,7 +13,8 @@ require (
 
 require (
 	github.com/yuin/goldmark v1.8.7 // indirect
-	golang.org/x/tools v0.26.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )
 
 replace github.com/agent-skills/agent-skills/format => ../format

@@ -17,7 +17,7 @@
 // skills/ folder, a registry checkout) and validates them concurrently. The
 // rule families are also exported as plain functions over primitive values,
 // for callers that need one rule: CheckName, CheckVersion, CheckRange,
-// CheckLicense, CheckPath (reused by the registry's archive extractor),
+// CheckLicense, CheckPath (format.CheckEntryPath as a Problem),
 // CheckFiles, CheckDependencies, CheckSuggests, CheckOverrides,
 // CheckEntrypoint and Links.
 //

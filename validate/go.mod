@@ -9,6 +9,9 @@ require (
 	github.com/yuin/goldmark v1.8.7
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/text v0.44.0 // indirect
+)
 
 replace github.com/agent-skills/agent-skills/format => ../format

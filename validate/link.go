@@ -203,3 +203,6 @@ func position(body []byte, lines []int, off, startLine int) format.Pos {
 	i := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
 	return format.Pos{Line: startLine + i, Col: utf8.RuneCount(body[lines[i]:off]) + 1}
 }
+
+// isASCIILetter reports whether c is an ASCII letter.
+func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }

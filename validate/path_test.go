@@ -47,6 +47,9 @@ func TestCheckPath(t *testing.T) {
 		{"COM1", "reserved device name"},
 		{"lpt9.md", "reserved device name"},
 		{"COM¹", "reserved device name"},
+		{"COM0", "reserved device name"},
+		{"lpt0.md", "reserved device name"},
+		{"LPT³.txt", "reserved device name"},
 		{"CON .txt", "reserved device name"},
 		{"conin$", "reserved device name"},
 		{"name.", "ending in a dot"},
@@ -97,6 +100,24 @@ func TestCheckFiles(t *testing.T) {
 		if g.Field != w.field || g.Code != w.code || !strings.Contains(g.Message, w.msg) {
 			t.Errorf("CheckFiles(%q)[%d] = %s %s %q, want %s %s containing %q", files, i, g.Field, g.Code, g.Message, w.field, w.code, w.msg)
 		}
+	}
+}
+
+// Entries that name one file on a normalising file system (macOS) are
+// duplicates too, not only those that differ in case.
+func TestCheckFilesNormalisation(t *testing.T) {
+	files := []string{"SKILL.md", "references/caf\u00e9.md", "references/cafe\u0301.md", "references/CAF\u00c9.md"}
+	got := CheckFiles(files)
+	if len(got) != 2 {
+		t.Fatalf("CheckFiles(%q) = %v, want 2 problems", files, got)
+	}
+	for i, w := range []string{"files[2]", "files[3]"} {
+		if got[i].Field != w || got[i].Code != "ASK_FILES_DUPLICATE" || !strings.Contains(got[i].Message, "files[1]") {
+			t.Errorf("CheckFiles(%q)[%d] = %s %s %q, want %s ASK_FILES_DUPLICATE of files[1]", files, i, got[i].Field, got[i].Code, got[i].Message, w)
+		}
+	}
+	if !strings.Contains(got[0].Message, "Unicode normalisation") {
+		t.Errorf("CheckFiles(%q)[0] = %q, want it to name the normalisation", files, got[0].Message)
 	}
 }
 

@@ -24,7 +24,7 @@ func BenchmarkDiscover(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if d, err := discover(fsys, ""); err != nil || len(d.found) != 200 {
+		if d, err := discover(fsys, "", 0); err != nil || len(d.found) != 200 {
 			b.Fatalf("discover = %d, %v", len(d.found), err)
 		}
 	}

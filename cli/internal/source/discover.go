@@ -3,6 +3,7 @@ package source
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -33,11 +34,16 @@ const (
 	// maxDiscoveryDepth is how deep below the discovery root a SKILL.md is
 	// looked for (skills/<category>/<name>/SKILL.md is depth 3).
 	maxDiscoveryDepth = 4
-	// maxFound caps the skills one source may offer.
-	maxFound = 1000
 	// maxMarketplaceBytes caps .claude-plugin/marketplace.json.
 	maxMarketplaceBytes = 1 << 20
 )
+
+// DefaultMaxSkills is how many skill folders discovery reads from one
+// source unless Options.MaxSkills says otherwise (install --max-skills). A
+// source offering more is refused with ASK_SOURCE_TOO_MANY_SKILLS and the
+// count, never cut short: a hostile source can offer millions of folders,
+// and each costs a read of its SKILL.md.
+const DefaultMaxSkills = 1000
 
 // registryIndex is the file that makes a source a registry.
 const registryIndex = "registry/skills.yaml"
@@ -70,15 +76,17 @@ type discovery struct {
 // When two folders give the same name the first in that order wins
 // (skills/ before other folders before agent folders before plugins; then
 // by path).
-func discover(fsys fs.FS, root string) (discovery, error) {
-	dir := root
-	if dir == "" {
-		dir = "."
+//
+// At most maxSkills skill folders are read (DefaultMaxSkills when it is
+// not positive); with more, discovery only counts the rest, without
+// reading them, and fails with ASK_SOURCE_TOO_MANY_SKILLS giving the count
+// and the flag that raises the cap. It never returns a truncated list.
+func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
+	if maxSkills <= 0 {
+		maxSkills = DefaultMaxSkills
 	}
-	info, err := fs.Stat(fsys, dir)
-	if err != nil || !info.IsDir() {
-		return discovery{}, notFound("the source has no folder "+quote(root), nil,
-			"check the path after owner/repo/ (it is case-sensitive)")
+	if err := checkFolder(fsys, root); err != nil {
+		return discovery{}, err
 	}
 	if root == "" {
 		if _, err := fs.Stat(fsys, registryIndex); err == nil {
@@ -94,8 +102,16 @@ func discover(fsys fs.FS, root string) (discovery, error) {
 	}
 	var cands []cand
 	seen := map[string]bool{}
+	over := 0 // skill folders past the cap: counted, not read
 	add := func(p string, rank int, plugin string) {
-		if seen[p] || len(cands) >= maxFound {
+		if seen[p] {
+			return
+		}
+		if len(cands) >= maxSkills {
+			if isSkillFolder(fsys, p) {
+				seen[p] = true
+				over++
+			}
 			return
 		}
 		if f, ok := skillAt(fsys, p); ok {
@@ -118,6 +134,9 @@ func discover(fsys fs.FS, root string) (discovery, error) {
 	for _, ps := range marketplaceSkills(fsys, root) {
 		add(ps.path, 3, ps.plugin)
 	}
+	if over > 0 {
+		return discovery{}, tooManySkills(len(cands)+over, maxSkills, root)
+	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.rank != b.rank {
 			return a.rank - b.rank
@@ -135,6 +154,33 @@ func discover(fsys fs.FS, root string) (discovery, error) {
 	}
 	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Name, b.Name) })
 	return discovery{found: out}, nil
+}
+
+// checkFolder returns nil when root is a folder of the source, and
+// otherwise ASK_SOURCE_NOT_FOUND, or the refuseLink error.
+func checkFolder(fsys fs.FS, root string) error {
+	if err := refuseLink(fsys, root); err != nil {
+		return err
+	}
+	if info, err := fs.Stat(fsys, orDot(root)); err != nil || !info.IsDir() {
+		return notFound("the source has no folder "+quote(root), nil,
+			"check the path after owner/repo/ (it is case-sensitive)")
+	}
+	return nil
+}
+
+// refuseLink returns ASK_PACKAGE_UNSAFE_FILE when the path p of the
+// source is, or goes through, a symbolic link, and nil otherwise: links
+// inside a source are never followed (see treeFS).
+func refuseLink(fsys fs.FS, p string) error {
+	_, err := fs.Stat(fsys, orDot(p))
+	var pe *fs.PathError
+	if !isLink(err) || !errors.As(err, &pe) {
+		return nil
+	}
+	return &Error{Code: "ASK_PACKAGE_UNSAFE_FILE",
+		Message: fmt.Sprintf("%s in the source is a symbolic link; agent-skills never follows links inside a source, so it cannot reach %s", pe.Path, quote(p)),
+		Try:     []string{"name the folder the link points to instead, if it is inside the source", "or ask the source's maintainers to replace the link with the folder itself"}}
 }
 
 // walk calls visit for every folder holding a SKILL.md up to
@@ -171,6 +217,28 @@ func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
 		}
 		walk(fsys, p, depth+1, visit)
 	}
+}
+
+// isSkillFolder reports whether folder p holds a SKILL.md regular file,
+// without reading it.
+func isSkillFolder(fsys fs.FS, p string) bool {
+	info, err := fs.Lstat(fsys, join(p, "SKILL.md"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// tooManySkills builds the ASK_SOURCE_TOO_MANY_SKILLS error: the source
+// (or its sub-path root) holds n skill folders, more than limit.
+func tooManySkills(n, limit int, root string) *Error {
+	where := "the source"
+	if root != "" {
+		where = quote(root)
+	}
+	return &Error{Code: "ASK_SOURCE_TOO_MANY_SKILLS",
+		Message: fmt.Sprintf("%s offers %d skills, more than the %d agent-skills reads from one source; nothing was installed", where, n, limit),
+		Try: []string{
+			fmt.Sprintf("--max-skills %d   to read them all", n),
+			"or name one folder of the source: owner/repo/path/to/skills (or ./folder/sub)",
+		}}
 }
 
 // skillAt reads the skill in folder p, if p holds a SKILL.md.

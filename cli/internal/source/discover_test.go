@@ -2,6 +2,7 @@ package source
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -44,7 +45,7 @@ func TestDiscover(t *testing.T) {
 		{name: "nothing", fsys: fstest.MapFS{"README.md": {Data: []byte("x")}}},
 	}
 	for _, tt := range tests {
-		d, err := discover(tt.fsys, tt.root)
+		d, err := discover(tt.fsys, tt.root, 0)
 		if tt.code != "" {
 			if codeOf(err) != tt.code {
 				t.Errorf("discover(%s) = %v, want %s", tt.name, err, tt.code)
@@ -105,5 +106,43 @@ func TestReadBareVersion(t *testing.T) {
 	b, err := readBare(fsys, "v")
 	if err != nil || b.version != "3.1.4" || b.license != "MIT" {
 		t.Errorf("readBare = %+v, %v, want version 3.1.4 and licence MIT", b, err)
+	}
+}
+
+// A source offering more skill folders than the cap is refused with the
+// count and the flag that raises it, never cut short (B13); at the cap
+// every skill is offered.
+func TestDiscoverCap(t *testing.T) {
+	fsys := fstest.MapFS{
+		".claude-plugin/marketplace.json": {Data: []byte(`{"plugins":[{"name":"p","source":"./plugins/p"}]}`)},
+		"plugins/p/skills/m/SKILL.md":     md("m"),
+	}
+	for i := range 5 {
+		n := string(rune('a' + i))
+		fsys["skills/"+n+"/SKILL.md"] = md(n)
+	}
+	for _, tc := range []struct {
+		max, want int
+		code, msg string
+	}{
+		{max: 3, code: "ASK_SOURCE_TOO_MANY_SKILLS", msg: "the source offers 6 skills, more than the 3"},
+		{max: 5, code: "ASK_SOURCE_TOO_MANY_SKILLS", msg: "the source offers 6 skills, more than the 5"},
+		{max: 6, want: 6},
+		{max: 0, want: 6}, // the default
+	} {
+		d, err := discover(fsys, "", tc.max)
+		if tc.code == "" {
+			if err != nil || len(d.found) != tc.want {
+				t.Errorf("discover(6 skills, max %d) = %d skills, %v, want %d", tc.max, len(d.found), err, tc.want)
+			}
+			continue
+		}
+		e, ok := err.(*Error)
+		if !ok || e.Code != tc.code || !strings.Contains(e.Message, tc.msg) || len(e.Try) == 0 || !strings.Contains(e.Try[0], "--max-skills 6") {
+			t.Errorf("discover(6 skills, max %d) = %+v, want %s %q suggesting --max-skills 6", tc.max, err, tc.code, tc.msg)
+		}
+	}
+	if _, err := discover(fsys, "skills", 2); codeOf(err) != "ASK_SOURCE_TOO_MANY_SKILLS" || !strings.Contains(err.Error(), `"skills" offers 5 skills`) {
+		t.Errorf(`discover(skills, max 2) = %v, want ASK_SOURCE_TOO_MANY_SKILLS naming "skills"`, err)
 	}
 }

@@ -53,6 +53,10 @@ type Options struct {
 	// MaxBytes caps what a clone or an archive download may take on disk;
 	// zero means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxSkills caps the skill folders discovery reads from the source;
+	// one offering more is refused (ASK_SOURCE_TOO_MANY_SKILLS), never cut
+	// short. Zero means DefaultMaxSkills.
+	MaxSkills int
 	// OverrideKeys is the agentOverrides allowlist passed to validation
 	// (see validate.Options); nil skips that check.
 	OverrideKeys map[string][]string
@@ -140,11 +144,30 @@ type Pin struct {
 
 // tree is a source's files on disk, ready for discovery.
 type tree struct {
-	root   string // the source's root folder
-	url    string // where it was read, without credentials
+	root   string  // the source's root folder
+	fsys   *treeFS // root, read without following links; see openTree
+	url    string  // where it was read, without credentials
 	commit string
 	co     *checkout
 	clean  func()
+}
+
+// openTree is open followed by opening the tree's files as a treeFS, so
+// that discovery and materialisation never follow a link inside the
+// source. The returned tree's clean closes it too.
+func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree, error) {
+	t, err := open(ctx, r, ref, subpath, opts)
+	if err != nil {
+		return nil, err
+	}
+	fsys, err := openTreeFS(t.root)
+	if err != nil {
+		t.clean()
+		return nil, notFound("cannot read the source "+t.url+": "+err.Error(), nil, "check the path")
+	}
+	clean := t.clean
+	t.fsys, t.clean = fsys, func() { fsys.Close(); clean() }
+	return t, nil
 }
 
 // Fetch resolves r (a git ref to its commit SHA), discovers the skills it
@@ -168,7 +191,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if opts.Dir == "" && !opts.List {
 		return nil, errors.New("source.Fetch: Options.Dir is required")
 	}
-	t, err := open(ctx, r, r.Ref, r.Subpath, &opts)
+	t, err := openTree(ctx, r, r.Ref, r.Subpath, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +200,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
 	}
-	d, err := discover(os.DirFS(t.root), r.Subpath)
+	d, err := discover(t.fsys, r.Subpath, opts.MaxSkills)
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +272,15 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if r.Kind != KindLocal && r.Kind != KindArchive && p.Commit == "" {
 		return nil, invalid(p.Source, "the lock entry records no commit")
 	}
-	t, err := open(ctx, r, p.Commit, p.Subpath, &opts)
+	t, err := openTree(ctx, r, p.Commit, p.Subpath, &opts)
 	if err != nil {
 		return nil, err
 	}
 	defer t.clean()
-	f, ok := skillAt(os.DirFS(t.root), p.Subpath)
+	if err := refuseLink(t.fsys, p.Subpath); err != nil {
+		return nil, err
+	}
+	f, ok := skillAt(t.fsys, p.Subpath)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("%s has no skill at %q", t.url, p.Subpath), nil,
 			"agent-skills update "+p.Name+"   (to install it afresh)")

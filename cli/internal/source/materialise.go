@@ -36,8 +36,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			os.RemoveAll(tmp)
 		}
 	}()
-	src := filepath.Join(t.root, filepath.FromSlash(f.Path))
-	if err := copyTree(ctx, src, tmp, format.DefaultLimits()); err != nil {
+	if err := copyTree(ctx, t.fsys, f.Path, tmp, format.DefaultLimits()); err != nil {
 		return nil, err
 	}
 	fsys := os.DirFS(tmp)
@@ -69,11 +68,8 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if f.Path != "" {
 		where += " (" + f.Path + ")"
 	}
-	for _, d := range diags {
-		if d.Severity == format.SeverityError && (d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
-			return nil, &Error{Code: d.Code, Message: fmt.Sprintf("skill %s from %s is refused: %s", f.Name, where, d.String()),
-				Try: []string{"do not install this skill; report it to the repository's maintainers"}}
-		}
+	if err := refusal(diags, f.Name, where); err != nil {
+		return nil, err
 	}
 	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
 		e := &Error{Code: "ASK_VALIDATION_FAILED", Diagnostics: diags,
@@ -120,37 +116,74 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	return p, nil
 }
 
-// copyTree copies the regular files and folders under src into dst,
-// skipping .git, node_modules, .agent-skills and .DS_Store, and refusing a
-// symbolic link or special file (ASK_PACKAGE_UNSAFE_FILE) and a tree over
-// lim (ASK_PACKAGE_TOO_LARGE). Copies are fresh files, so no hard link
+// refusal returns the error for a skill whose diagnostics hold an unsafe
+// or oversized file, which no flag may let through: the code of the first
+// such diagnostic, and every diagnostic with that code, so that all the
+// offending files are named at once. It returns nil when there is none.
+func refusal(diags format.Diagnostics, name, where string) error {
+	var code string
+	var hits []string
+	for _, d := range diags {
+		if d.Severity != format.SeverityError || d.Code != "ASK_PACKAGE_UNSAFE_FILE" && d.Code != "ASK_PACKAGE_TOO_LARGE" {
+			continue
+		}
+		if code == "" {
+			code = d.Code
+		}
+		if d.Code == code {
+			hits = append(hits, d.String())
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return nil
+	case 1:
+		return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %s", name, where, hits[0]),
+			Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+	}
+	return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %d files cannot be installed safely", name, where, len(hits)),
+		Details: hits, Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+}
+
+// copyTree copies the regular files and folders under the folder dir of
+// the source (slash-separated, "" for the root) into dst, skipping .git,
+// node_modules, .agent-skills and .DS_Store, and refusing a symbolic link
+// or special file (ASK_PACKAGE_UNSAFE_FILE) and a tree over lim
+// (ASK_PACKAGE_TOO_LARGE). It reads through fsys, so no link is followed
+// on the way to dir or inside it. Copies are fresh files, so no hard link
 // survives.
-func copyTree(ctx context.Context, src, dst string, lim format.Limits) error {
+func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Limits) error {
+	if err := checkFolder(fsys, dir); err != nil {
+		return err
+	}
 	var files int
 	var total int64
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	base := orDot(dir)
+	return fs.WalkDir(fsys, base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
-		if rel == "." {
+		if p == base {
 			return nil
 		}
 		switch d.Name() {
 		case ".git", "node_modules", ".agent-skills", ".DS_Store":
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		slash := filepath.ToSlash(rel)
+		slash := p // the path inside the skill folder
+		if dir != "" {
+			slash = strings.TrimPrefix(p, dir+"/")
+		}
 		if strings.Count(slash, "/")+1 > lim.MaxDepth {
 			return tooLarge(slash, fmt.Sprintf("nested deeper than %d levels", lim.MaxDepth))
 		}
-		target := filepath.Join(dst, rel)
+		target := filepath.Join(dst, filepath.FromSlash(slash))
 		switch t := d.Type(); {
 		case t.IsDir():
 			return os.Mkdir(target, 0o755)
@@ -173,13 +206,15 @@ func copyTree(ctx context.Context, src, dst string, lim format.Limits) error {
 		case total > lim.MaxTotalSize:
 			return tooLarge(slash, fmt.Sprintf("files larger than %d bytes together", lim.MaxTotalSize))
 		}
-		return copyFile(p, target)
+		return copyFile(fsys, p, target, info.Size())
 	})
 }
 
-// copyFile copies one regular file, written 0644.
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
+// copyFile copies the regular file name of fsys, of size bytes when it
+// was listed, to a new file written 0644. A file that grew since is
+// refused rather than copied past the size the limits were checked on.
+func copyFile(fsys fs.FS, name, to string, size int64) error {
+	in, err := fsys.Open(name)
 	if err != nil {
 		return err
 	}
@@ -188,9 +223,12 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(out, in)
+	n, err := io.Copy(out, io.LimitReader(in, size+1))
 	if cerr := out.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && n > size {
+		err = fmt.Errorf("source: %s changed while it was being copied", name)
 	}
 	return err
 }
