@@ -205,11 +205,21 @@ func (r *Runner) Run(ctx context.Context, args ...string) (string, error) {
 	case ctx.Err() != nil:
 		cause = ctx.Err()
 	}
-	sub := ""
-	if len(args) > 0 {
-		sub = args[0]
+	return "", &CommandError{Command: subcommand(args), Stderr: r.Scrub(strings.TrimSpace(stderr.String())), Err: cause}
+}
+
+// subcommand returns the git subcommand in args, after any global options
+// such as -c key=value.
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "-C":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
 	}
-	return "", &CommandError{Command: sub, Stderr: r.Scrub(strings.TrimSpace(stderr.String())), Err: cause}
+	return "git"
 }
 
 // TooLarge reports whether the folder is past Options.MaxBytes now: a

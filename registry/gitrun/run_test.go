@@ -79,7 +79,9 @@ func (w *world) repo(name string, files map[string]string) (string, string) {
 		w.t.Fatal(err)
 	}
 	w.git(src, "init", "-q")
-	w.write(src, map[string]string{".git/info/attributes": Attributes})
+	// A literal, not Attributes: the set-up must not depend on the code
+	// under test.
+	w.write(src, map[string]string{".git/info/attributes": "* -filter -text -eol -ident -working-tree-encoding\n"})
 	w.write(src, files)
 	w.git(src, "add", "-A")
 	w.git(src, "commit", "-q", "-m", "x")
@@ -206,9 +208,9 @@ func TestCheckoutRunsNoAttributeDriver(t *testing.T) {
 	_, clean := w.marker("clean")
 	_, process := w.marker("process")
 	_, textconv := w.marker("textconv")
-	w.setConfig("[filter \"evil\"]\n\tsmudge = sh -c '" + smudge + "; cat'\n\tclean = sh -c '" + clean + "; cat'\n\trequired = true\n" +
+	w.setConfig("[filter \"evil\"]\n\tsmudge = sh -c '" + smudge + " && cat'\n\tclean = sh -c '" + clean + " && cat'\n\trequired = true\n" +
 		"[filter \"proc\"]\n\tprocess = sh -c '" + process + "'\n\trequired = true\n" +
-		"[diff \"evil\"]\n\ttextconv = sh -c '" + textconv + "; cat'\n" +
+		"[diff \"evil\"]\n\ttextconv = sh -c '" + textconv + " && cat'\n" +
 		"[core]\n\tautocrlf = true\n\tattributesFile = " + w.path("global-attributes") + "\n")
 	w.write(w.root, map[string]string{"global-attributes": "* filter=evil\n"})
 	r := w.runner("file://"+bare, Options{})
@@ -236,7 +238,7 @@ func TestCheckoutProtectsAnOldClone(t *testing.T) {
 	w := newWorld(t)
 	bare, sha := w.repo("old", map[string]string{".gitattributes": "* filter=evil\n", "a.md": "a\n"})
 	_, smudge := w.marker("smudge")
-	w.setConfig("[filter \"evil\"]\n\tsmudge = sh -c '" + smudge + "; cat'\n")
+	w.setConfig("[filter \"evil\"]\n\tsmudge = sh -c '" + smudge + " && cat'\n")
 	dir := t.TempDir()
 	w.git(dir, "init", "-q")
 	r := w.runner("file://"+bare, Options{Dir: dir})
@@ -391,5 +393,21 @@ func TestErrorsAreScrubbed(t *testing.T) {
 func TestNotInstalled(t *testing.T) {
 	if _, err := New(Options{Git: "no-such-git-binary-for-agent-skills"}); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("New(missing git) = %v, want ErrNotInstalled", err)
+	}
+}
+
+func TestSubcommand(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fetch", "-q"}, "fetch"},
+		{[]string{"-c", "user.useConfigOnly=true", "commit", "-m", "x"}, "commit"},
+		{[]string{"--git-dir=/x", "cat-file", "blob"}, "cat-file"},
+		{nil, "git"},
+	} {
+		if got := subcommand(tt.args); got != tt.want {
+			t.Errorf("subcommand(%q) = %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }
