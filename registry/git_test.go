@@ -244,7 +244,7 @@ func TestGitRegistryRunsNoAttributeDriver(t *testing.T) {
 	gitRun(t, work, "commit", "-q", "-m", "attributes")
 	marker := filepath.Join(t.TempDir(), "filter-ran")
 	cfg := filepath.Join(t.TempDir(), "gitconfig")
-	os.WriteFile(cfg, []byte("[filter \"evil\"]\n\tsmudge = sh -c 'touch "+marker+"; cat'\n\tclean = sh -c 'touch "+marker+"; cat'\n"+
+	os.WriteFile(cfg, []byte("[filter \"evil\"]\n\tsmudge = sh -c 'touch "+marker+" && cat'\n\tclean = sh -c 'touch "+marker+" && cat'\n"+
 		"[core]\n\tautocrlf = true\n"), 0o644)
 	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
 	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

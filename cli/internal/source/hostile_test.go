@@ -21,7 +21,7 @@ func hostileUser(t *testing.T) string {
 		t.Fatal(err)
 	}
 	touch := func(name string) string { return "touch " + filepath.Join(markers, name) }
-	cfg := "[filter \"evil\"]\n\tsmudge = sh -c '" + touch("smudge") + "; cat'\n\tclean = sh -c '" + touch("clean") + "; cat'\n" +
+	cfg := "[filter \"evil\"]\n\tsmudge = sh -c '" + touch("smudge") + " && cat'\n\tclean = sh -c '" + touch("clean") + " && cat'\n" +
 		"[filter \"proc\"]\n\tprocess = sh -c '" + touch("process") + "'\n" +
 		"[core]\n\tautocrlf = true\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(cfg), 0o644); err != nil {
