@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/registry"
 )
 
 type registryCmd struct {
@@ -90,6 +91,13 @@ func (c *registryAddCmd) Run(e *env) error {
 		return usageError("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
 	}
 	r := config.Registry{Name: c.Name, URL: url, Kind: kind, Ref: ref, Trusted: !c.Untrusted}
+	if kind == config.KindGit {
+		// Refuse now a ref or URL git must not be given (gitrun's rules),
+		// rather than saving an entry that breaks every later command.
+		if _, err := registry.Open(registrySpec(r), registry.Options{CacheDir: e.cacheDir()}); err != nil {
+			return err
+		}
+	}
 	if c.First {
 		cfg.Registries = append([]config.Registry{r}, cfg.Registries...)
 	} else {

@@ -24,9 +24,10 @@
 // Open builds a Registry from a Spec; the kind is inferred from the URL
 // when not given (InferKind). A local registry is read in place. A git
 // registry is a depth-1 fetch into CacheDir/git/<sha256 of url#ref>, made
-// with the system git with hooks, symbolic links, fsmonitor, prompts and
-// the system configuration disabled, refreshed after Options.TTL and used
-// as is, with a notice, when the network fails. An http registry fetches
+// with the system git through gitrun (hooks, symbolic links, fsmonitor,
+// submodules, prompts and .gitattributes drivers disabled; refs and URLs
+// checked before they reach git's command line), refreshed after
+// Options.TTL and used as is, with a notice, when the network fails. An http registry fetches
 // its index over HTTPS (plain http only to loopback or when explicitly
 // allowed) through HTTPClient, with bounded retries with exponential
 // backoff on 5xx and network errors, ETag revalidation and size caps; the

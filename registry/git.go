@@ -1,24 +1,19 @@
 package registry
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-)
 
-// gitTimeout bounds one git command when the caller's context has no
-// deadline.
-const gitTimeout = 5 * time.Minute
+	"github.com/agent-skills/agent-skills/registry/gitrun"
+)
 
 // gitBackend keeps a shallow clone of a git registry in the cache and
 // reads it like a local registry.
@@ -40,8 +35,10 @@ func newGit(spec Spec, opts *Options) (*gitBackend, error) {
 	if ref == "" {
 		ref = spec.Ref
 	}
-	if strings.HasPrefix(ref, "-") {
-		return nil, configInvalid(spec, fmt.Sprintf("git ref %q must not start with '-'", ref))
+	if ref != "" {
+		if err := gitrun.CheckRef(ref); err != nil {
+			return nil, configInvalid(spec, "the git "+err.Error())
+		}
 	}
 	if strings.HasPrefix(u, "-") {
 		return nil, configInvalid(spec, "git URL must not start with '-'")
@@ -53,6 +50,9 @@ func newGit(spec Spec, opts *Options) (*gitBackend, error) {
 			return nil, configInvalid(spec, err.Error())
 		}
 		u = "file://" + filepath.ToSlash(abs)
+	}
+	if _, err := gitrun.CheckURL(u); err != nil {
+		return nil, configInvalid(spec, err.Error())
 	}
 	if opts.CacheDir == "" {
 		return nil, configInvalid(spec, "git registries need a cache directory")
@@ -108,25 +108,24 @@ func (g *gitBackend) sync(ctx context.Context) error {
 	if g.opts.Offline {
 		return unavailable(g.spec.Name, "offline and never fetched", nil, "run the command once while online")
 	}
-	git, err := g.gitPath()
-	if err != nil {
-		if exists {
+	if _, err := g.runner(g.dir); err != nil {
+		if exists && errors.Is(err, gitrun.ErrNotInstalled) {
 			g.opts.notify("registry %s: git is not installed; using the copy fetched earlier", g.spec.Name)
 			g.synced = true
 			return nil
 		}
-		return err
+		return g.runnerError(err)
 	}
 	if !exists {
-		if err := g.clone(ctx, git); err != nil {
+		if err := g.clone(ctx); err != nil {
 			return err
 		}
-	} else if err := g.fetch(ctx, git, g.dir); err != nil {
+	} else if err := g.fetch(ctx, g.dir); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		g.opts.notify("registry %s: could not refresh from %s (%s); using the copy fetched %s",
-			g.spec.Name, g.url, firstLine(err.Error()), g.fetchedAt())
+			g.spec.Name, gitrun.Scrub(g.url, nil), firstLine(err.Error()), g.fetchedAt())
 		g.synced = true
 		return nil
 	}
@@ -137,19 +136,29 @@ func (g *gitBackend) sync(ctx context.Context) error {
 	return nil
 }
 
-// gitPath finds the git executable.
-func (g *gitBackend) gitPath() (string, error) {
-	name := g.opts.GitPath
-	if name == "" {
-		name = "git"
+// runner returns the hardened git runner (gitrun) for the registry's URL
+// in dir: the same configuration, scrubbed environment, timeout and
+// output caps as sources and the publish target.
+func (g *gitBackend) runner(dir string) (*gitrun.Runner, error) {
+	env := g.opts.GitEnv
+	if env == nil {
+		env = os.Environ()
 	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return "", unavailable(g.spec.Name, "git is not installed (no "+name+" on PATH)", nil,
+	return gitrun.New(gitrun.Options{Git: g.opts.GitPath, Dir: dir, URL: g.url, Env: env})
+}
+
+// runnerError turns a failure of gitrun.New into the registry's error.
+func (g *gitBackend) runnerError(err error) error {
+	if errors.Is(err, gitrun.ErrNotInstalled) {
+		name := g.opts.GitPath
+		if name == "" {
+			name = "git"
+		}
+		return unavailable(g.spec.Name, "git is not installed (no "+name+" on PATH)", nil,
 			"install git (https://git-scm.com/downloads) and retry",
 			"or use the registry over https: agent-skills registry add <name> https://host/path/index.json")
 	}
-	return p, nil
+	return configInvalid(g.spec, err.Error())
 }
 
 // fresh reports whether the clone was fetched within the TTL.
@@ -177,7 +186,7 @@ func (g *gitBackend) fetchedAt() string {
 
 // clone makes a fresh shallow clone beside the final directory and
 // renames it into place.
-func (g *gitBackend) clone(ctx context.Context, git string) error {
+func (g *gitBackend) clone(ctx context.Context) error {
 	parent := filepath.Dir(g.dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -187,11 +196,15 @@ func (g *gitBackend) clone(ctx context.Context, git string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if _, err := g.run(ctx, git, tmp, "init", "-q"); err != nil {
+	r, err := g.runner(tmp)
+	if err != nil {
+		return g.runnerError(err)
+	}
+	if err := r.Init(ctx); err != nil {
 		return unavailable(g.spec.Name, "git init failed", err)
 	}
-	if err := g.fetch(ctx, git, tmp); err != nil {
-		return unavailable(g.spec.Name, "cannot fetch "+g.url, err,
+	if err := g.fetch(ctx, tmp); err != nil {
+		return unavailable(g.spec.Name, "cannot fetch "+gitrun.Scrub(g.url, nil), err,
 			"check the URL and your network, then retry",
 			"agent-skills registry list")
 	}
@@ -213,102 +226,31 @@ func (g *gitBackend) clone(ctx context.Context, git string) error {
 }
 
 // fetch brings the work tree at dir to the tip of ref: a depth-1 fetch of
-// the URL (no remote is configured), a forced checkout of FETCH_HEAD and
-// a clean of anything untracked.
-func (g *gitBackend) fetch(ctx context.Context, git, dir string) error {
+// the URL (no remote is configured), a forced checkout of the fetched
+// commit (gitrun.Runner.Checkout protects the clone from the tree's
+// .gitattributes first, also one cached by an older version) and a clean
+// of anything untracked. The URL and ref follow --end-of-options.
+func (g *gitBackend) fetch(ctx context.Context, dir string) error {
+	r, err := g.runner(dir)
+	if err != nil {
+		return g.runnerError(err)
+	}
 	ref := g.ref
 	if ref == "" {
 		ref = "HEAD"
 	}
-	if _, err := g.run(ctx, git, dir, "fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", g.url, ref); err != nil {
+	if _, err := r.Run(ctx, "fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--end-of-options", g.url, ref); err != nil {
 		return err
 	}
-	if _, err := g.run(ctx, git, dir, "checkout", "-q", "--force", "--detach", "FETCH_HEAD"); err != nil {
+	commit, err := r.Resolve(ctx, "FETCH_HEAD")
+	if err != nil {
 		return err
 	}
-	_, err := g.run(ctx, git, dir, "clean", "-q", "-ffdx")
+	if err := r.Checkout(ctx, commit); err != nil {
+		return err
+	}
+	_, err = r.Run(ctx, "clean", "-q", "-ffdx")
 	return err
-}
-
-// run executes one git command in dir with hooks, symbolic links, the
-// file-system monitor and prompts disabled, the system configuration
-// ignored, and no inherited variable that could point git elsewhere.
-func (g *gitBackend) run(ctx context.Context, git, dir string, args ...string) (string, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, git, append(GitConfigArgs(g.url), args...)...)
-	cmd.Dir = dir
-	cmd.Env = GitEnv(cmd.Environ(), false)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		if ctx.Err() != nil {
-			msg = ctx.Err().Error()
-		}
-		return "", errors.New("git " + args[0] + ": " + msg)
-	}
-	return stdout.String(), nil
-}
-
-// GitConfigArgs returns the -c options every git command of agent-skills
-// runs with: hooks, symbolic links, the file-system monitor and submodules
-// off, so that nothing in a fetched repository can run or reach outside
-// its folder; file:// is allowed only when url itself is a file:// URL.
-func GitConfigArgs(url string) []string {
-	args := []string{
-		"-c", "core.hooksPath=/dev/null",
-		"-c", "core.symlinks=false",
-		"-c", "core.fsmonitor=false",
-		"-c", "submodule.recurse=false",
-		"-c", "fetch.recurseSubmodules=false",
-		"-c", "advice.detachedHead=false",
-		"-c", "init.defaultBranch=main",
-	}
-	if strings.HasPrefix(url, "file://") {
-		args = append(args, "-c", "protocol.file.allow=always")
-	}
-	return args
-}
-
-// GitEnv returns env without the variables that could point git at
-// another repository, inject configuration or trace traffic (which could
-// print credentials), with prompts disabled and ssh in batch mode. Unless
-// systemConfig, the system-wide git configuration is ignored too; sources
-// keep it so that a credential helper configured there is consulted.
-func GitEnv(env []string, systemConfig bool) []string {
-	out := make([]string, 0, len(env)+4)
-	hasSSH := false
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "GIT_DIR", k == "GIT_WORK_TREE", k == "GIT_INDEX_FILE", k == "GIT_OBJECT_DIRECTORY",
-			k == "GIT_ALTERNATE_OBJECT_DIRECTORIES", k == "GIT_COMMON_DIR", k == "GIT_NAMESPACE",
-			k == "GIT_CONFIG", k == "GIT_CONFIG_PARAMETERS", k == "GIT_CONFIG_COUNT",
-			strings.HasPrefix(k, "GIT_CONFIG_KEY_"), strings.HasPrefix(k, "GIT_CONFIG_VALUE_"),
-			k == "GIT_TERMINAL_PROMPT", k == "GIT_CONFIG_NOSYSTEM",
-			strings.HasPrefix(k, "GIT_TRACE"), k == "GIT_CURL_VERBOSE":
-			continue
-		case k == "GIT_SSH_COMMAND", k == "GIT_SSH":
-			hasSSH = true
-		}
-		out = append(out, kv)
-	}
-	out = append(out, "GIT_TERMINAL_PROMPT=0")
-	if !systemConfig {
-		out = append(out, "GIT_CONFIG_NOSYSTEM=1")
-	}
-	if !hasSSH {
-		out = append(out, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
-	}
-	return out
 }
 
 // firstLine returns the first line of s.

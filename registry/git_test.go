@@ -232,3 +232,51 @@ func TestGitHooksNeverRun(t *testing.T) {
 		t.Fatalf("a git hook ran during the clone")
 	}
 }
+
+// B11: a registry's .gitattributes naming a filter driver the user
+// configured (as git-lfs does) runs nothing while the registry is cloned
+// and refreshed, and the checkout keeps the committed bytes whatever the
+// user's core.autocrlf, so every payload still verifies.
+func TestGitRegistryRunsNoAttributeDriver(t *testing.T) {
+	url, work := gitRegistry(t)
+	os.WriteFile(filepath.Join(work, ".gitattributes"), []byte("* filter=evil\n*.md text eol=crlf ident\n"), 0o644)
+	gitRun(t, work, "add", "-A")
+	gitRun(t, work, "commit", "-q", "-m", "attributes")
+	marker := filepath.Join(t.TempDir(), "filter-ran")
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	os.WriteFile(cfg, []byte("[filter \"evil\"]\n\tsmudge = sh -c 'touch "+marker+" && cat'\n\tclean = sh -c 'touch "+marker+" && cat'\n"+
+		"[core]\n\tautocrlf = true\n"), 0o644)
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	opts := Options{CacheDir: t.TempDir(), TTL: time.Hour, Now: clk.now}
+	for range 2 { // the clone, then a refresh of the cached clone
+		r, err := Open(Spec{Name: "g", URL: url, Kind: KindGit}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Fetch(t.Context(), "jvm-gc-tuning", "1.0.0", filepath.Join(t.TempDir(), "x")); err != nil {
+			t.Errorf("Fetch() = %v, want the payload verified byte for byte", err)
+		}
+		clk.t = clk.t.Add(2 * time.Hour)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("a filter driver ran during the clone or refresh")
+	}
+}
+
+// B01: a registry's ref and URL are checked like a source's before git
+// runs: no option-like or shell-metacharacter ref, no remote helper.
+func TestGitRegistryRefusesUnsafeSpec(t *testing.T) {
+	for _, u := range []string{
+		"file:///srv/reg.git#--upload-pack=touch /tmp/x",
+		"file:///srv/reg.git#a;touch x",
+		"file:///srv/reg.git#$(touch x)",
+		"ext::sh -c touch% /tmp/x",
+		"https://host/x.git\n#main",
+	} {
+		_, err := Open(Spec{Name: "g", URL: u, Kind: KindGit}, Options{CacheDir: t.TempDir()})
+		if codeOf(err) != "ASK_REGISTRY_CONFIG_INVALID" {
+			t.Errorf("Open(%q) = %v, want ASK_REGISTRY_CONFIG_INVALID", u, err)
+		}
+	}
+}

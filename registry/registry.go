@@ -95,6 +95,9 @@ type Options struct {
 	Notify func(string)
 	// GitPath is the git executable; empty means "git" on PATH.
 	GitPath string
+	// GitEnv is the environment git starts from, scrubbed by gitrun; nil
+	// means the process's environment.
+	GitEnv []string
 	// Sleep waits between HTTP retries; nil means a timer honouring ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Bundled is the file system of the bundled registry (KindBundled).

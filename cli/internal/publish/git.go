@@ -1,16 +1,15 @@
 package publish
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/registry/gitrun"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -20,8 +19,11 @@ import (
 // work tree, commits it with the user's git identity and, with Push,
 // pushes the branch to origin.
 //
-// git runs with GIT_TERMINAL_PROMPT=0 and with hooks disabled
-// (core.hooksPath=/dev/null), so nothing in the cloned repository runs.
+// git runs through gitrun, the runner the sources and git registries use:
+// hooks, filter drivers named by .gitattributes (on checkout and on add),
+// submodules and the file-system monitor are off, prompts are disabled,
+// line endings are never converted, and every ref and remote follows
+// --end-of-options, so nothing in the cloned repository runs.
 type GitTarget struct {
 	// URL is anything git clone accepts: https, ssh, file://.
 	URL string
@@ -73,7 +75,10 @@ func (t GitTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 		return nil, err
 	}
 	branch := "publish/" + plan.Name + "-" + plan.Version
-	if _, err := t.git(ctx, "checkout", "--quiet", "-B", branch); err != nil {
+	if err := gitrun.CheckRef(branch); err != nil {
+		return nil, &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "cannot name the publication branch: the " + err.Error(), Err: err}
+	}
+	if _, err := t.git(ctx, "checkout", "--quiet", "-B", branch, "--"); err != nil {
 		return nil, err
 	}
 	res, err := t.folder().Write(ctx, plan, pkgDir)
@@ -81,23 +86,23 @@ func (t GitTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 		return nil, err
 	}
 	res.Index = filepath.ToSlash(IndexFile)
-	if _, err := t.git(ctx, "add", "-A"); err != nil {
+	if _, err := t.git(ctx, "add", "-A", "--"); err != nil {
 		return nil, err
 	}
 	if _, err := t.git(ctx, "-c", "user.useConfigOnly=true", "commit", "--quiet", "--no-verify", "-m", "publish "+plan.Name+" "+plan.Version); err != nil {
 		return nil, err
 	}
-	sha, err := t.git(ctx, "rev-parse", "HEAD")
+	sha, err := t.git(ctx, "rev-parse", "--verify", "-q", "--end-of-options", "HEAD^{commit}")
 	if err != nil {
 		return nil, err
 	}
 	res.Branch, res.Commit = branch, sha
 	if t.Push {
-		if _, err := t.git(ctx, "push", "--quiet", "--no-verify", "origin", "refs/heads/"+branch+":refs/heads/"+branch); err != nil {
+		if _, err := t.git(ctx, "push", "--quiet", "--no-verify", "--end-of-options", "origin", "refs/heads/"+branch+":refs/heads/"+branch); err != nil {
 			return nil, err
 		}
 		res.Pushed = true
-		res.Next = "open a pull request from " + branch + " in " + t.URL
+		res.Next = "open a pull request from " + branch + " in " + gitrun.Scrub(t.URL, nil)
 	} else {
 		res.Next = fmt.Sprintf("push %s from %s (or publish again with push enabled), then open a pull request from it", branch, t.WorkDir)
 	}
@@ -107,10 +112,21 @@ func (t GitTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 // folder is the FolderTarget over the work tree.
 func (t GitTarget) folder() FolderTarget { return FolderTarget{Root: t.WorkDir} }
 
-// clone replaces WorkDir with a fresh clone of URL at Ref.
+// clone replaces WorkDir with a fresh copy of URL at Ref: a new
+// repository protected by gitrun.Runner.Init (so the tree's
+// .gitattributes reaches no filter driver, now or when Write adds files),
+// origin set to URL, a fetch of Ref (the remote HEAD when empty) and a
+// detached checkout of it.
 func (t GitTarget) clone(ctx context.Context) error {
 	if t.WorkDir == "" || t.URL == "" {
 		return &Error{Code: "ASK_USAGE", Message: "a git publish target needs a URL and a work folder"}
+	}
+	ref := t.Ref
+	if ref == "" {
+		ref = "HEAD"
+	} else if err := gitrun.CheckRef(ref); err != nil {
+		return &Error{Code: "ASK_REGISTRY_CONFIG_INVALID", Message: "cannot publish to " + gitrun.Scrub(t.URL, nil) + ": the " + err.Error(),
+			Try: []string{"agent-skills registry add <name> <url> --kind git --ref <branch> with a plain branch name"}}
 	}
 	if ents, err := os.ReadDir(t.WorkDir); err == nil && len(ents) > 0 {
 		if _, err := os.Stat(filepath.Join(t.WorkDir, ".git")); err != nil {
@@ -120,16 +136,28 @@ func (t GitTarget) clone(ctx context.Context) error {
 	if err := os.RemoveAll(t.WorkDir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(t.WorkDir), 0o755); err != nil {
+	if err := os.MkdirAll(t.WorkDir, 0o755); err != nil {
 		return err
 	}
-	args := []string{"clone", "--quiet", "--no-tags"}
-	if t.Ref != "" {
-		args = append(args, "--branch", t.Ref, "--single-branch")
-	}
-	args = append(args, "--", t.URL, t.WorkDir)
-	if _, err := t.run(ctx, "", args...); err != nil {
+	r, err := t.runner(t.WorkDir)
+	if err != nil {
 		return err
+	}
+	if err := r.Init(ctx); err != nil {
+		return t.failed(err)
+	}
+	if _, err := r.Run(ctx, "remote", "add", "--end-of-options", "origin", t.URL); err != nil {
+		return t.failed(err)
+	}
+	if _, err := r.Run(ctx, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--end-of-options", "origin", ref); err != nil {
+		return t.failed(err)
+	}
+	commit, err := r.Resolve(ctx, "FETCH_HEAD")
+	if err != nil {
+		return t.failed(err)
+	}
+	if err := r.Checkout(ctx, commit); err != nil {
+		return t.failed(err)
 	}
 	return nil
 }
@@ -168,49 +196,63 @@ func (t GitTarget) envValue(key string) string {
 	return v
 }
 
-// environ is the environment git runs with.
+// environ is the environment git starts from: the process's, then Env.
+// gitrun scrubs it.
 func (t GitTarget) environ() []string {
-	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	return append(env, t.Env...)
+	return append(os.Environ(), t.Env...)
 }
 
-// git runs git in the work tree.
+// git runs git in the work tree and returns its trimmed stdout.
 func (t GitTarget) git(ctx context.Context, args ...string) (string, error) {
-	return t.run(ctx, t.WorkDir, args...)
+	r, err := t.runner(t.WorkDir)
+	if err != nil {
+		return "", err
+	}
+	out, err := r.Run(ctx, args...)
+	if err != nil {
+		if len(args) > 0 && args[0] == "config" {
+			return "", err // a missing key; identity reports it
+		}
+		return "", t.failed(err)
+	}
+	return strings.TrimSpace(out), nil
 }
 
-// run runs git with hooks disabled and returns its trimmed stdout.
-func (t GitTarget) run(ctx context.Context, dir string, args ...string) (string, error) {
-	bin := t.Git
-	if bin == "" {
-		bin = "git"
+// runner returns the hardened git runner for URL in dir. A URL git must
+// not be given (a remote helper such as ext::, a leading '-') is
+// ASK_REGISTRY_CONFIG_INVALID.
+func (t GitTarget) runner(dir string) (*gitrun.Runner, error) {
+	r, err := gitrun.New(gitrun.Options{Git: t.Git, Dir: dir, URL: t.URL, Env: t.environ()})
+	var ue *gitrun.URLError
+	switch {
+	case errors.Is(err, gitrun.ErrNotInstalled):
+		return nil, &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "git is not installed or not on PATH", Err: err,
+			Try: []string{"install git, then publish again"}}
+	case errors.As(err, &ue):
+		return nil, &Error{Code: "ASK_REGISTRY_CONFIG_INVALID", Message: "cannot publish: " + ue.Error(),
+			Try: []string{"agent-skills registry add <name> <https, ssh or file URL> --kind git"}}
 	}
-	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"}, args...)
-	cmd := exec.CommandContext(ctx, bin, full...)
-	cmd.Dir = dir
-	cmd.Env = t.environ()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return "", &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "git is not installed or not on PATH", Err: err,
-				Try: []string{"install git, then publish again"}}
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		if len(args) > 0 && args[0] == "config" {
-			return "", err
-		}
-		return "", &Error{
-			Code:    "ASK_PUBLISH_GIT_FAILED",
-			Message: "git " + args[0] + " failed",
-			Details: strings.Split(msg, "\n"),
-			Try:     []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")},
-		}
+	return r, err
+}
+
+// failed turns a failed git command into ASK_PUBLISH_GIT_FAILED with
+// git's (scrubbed) standard error as details.
+func (t GitTarget) failed(err error) error {
+	var ce *gitrun.CommandError
+	if !errors.As(err, &ce) {
+		return &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "git failed", Err: err,
+			Try: []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")}}
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	msg := ce.Stderr
+	if msg == "" {
+		msg = ce.Err.Error()
+	}
+	return &Error{
+		Code:    "ASK_PUBLISH_GIT_FAILED",
+		Message: "git " + ce.Command + " failed",
+		Details: strings.Split(msg, "\n"),
+		Try:     []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")},
+	}
 }
 
 // fallback returns s, or def when s is empty.

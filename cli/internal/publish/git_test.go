@@ -146,3 +146,61 @@ func TestGitTargetBadURL(t *testing.T) {
 		t.Fatalf("Index(missing repo) = %v, want ASK_PUBLISH_GIT_FAILED", err)
 	}
 }
+
+// B11: the registry's .gitattributes names filter drivers the user
+// configured (as git-lfs does); publishing checks the registry out and
+// adds the package without running any of them, and pushes the package's
+// bytes as they are, whatever the user's core.autocrlf.
+func TestGitTargetRunsNoAttributeDriver(t *testing.T) {
+	env := gitEnv(t, testIdentity)
+	url, bare := seedRemote(t, env)
+	seed := filepath.Join(filepath.Dir(bare), "seed")
+	writeFile(t, filepath.Join(seed, ".gitattributes"), "* filter=evil\n*.md text eol=crlf ident\n")
+	runGit(t, env, seed, "add", "-A")
+	runGit(t, env, seed, "commit", "--quiet", "-m", "attributes")
+	runGit(t, env, seed, "push", "--quiet", bare, "main")
+	markers := t.TempDir()
+	filters := "[filter \"evil\"]\n\tsmudge = sh -c 'touch " + filepath.Join(markers, "smudge") + " && cat'\n" +
+		"\tclean = sh -c 'touch " + filepath.Join(markers, "clean") + " && cat'\n[core]\n\tautocrlf = true\n"
+	target := GitTarget{URL: url, Ref: "main", WorkDir: filepath.Join(t.TempDir(), "work"), Push: true, Env: gitEnv(t, testIdentity+filters)}
+	pkgDir := writePkg(t, t.TempDir(), pkgSpec{name: "beta", version: "0.1.0"})
+	ctx := context.Background()
+	plan, err := Prepare(ctx, pkgDir, target, Options{})
+	if err != nil {
+		t.Fatalf("Prepare(beta) = %v", err)
+	}
+	if _, err := target.Write(ctx, plan, pkgDir); err != nil {
+		t.Fatalf("Write(beta) = %v", err)
+	}
+	want, _ := os.ReadFile(filepath.Join(pkgDir, "SKILL.md"))
+	if got := runGit(t, env, bare, "show", "publish/beta-0.1.0:skills/beta/SKILL.md"); got != strings.TrimSpace(string(want)) {
+		t.Errorf("pushed SKILL.md = %q, want the package's bytes %q", got, want)
+	}
+	if ents, _ := os.ReadDir(markers); len(ents) > 0 {
+		t.Errorf("filter drivers ran during publish: %v", ents)
+	}
+}
+
+// B01: a registry ref or URL that git could read as an option or as a
+// command is refused before git runs, even when the user's configuration
+// would let git use ext::.
+func TestGitTargetRefusesUnsafeRemote(t *testing.T) {
+	markers := t.TempDir()
+	touch := "touch " + filepath.Join(markers, "ran")
+	env := gitEnv(t, testIdentity+"[protocol \"ext\"]\n\tallow = always\n")
+	url, _ := seedRemote(t, env)
+	for _, tt := range []struct{ url, ref string }{
+		{url, "--upload-pack=" + touch + ";git-upload-pack"},
+		{url, "main;" + touch},
+		{"ext::sh -c " + strings.ReplaceAll(touch, " ", "% "), "main"},
+		{"-u" + touch, "main"},
+	} {
+		target := GitTarget{URL: tt.url, Ref: tt.ref, WorkDir: filepath.Join(t.TempDir(), "work"), Env: env}
+		if _, err := target.Index(context.Background()); codeOf(err) != "ASK_REGISTRY_CONFIG_INVALID" {
+			t.Errorf("Index(%q#%q) = %v, want ASK_REGISTRY_CONFIG_INVALID", tt.url, tt.ref, err)
+		}
+	}
+	if ents, _ := os.ReadDir(markers); len(ents) > 0 {
+		t.Errorf("a command ran: %v", ents)
+	}
+}

@@ -15,9 +15,11 @@
 // Parse never touches the network; ok=false means "not a source: treat it
 // as a registry reference" (name, name@1.2, reg:name).
 //
-// Fetch resolves a git reference to a commit with the system git (shallow,
-// blob-filtered, sparse when a sub-path is given, hooks off, no prompts,
-// tokens passed through the environment and never on the command line),
+// Fetch resolves a git reference to a commit with the system git through
+// the hardened runner gitrun (shallow, blob-filtered, sparse when a
+// sub-path is given, hooks, submodules and .gitattributes drivers off, no
+// prompts, every ref checked and passed after --end-of-options, tokens
+// passed through the environment and never on the command line),
 // discovers the skills the source offers (docs/sources.md gives the
 // order), and materialises each chosen one as a package folder under
 // Options.Dir/<name>. A bare skill (SKILL.md only) gets a synthesised

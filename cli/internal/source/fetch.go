@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/registry/gitrun"
 )
 
 // Options tunes Fetch and Restore.
@@ -269,8 +270,15 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Kind != KindLocal && r.Kind != KindArchive && p.Commit == "" {
-		return nil, invalid(p.Source, "the lock entry records no commit")
+	if r.Kind != KindLocal && r.Kind != KindArchive {
+		if p.Commit == "" {
+			return nil, invalid(p.Source, "the lock entry records no commit")
+		}
+		// skills.lock comes with the project: a commit that is not a full
+		// id (a branch, or "--upload-pack=…") is refused before git runs.
+		if !gitrun.IsCommitID(p.Commit) {
+			return nil, lockInvalid(p, "its commit "+gitrun.Quote(p.Commit)+" is not a full commit id")
+		}
 	}
 	t, err := openTree(ctx, r, p.Commit, p.Subpath, &opts)
 	if err != nil {
@@ -394,7 +402,7 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 		clean()
 		return nil, err
 	}
-	return &tree{root: work, url: scrub(u, g.secrets), commit: co.commit, co: co, clean: clean}, nil
+	return &tree{root: work, url: g.shown, commit: co.commit, co: co, clean: clean}, nil
 }
 
 // choose picks the skills to materialise.
@@ -485,5 +493,17 @@ func (p Pin) Follow(ref string) (Ref, error) {
 	if r.Kind == KindLocal || r.Kind == KindArchive {
 		r.Ref = ""
 	}
+	if why := checkRefName(r.Ref); r.Ref != "" && why != "" {
+		return Ref{}, lockInvalid(p, "its ref "+gitrun.Quote(r.Ref)+" "+why)
+	}
 	return r, nil
+}
+
+// lockInvalid is the ASK_SOURCE_INVALID error for a lock entry that
+// cannot be fetched as it is: skills.lock comes with the project, so what
+// it records is checked like anything else typed in.
+func lockInvalid(p Pin, why string) *Error {
+	return &Error{Code: "ASK_SOURCE_INVALID",
+		Message: "skills.lock entry " + gitrun.Quote(p.Name) + " (" + gitrun.Quote(scrub(p.Source, nil)) + "): " + why,
+		Try:     []string{"restore skills.lock from version control, or install the skill again: agent-skills install <source>"}}
 }

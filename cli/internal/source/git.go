@@ -1,32 +1,25 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/registry"
-	"io/fs"
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"github.com/agent-skills/agent-skills/registry/gitrun"
 )
 
 // DefaultMaxBytes is the size cap of a clone (objects and work tree
 // together) when Options.MaxBytes is zero: 200 MiB.
 const DefaultMaxBytes = 200 << 20
-
-// gitTimeout bounds one git command when the caller's context has no
-// deadline.
-const gitTimeout = 5 * time.Minute
 
 // checkout is a fetched commit in a work folder.
 type checkout struct {
@@ -35,36 +28,45 @@ type checkout struct {
 	time   time.Time // commit time, UTC
 }
 
-// gitRunner runs git for one source in one work folder.
+// gitRunner runs git for one source in one work folder through the
+// hardened runner every git command of agent-skills uses (gitrun): the
+// same configuration, scrubbed environment, timeout and output caps as
+// the git registries and the publish target, plus the clone's size cap.
 type gitRunner struct {
-	git     string
-	dir     string
-	url     string
-	env     []string // the process environment
-	secrets []string
-	max     int64
-	over    atomic.Bool // the size cap was crossed
+	*gitrun.Runner
+	shown string // the URL without credentials, for messages
+	max   int64
 }
 
-// newGitRunner prepares the environment: prompts off, ssh in batch mode,
-// no inherited variable that redirects git, and HTTPS tokens passed as an
-// http.<url>.extraHeader through GIT_CONFIG_COUNT (never argv).
+// newGitRunner prepares a runner for cloneURL in dir. An HTTPS token is
+// passed as an http.<url>.extraHeader through GIT_CONFIG_COUNT (never
+// argv), and scrubbed from every error. A URL git must not be given
+// (gitrun.CheckURL) is ASK_SOURCE_INVALID.
 func newGitRunner(cloneURL, dir string, opts *Options) (*gitRunner, error) {
-	gitName := opts.Git
-	if gitName == "" {
-		gitName = "git"
+	var cfg []gitrun.Config
+	if k, v, ok := authHeader(cloneURL, opts.getenv); ok {
+		cfg = append(cfg, gitrun.Config{Key: k, Value: v})
 	}
-	git, err := exec.LookPath(gitName)
-	if err != nil {
+	secrets := secretsOf(opts.getenv)
+	r, err := gitrun.New(gitrun.Options{Git: opts.Git, Dir: dir, URL: cloneURL, Env: os.Environ(),
+		Config: cfg, Secrets: secrets, MaxBytes: opts.maxBytes()})
+	var ue *gitrun.URLError
+	switch {
+	case errors.Is(err, gitrun.ErrNotInstalled):
+		gitName := opts.Git
+		if gitName == "" {
+			gitName = "git"
+		}
 		return nil, &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "git is not installed (no " + gitName + " on PATH)",
 			Try: []string{"install git (https://git-scm.com/downloads) and retry", "or install from an archive: agent-skills install https://host/skill.zip"}}
+	case errors.As(err, &ue):
+		return nil, &Error{Code: "ASK_SOURCE_INVALID", Message: "refusing to give git the remote " + ue.URL + ": it " + ue.Reason,
+			Try: []string{"write an https://, ssh://, git@host:path or file:// URL (see docs/sources.md)",
+				"if the URL comes from skills.lock, restore the file from version control"}}
+	case err != nil:
+		return nil, err
 	}
-	g := &gitRunner{git: git, dir: dir, url: cloneURL, secrets: secretsOf(opts.getenv), max: opts.maxBytes()}
-	g.env = registry.GitEnv(os.Environ(), true)
-	if k, v, ok := authHeader(cloneURL, opts.getenv); ok {
-		g.env = append(g.env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0="+k, "GIT_CONFIG_VALUE_0="+v)
-	}
-	return g, nil
+	return &gitRunner{Runner: r, shown: scrub(cloneURL, secrets), max: opts.maxBytes()}, nil
 }
 
 // authHeader returns the git configuration key and value that send a
@@ -110,105 +112,31 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// gitError is a failed git command: its scrubbed standard error.
-type gitError struct {
-	args   string
-	stderr string
-}
-
-func (e *gitError) Error() string { return "git " + e.args + ": " + firstLine(e.stderr) }
-
-// run executes git with hooks, symbolic links, the file-system monitor
-// and submodules disabled, and returns its standard output.
-func (g *gitRunner) run(ctx context.Context, args ...string) (string, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
-	}
-	full := append(registry.GitConfigArgs(g.url), args...)
-	cmd := exec.CommandContext(ctx, g.git, full...)
-	cmd.Dir = g.dir
-	cmd.Env = g.env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		if ctx.Err() != nil {
-			msg = ctx.Err().Error()
-		}
-		return "", &gitError{args: args[0], stderr: scrub(msg, g.secrets)}
-	}
-	return stdout.String(), nil
-}
-
-// watch polls the size of the work folder while fn runs and cancels it
-// once the size passes the cap.
-func (g *gitRunner) watch(ctx context.Context, fn func(context.Context) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if dirSize(g.dir) > g.max {
-					g.over.Store(true)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	err := fn(ctx)
-	close(done)
-	if g.over.Load() || dirSize(g.dir) > g.max {
-		return &Error{Code: "ASK_SOURCE_TOO_LARGE",
-			Message: fmt.Sprintf("%s is larger than the %d MiB a source may download", scrub(g.url, g.secrets), g.max>>20),
-			Try: []string{"install from a sub-path so that only that folder is checked out: owner/repo/path/to/skill",
-				"or ask the repository's maintainers to publish the skill in a registry or an archive"}}
-	}
-	return err
-}
-
-// dirSize returns the total size of the regular files under dir.
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
-}
-
 // fetchCommit fetches ref (a branch, a tag, a commit SHA, or "" for the
-// remote HEAD) shallowly into a new repository in g.dir, checks out
-// subpath only when it is set, and returns the commit.
+// remote HEAD) shallowly into a new repository in the work folder, checks
+// out subpath only when it is set, and returns the commit. ref must pass
+// gitrun.CheckRef whoever chose it (a user, skills.lock, a server), and
+// every ref and remote is passed after --end-of-options, so no name can
+// be read as an option.
 func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*checkout, error) {
-	if _, err := g.run(ctx, "init", "-q"); err != nil {
+	if ref != "" {
+		if err := gitrun.CheckRef(ref); err != nil {
+			return nil, &Error{Code: "ASK_SOURCE_INVALID", Message: "refusing to fetch from " + g.shown + ": the " + err.Error(),
+				Try: []string{"name a branch, tag or commit after '#'",
+					"if the ref comes from skills.lock, restore the file from version control"}}
+		}
+	}
+	if err := g.Init(ctx); err != nil {
 		return nil, g.classify(err, ref)
 	}
-	if _, err := g.run(ctx, "remote", "add", "origin", g.url); err != nil {
+	if _, err := g.Run(ctx, "remote", "add", "--end-of-options", "origin", g.URL()); err != nil {
 		return nil, g.classify(err, ref)
 	}
 	if subpath != "" {
-		if _, err := g.run(ctx, "config", "core.sparseCheckout", "true"); err != nil {
+		if _, err := g.Run(ctx, "config", "core.sparseCheckout", "true"); err != nil {
 			return nil, g.classify(err, ref)
 		}
-		info := filepath.Join(g.dir, ".git", "info")
+		info := filepath.Join(g.Dir(), ".git", "info")
 		if err := os.MkdirAll(info, 0o755); err != nil {
 			return nil, err
 		}
@@ -216,20 +144,20 @@ func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*chec
 			return nil, err
 		}
 	}
-	var commit string
-	err := g.watch(ctx, func(ctx context.Context) error {
-		var err error
-		commit, err = g.fetchRef(ctx, ref)
-		if err != nil {
-			return err
-		}
-		_, err = g.run(ctx, "checkout", "-q", "--force", "--detach", commit)
-		return err
-	})
+	commit, err := g.fetchRef(ctx, ref)
+	if err == nil {
+		err = g.Checkout(ctx, commit)
+	}
+	if errors.Is(err, gitrun.ErrTooLarge) || g.TooLarge() {
+		return nil, &Error{Code: "ASK_SOURCE_TOO_LARGE",
+			Message: fmt.Sprintf("%s is larger than the %d MiB a source may download", g.shown, g.max>>20),
+			Try: []string{"install from a sub-path so that only that folder is checked out: owner/repo/path/to/skill",
+				"or ask the repository's maintainers to publish the skill in a registry or an archive"}}
+	}
 	if err != nil {
 		return nil, g.classify(err, ref)
 	}
-	out, err := g.run(ctx, "show", "-s", "--format=%ct", commit)
+	out, err := g.Run(ctx, "show", "-s", "--format=%ct", "--end-of-options", commit, "--")
 	if err != nil {
 		return nil, g.classify(err, ref)
 	}
@@ -237,7 +165,28 @@ func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*chec
 	if err != nil {
 		return nil, fmt.Errorf("git show: unexpected commit time %q", strings.TrimSpace(out))
 	}
-	return &checkout{dir: g.dir, commit: commit, time: time.Unix(secs, 0).UTC()}, nil
+	return &checkout{dir: g.Dir(), commit: commit, time: time.Unix(secs, 0).UTC()}, nil
+}
+
+// fetch runs a shallow fetch of refspec from origin, with a blob filter
+// when filter is set.
+func (g *gitRunner) fetch(ctx context.Context, filter bool, refspec string) error {
+	args := []string{"fetch", "-q", "--no-tags", "--no-recurse-submodules", "--depth", "1"}
+	if filter {
+		args = append(args, "--filter=blob:none")
+	}
+	_, err := g.Run(ctx, append(args, "--end-of-options", "origin", refspec)...)
+	return err
+}
+
+// fetchFiltered fetches refspec with the blob filter, and again without
+// it when the server refuses partial clones.
+func (g *gitRunner) fetchFiltered(ctx context.Context, refspec string) error {
+	err := g.fetch(ctx, true, refspec)
+	if err != nil && isFilterRefused(err) {
+		err = g.fetch(ctx, false, refspec)
+	}
+	return err
 }
 
 // fetchRef fetches ref with --depth 1 and a blob filter, retrying without
@@ -249,69 +198,59 @@ func (g *gitRunner) fetchRef(ctx context.Context, ref string) (string, error) {
 	if want == "" {
 		want = "HEAD"
 	}
-	base := []string{"fetch", "-q", "--no-tags", "--no-recurse-submodules", "--depth", "1"}
-	_, err := g.run(ctx, append(append(base[:len(base):len(base)], "--filter=blob:none"), "origin", want)...)
-	if err != nil && isFilterRefused(err) {
-		_, err = g.run(ctx, append(base[:len(base):len(base)], "origin", want)...)
-	}
+	err := g.fetchFiltered(ctx, want)
 	if err != nil && ref == "" && strings.Contains(strings.ToLower(err.Error()), "couldn't find remote ref") {
 		// The remote HEAD names a branch that does not exist (a bare
 		// repository whose default branch was never pushed): take main,
-		// master, or the only branch.
-		if b := g.defaultBranch(ctx); b != "" {
-			_, err = g.run(ctx, append(append(base[:len(base):len(base)], "--filter=blob:none"), "origin", b)...)
+		// master, or the only branch — if its name is safe to use.
+		b, berr := g.defaultBranch(ctx)
+		if berr != nil {
+			return "", berr
+		}
+		if b != "" {
+			err = g.fetchFiltered(ctx, "refs/heads/"+b)
 		}
 	}
 	if err == nil {
-		out, err := g.run(ctx, "rev-parse", "--verify", "-q", "FETCH_HEAD^{commit}")
-		if err != nil {
-			return "", err
-		}
-		return strings.TrimSpace(out), nil
+		return g.Resolve(ctx, "FETCH_HEAD")
 	}
-	if ref == "" || !looksLikeSHA(ref) || isAuth(err) || ctx.Err() != nil {
+	if ref == "" || !looksLikeSHA(ref) || isAuth(err) || ctx.Err() != nil || errors.Is(err, gitrun.ErrTooLarge) {
 		return "", err
 	}
 	// The server would not give the commit by name: fetch everything and
 	// look for it.
-	if _, ferr := g.run(ctx, "fetch", "-q", "--no-recurse-submodules", "--filter=blob:none", "origin",
-		"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"); ferr != nil {
-		if _, ferr = g.run(ctx, "fetch", "-q", "--no-recurse-submodules", "origin",
-			"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"); ferr != nil {
+	full := []string{"fetch", "-q", "--no-recurse-submodules", "--filter=blob:none", "--end-of-options", "origin",
+		"+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"}
+	if _, ferr := g.Run(ctx, full...); ferr != nil {
+		full = slices.Delete(full, 3, 4) // without the filter
+		if _, ferr = g.Run(ctx, full...); ferr != nil {
 			return "", ferr
 		}
 	}
-	out, rerr := g.run(ctx, "rev-parse", "--verify", "-q", ref+"^{commit}")
+	commit, rerr := g.Resolve(ctx, ref)
 	if rerr != nil {
-		shown := scrub(g.url, g.secrets)
-		return "", notFound(shown+" has no commit "+quote(ref), nil,
+		return "", notFound(g.shown+" has no commit "+quote(ref), nil,
 			"check the SHA after '#'; a commit removed by a force-push is gone once the server prunes it")
 	}
-	return strings.TrimSpace(out), nil
+	return commit, nil
 }
 
-// defaultBranch guesses the branch to use when the remote HEAD is
-// dangling: main, else master, else the only branch; "" when unsure.
-func (g *gitRunner) defaultBranch(ctx context.Context) string {
-	out, err := g.run(ctx, "ls-remote", "--heads", "origin")
+// defaultBranch chooses the branch to use when the remote HEAD is
+// dangling (gitrun.PickDefault): main, else master, else the only branch;
+// "" when unsure. A branch it would choose whose name is not safe (a
+// server's "--upload-pack=…") is ASK_SOURCE_NOT_FOUND naming it, escaped.
+func (g *gitRunner) defaultBranch(ctx context.Context) (string, error) {
+	heads, err := g.Heads(ctx, "origin")
 	if err != nil {
-		return ""
+		return "", nil
 	}
-	var heads []string
-	for _, line := range strings.Split(out, "\n") {
-		if _, ref, ok := strings.Cut(strings.TrimSpace(line), "\t"); ok {
-			heads = append(heads, strings.TrimPrefix(ref, "refs/heads/"))
-		}
+	b, err := gitrun.PickDefault(heads)
+	if err != nil {
+		return "", notFound(g.shown+" has no default branch: its HEAD names a branch that does not exist, and its only branch is refused: "+err.Error(), nil,
+			"name a branch, tag or commit after '#': agent-skills install "+g.shown+"#main",
+			"git ls-remote "+g.shown+" lists what exists")
 	}
-	for _, b := range []string{"main", "master"} {
-		if slices.Contains(heads, b) {
-			return b
-		}
-	}
-	if len(heads) == 1 {
-		return heads[0]
-	}
-	return ""
+	return b, nil
 }
 
 // looksLikeSHA reports whether ref could be an abbreviated or full SHA.
@@ -335,11 +274,11 @@ func isFilterRefused(err error) bool {
 
 // isAuth reports a failure that asks for credentials.
 func isAuth(err error) bool {
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	var ce *gitrun.CommandError
+	if !errors.As(err, &ce) {
 		return false
 	}
-	s := strings.ToLower(ge.stderr)
+	s := strings.ToLower(ce.Stderr)
 	for _, m := range []string{"terminal prompts disabled", "could not read username", "could not read password",
 		"authentication failed", "permission denied", "http basic: access denied", "returned error: 401", "returned error: 403",
 		"invalid username or password", "host key verification failed"} {
@@ -356,16 +295,24 @@ func (g *gitRunner) classify(err error, ref string) error {
 	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	shown := scrub(g.url, g.secrets)
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	shown := g.shown
+	var ce *gitrun.CommandError
+	if !errors.As(err, &ce) {
 		return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Err: err}
 	}
-	s := strings.ToLower(ge.stderr)
+	if errors.Is(err, gitrun.ErrOutputTooLarge) {
+		return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown + ": git " + ce.Command + " printed more than agent-skills reads",
+			Try: []string{"check the URL; a repository advertising that many refs is not a skill source"}}
+	}
+	stderr := ce.Stderr
+	if stderr == "" {
+		stderr = ce.Error()
+	}
+	s := strings.ToLower(stderr)
 	switch {
 	case isAuth(err):
 		return &Error{Code: "ASK_SOURCE_AUTH", Message: shown + ": authentication required; set GITHUB_TOKEN or configure a credential helper",
-			Details: []string{ge.stderr},
+			Details: []string{stderr},
 			Try: []string{"export GITHUB_TOKEN=… (GitHub), GITLAB_TOKEN=… (GitLab), or set up a git credential helper",
 				"for ssh URLs, load your key into ssh-agent"}}
 	case strings.Contains(s, "couldn't find remote ref"), strings.Contains(s, "not our ref"),
@@ -375,19 +322,13 @@ func (g *gitRunner) classify(err error, ref string) error {
 		if ref != "" {
 			what = "no ref " + quote(ref)
 		}
-		return notFound(shown+" has "+what, []string{ge.stderr},
+		return notFound(shown+" has "+what, []string{stderr},
 			"check the branch, tag or commit after '#'", "git ls-remote "+shown+" lists what exists")
 	case strings.Contains(s, "not found"), strings.Contains(s, "does not appear to be a git repository"),
 		strings.Contains(s, "does not exist"), strings.Contains(s, "no such file or directory"):
-		return notFound("repository "+shown+" not found", []string{ge.stderr},
+		return notFound("repository "+shown+" not found", []string{stderr},
 			"check the owner and repository name", "a private repository needs GITHUB_TOKEN or a credential helper")
 	}
-	return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Details: []string{ge.stderr},
+	return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Details: []string{stderr},
 		Try: []string{"check the URL and your network, then retry"}}
-}
-
-// firstLine returns the first line of s.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

@@ -1,11 +1,14 @@
 package source
 
 import (
+	"errors"
 	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/registry/gitrun"
 )
 
 // Kind says what a source reference points at.
@@ -310,25 +313,19 @@ func setRef(r *Ref, frag string) error {
 		return nil
 	}
 	if why := checkRefName(frag); why != "" {
-		return invalid(r.Input, "the ref "+quote(frag)+" "+why)
+		return invalid(r.Input, "the ref "+gitrun.Quote(frag)+" "+why)
 	}
 	r.Ref = frag
 	return nil
 }
 
-// checkRefName reports why name cannot be a branch, tag or commit, or "".
+// checkRefName reports why name cannot be a branch, tag or commit, or "":
+// the rules of gitrun.CheckRef, which every ref given to git passes,
+// whether a user typed it, skills.lock recorded it or a server sent it.
 func checkRefName(name string) string {
-	switch {
-	case strings.HasPrefix(name, "-"):
-		return "must not start with '-'"
-	case strings.Contains(name, ".."), strings.Contains(name, "@{"), strings.HasSuffix(name, ".lock"),
-		strings.HasSuffix(name, "/"), strings.HasPrefix(name, "/"), strings.Contains(name, "//"):
-		return "is not a valid git ref name"
-	}
-	for _, c := range name {
-		if c <= 0x20 || c == 0x7f || strings.ContainsRune(`~^:?*[\`, c) {
-			return "contains a character git refuses in ref names"
-		}
+	var re *gitrun.RefError
+	if errors.As(gitrun.CheckRef(name), &re) {
+		return re.Reason
 	}
 	return ""
 }

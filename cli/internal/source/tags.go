@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/agent-skills/agent-skills/registry/gitrun"
 )
 
 // Tags lists the semver tags (v1.2.3 or 1.2.3) of the git source r,
@@ -35,7 +36,7 @@ func Tags(ctx context.Context, r Ref, opts Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := g.run(ctx, "ls-remote", "--tags", "--refs", "--", g.url)
+	refs, err := g.Tags(ctx, g.URL())
 	if err != nil {
 		return nil, g.classify(err, "")
 	}
@@ -44,10 +45,11 @@ func Tags(ctx context.Context, r Ref, opts Options) ([]string, error) {
 		v    *semver.Version
 	}
 	var tags []tag
-	for _, line := range strings.Split(out, "\n") {
-		_, ref, ok := strings.Cut(strings.TrimSpace(line), "\t")
-		name, isTag := strings.CutPrefix(ref, "refs/tags/")
-		if !ok || !isTag {
+	for _, name := range refs {
+		// The names are the server's: keep only those that are safe to
+		// give git again (update fetches the tag it picks) and name a
+		// version.
+		if gitrun.CheckRef(name) != nil {
 			continue
 		}
 		if v := tagVersion(name); v != "" {
