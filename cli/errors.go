@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 )
 
 // Error is a user-facing failure: a stable ASK_* code, a one-line summary,
@@ -75,6 +77,10 @@ func exitCodeOf(err error) int {
 //	Try: <next action>
 //	     <next action>
 //	code: ASK_…
+//
+// Messages carry names, paths, URLs and git output from packages and
+// sources, so every line is escaped (termtext.Line) once it has been
+// split at the new lines the message was built with.
 func renderError(w io.Writer, err error, st style) {
 	msg := err.Error()
 	var lines []string
@@ -84,26 +90,28 @@ func renderError(w io.Writer, err error, st style) {
 		lines = e.Detail
 	}
 	first, rest, _ := strings.Cut(msg, "\n")
-	fmt.Fprintf(w, "%s %s\n", st.red("error:"), first)
+	fmt.Fprintf(w, "%s %s\n", st.red("error:"), termtext.Line(first))
 	for _, l := range strings.Split(rest, "\n") {
 		switch {
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, " "):
-			fmt.Fprintf(w, "%s\n", l)
+			fmt.Fprintf(w, "%s\n", termtext.Line(l))
 		default:
-			fmt.Fprintf(w, "  %s\n", l)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %s\n", l)
+		for _, part := range strings.Split(l, "\n") {
+			fmt.Fprintf(w, "  %s\n", termtext.Line(part))
+		}
 	}
 	var h hinted
 	if errors.As(err, &h) {
 		for i, t := range h.Hint() {
 			if i == 0 {
-				fmt.Fprintf(w, "%s %s\n", st.bold("Try:"), t)
+				fmt.Fprintf(w, "%s %s\n", st.bold("Try:"), termtext.Line(t))
 			} else {
-				fmt.Fprintf(w, "     %s\n", t)
+				fmt.Fprintf(w, "     %s\n", termtext.Line(t))
 			}
 		}
 	}
