@@ -171,7 +171,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 		// An HTTP registry's tarball URL inherits the user information of
 		// an index URL written with a password; skills.lock and the
 		// receipts record where the payload came from, never the password.
-		resolved = redact.Text(resolved)
+		resolved = redact.Strip(resolved)
 		vopts.DirName = w.name
 		diags := validate.Package(pkg, vopts)
 		for _, a := range p.adapters {

@@ -38,6 +38,7 @@ type httpBackend struct {
 
 // httpMeta is what is remembered about the cached index.
 type httpMeta struct {
+	// URL is the index URL, its password masked (it is only a note).
 	URL       string    `json:"url"`
 	ETag      string    `json:"etag,omitempty"`
 	FetchedAt time.Time `json:"fetchedAt"`
@@ -127,7 +128,7 @@ func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
 		if derr != nil {
 			return nil, derr
 		}
-		h.writeCache(body, httpMeta{URL: h.index.String(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
+		h.writeCache(body, httpMeta{URL: h.index.Redacted(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
 		return idx, nil
 	case cached != nil && !isIndexError(err):
 		h.opts.notify("registry %s: %s unreachable (%s); using the index cached %s",

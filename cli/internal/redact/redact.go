@@ -23,8 +23,17 @@ var authorityRE = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)([^/?#\s"'<>` 
 // returned unchanged.
 func URL(raw string) string { return Text(raw) }
 
-// Text returns s with the password of every URL in it replaced by Mask.
-func Text(s string) string {
+// Text returns s with the password of every URL in it replaced by Mask:
+// the form to print.
+func Text(s string) string { return replace(s, ":"+Mask) }
+
+// Strip returns s with the password of every URL in it removed, the user
+// name kept (https://user@host/…): the form to record, which git and the
+// credential helper can still use.
+func Strip(s string) string { return replace(s, "") }
+
+// replace puts with in place of ":password" in every URL of s.
+func replace(s, with string) string {
 	if !strings.Contains(s, "@") || !strings.Contains(s, "://") {
 		return s
 	}
@@ -35,7 +44,10 @@ func Text(s string) string {
 		if !hasPassword {
 			return m
 		}
-		return scheme + user + ":" + Mask + "@"
+		if user == "" && with == "" {
+			return scheme
+		}
+		return scheme + user + with + "@"
 	})
 }
 

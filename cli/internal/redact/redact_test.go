@@ -36,6 +36,20 @@ func TestText(t *testing.T) {
 	}
 }
 
+func TestStrip(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://alice:s3cret@127.0.0.1:8080/archives/x-1.0.0.tar.gz", "http://alice@127.0.0.1:8080/archives/x-1.0.0.tar.gz"},
+		{"https://:tok@host/x", "https://host/x"},
+		{"https://bob@host/x", "https://bob@host/x"},
+		{"/home/u/reg:skills/x", "/home/u/reg:skills/x"},
+	}
+	for _, tt := range tests {
+		if got := Strip(tt.in); got != tt.want {
+			t.Errorf("Strip(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestWithoutPassword(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"http://user:s3cret@127.0.0.1:9/repo.git", "http://user@127.0.0.1:9/repo.git"},
