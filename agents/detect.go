@@ -57,7 +57,13 @@ type Detection struct {
 // Detect implements Adapter. It stats the agent's configuration folders
 // and project markers and looks its executables up on PATH; it reads a
 // version from the npm package.json behind the executable when it can,
-// and otherwise asks env.Version. It never runs the agent.
+// and otherwise asks env.Version. It never runs the agent itself.
+//
+// An executable that env.LookPath reports as a relative path, or inside
+// the project, is neither evidence nor asked for its version: it comes
+// from a relative PATH entry or one the project controls (npm puts
+// node_modules/.bin first), and running it would run the project's code
+// (issue 11, B16).
 func (a *tableAdapter) Detect(ctx context.Context, env Env) Detection {
 	d := Detection{Confidence: ConfidenceNone, Evidence: []Evidence{}}
 	for _, p := range a.row.configDirs {
@@ -71,7 +77,7 @@ func (a *tableAdapter) Detect(ctx context.Context, env Env) Detection {
 			if ctx.Err() != nil {
 				break
 			}
-			if path, err := env.LookPath(name); err == nil && path != "" {
+			if path, err := env.LookPath(name); err == nil && path != "" && !env.projectLocal(path) {
 				d.Evidence = append(d.Evidence, Evidence{Kind: EvidenceExecutable, Detail: path})
 				if exe == "" {
 					exe = path

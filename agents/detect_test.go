@@ -137,6 +137,39 @@ func TestDetectVersionHook(t *testing.T) {
 	}
 }
 
+// TestDetectNeverRunsProjectExecutables: an executable found through a
+// relative PATH entry, or inside the project, is no evidence and is never
+// asked for its version (issue 11, B16); one elsewhere still is.
+func TestDetectNeverRunsProjectExecutables(t *testing.T) {
+	tests := []struct {
+		project, exe string
+		want         bool // evidence and a version
+	}{
+		{"/work/p", "node_modules/.bin/codex", false},
+		{"/work/p", "./codex", false},
+		{"/work/p", "/work/p/node_modules/.bin/codex", false},
+		{"/work/p", "/work/p/sub/../bin/codex", false},
+		{"/work/p", "/work/p2/bin/codex", true},
+		{"/work/p", "/usr/bin/codex", true},
+		{"", "/work/p/node_modules/.bin/codex", true},
+		{"/home", "/home/u/.local/bin/codex", true}, // a root holding home is never a project
+	}
+	for _, tt := range tests {
+		env := fakeMachine{path: map[string]string{"codex": tt.exe}}.env(tt.project)
+		ran := false
+		env.Version = func(context.Context, string, string) (string, error) {
+			ran = true
+			return "1.0.0", nil
+		}
+		d := mustLookup(t, "codex").Detect(context.Background(), env)
+		got := len(d.Evidence) > 0 && d.Version == "1.0.0"
+		if got != tt.want || ran != tt.want {
+			t.Errorf("Detect(project %q, PATH gives %q) = evidence %+v, version %q, ran %v; want evidence and version: %v",
+				tt.project, tt.exe, d.Evidence, d.Version, ran, tt.want)
+		}
+	}
+}
+
 func TestDetectNilFunctions(t *testing.T) {
 	for _, a := range All() {
 		d := a.Detect(context.Background(), Env{Home: "/home/u", ProjectRoot: "/p"})

@@ -18,7 +18,9 @@ type Env struct {
 	// Getenv reads an environment variable such as CLAUDE_CONFIG_DIR,
 	// CODEX_HOME or XDG_CONFIG_HOME; "" means unset.
 	Getenv func(key string) string
-	// LookPath finds an executable on PATH, like exec.LookPath.
+	// LookPath finds an executable on PATH, like exec.LookPath. A result
+	// that is relative or inside ProjectRoot is ignored (see Detect); the
+	// CLI's LookPath skips such PATH entries itself.
 	LookPath func(file string) (string, error)
 	// Stat describes a file, like os.Stat (it follows symlinks).
 	Stat func(name string) (fs.FileInfo, error)
@@ -30,8 +32,9 @@ type Env struct {
 	EvalSymlinks func(path string) (string, error)
 	// Version, when set, reads an agent's version some other way (the CLI
 	// may run `<agent> --version` with a timeout). It is consulted only
-	// when no version could be read from a file. This package never runs
-	// an agent itself.
+	// when no version could be read from a file, and never for an
+	// executable that is relative or inside ProjectRoot. This package
+	// never runs an agent itself.
 	Version func(ctx context.Context, agentID, executable string) (string, error)
 	// ProjectRoot is the absolute project directory for project-scoped
 	// installs; when it is empty there are no project roots.
@@ -58,6 +61,30 @@ type Env struct {
 type RootOverride struct {
 	GlobalRoot  string `json:"globalRoot,omitempty"`
 	ProjectRoot string `json:"projectRoot,omitempty"`
+}
+
+// projectLocal reports whether the executable path exe may be the
+// project's own code: a relative path, or one inside ProjectRoot (unless
+// the project root holds the home folder, which is never a project). The
+// test is lexical; the CLI's LookPath also resolves symbolic links.
+func (e Env) projectLocal(exe string) bool {
+	if !filepath.IsAbs(exe) {
+		return true
+	}
+	if e.ProjectRoot == "" {
+		return false
+	}
+	root := filepath.Clean(e.ProjectRoot)
+	if e.Home != "" && within(filepath.Clean(e.Home), root) {
+		return false
+	}
+	return within(filepath.Clean(exe), root)
+}
+
+// within reports whether the clean path p is dir or lies below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // getenv reads key through e.Getenv, treating a nil function as an empty

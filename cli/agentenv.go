@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,37 +22,116 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 			over[id] = agents.RootOverride{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}
 		}
 	}
+	untrusted := e.untrustedDirs(projectRoot)
 	return agents.Env{
 		Home:         e.userHome(),
 		Getenv:       e.getenv,
-		LookPath:     e.lookPath,
+		LookPath:     func(file string) (string, error) { return e.lookPathOutside(file, untrusted) },
 		Stat:         os.Stat,
 		ReadFile:     os.ReadFile,
 		EvalSymlinks: filepath.EvalSymlinks,
-		Version:      agentVersion,
-		ProjectRoot:  projectRoot,
-		WorkDir:      e.cwd,
-		Overrides:    over,
+		Version: func(ctx context.Context, id, exe string) (string, error) {
+			if !filepath.IsAbs(exe) || insideAny(exe, untrusted) {
+				return "", errProjectExecutable
+			}
+			return agentVersion(ctx, id, exe)
+		},
+		ProjectRoot: projectRoot,
+		WorkDir:     e.cwd,
+		Overrides:   over,
 	}
 }
 
+// errProjectExecutable refuses to run an executable the project controls.
+var errProjectExecutable = errors.New("refusing to run an executable inside the project or the working folder")
+
 // lookPath finds an executable on the PATH of this invocation's
-// environment (which tests isolate), not the process's.
+// environment (which tests isolate), not the process's, skipping every
+// PATH entry the working folder or its project controls (see
+// lookPathOutside).
 func (e *env) lookPath(file string) (string, error) {
+	return e.lookPathOutside(file, e.untrustedDirs(""))
+}
+
+// lookPathOutside finds file on PATH like exec.LookPath, but only in
+// absolute PATH entries outside the untrusted folders, and only when the
+// file it finds (its symbolic links resolved) is outside them too. A
+// relative entry (".", "node_modules/.bin") names whatever folder the
+// command runs in, and an absolute one inside the project is what npm
+// and similar tools prepend: an executable found there is the project's
+// code, and detection runs "<agent> --version" (issue 11, B16). Go's
+// exec.LookPath refuses relative entries for the same reason (ErrDot).
+func (e *env) lookPathOutside(file string, untrusted []string) (string, error) {
 	for _, dir := range filepath.SplitList(e.getenv("PATH")) {
-		if dir == "" {
+		if dir == "" || !filepath.IsAbs(dir) || insideAny(dir, untrusted) {
 			continue
 		}
 		p := filepath.Join(dir, file)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			continue
 		}
+		if real, err := filepath.EvalSymlinks(p); err != nil || insideAny(real, untrusted) {
+			continue
+		}
+		return p, nil
 	}
 	return "", exec.ErrNotFound
 }
 
+// untrustedDirs returns the folders whose executables are never looked
+// up or run: the project root given, the project found above the working
+// folder, and the working folder itself, each also with its symbolic
+// links resolved. A folder that holds the home folder is left out (the
+// home folder is never a project, and ~/.local/bin is where agents live).
+func (e *env) untrustedDirs(projectRoot string) []string {
+	found, _ := e.projectRoot("")
+	home := filepath.Clean(e.userHome())
+	var out []string
+	for _, d := range []string{projectRoot, found, e.cwd} {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		for _, v := range []string{filepath.Clean(d), evalOr(d)} {
+			if home != "." && within(home, v) || slices.Contains(out, v) {
+				continue
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// evalOr returns p with its symbolic links resolved, or p cleaned.
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// insideAny reports whether p, lexically or with its symbolic links
+// resolved, is one of dirs or lies below one.
+func insideAny(p string, dirs []string) bool {
+	for _, c := range []string{filepath.Clean(p), evalOr(p)} {
+		for _, d := range dirs {
+			if within(c, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether the clean path p is dir or lies below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // agentVersion runs "<agent> --version" with a short timeout; it is used
-// only when the version cannot be read from the agent's package files.
+// only when the version cannot be read from the agent's package files,
+// and only for an executable outside the project (see agentEnv).
 func agentVersion(ctx context.Context, _ string, exe string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()

@@ -91,9 +91,11 @@ func (c *agentsCmd) Run(e *env) error {
 		if a.Detection.Version != "" {
 			ver = " " + a.Detection.Version
 		}
-		fmt.Fprintf(e.stdout, "%s  %s%s: %s\n", e.style.bold(a.DisplayName), name, ver, state)
+		// The version is what an agent's package.json or --version said,
+		// and evidence names paths on this machine: both are escaped.
+		fmt.Fprintf(e.stdout, "%s  %s%s: %s\n", e.style.bold(a.DisplayName), name, field(ver), state)
 		for _, ev := range a.Detection.Evidence {
-			fmt.Fprintf(e.stdout, "  evidence: %s %s\n", ev.Kind, ev.Detail)
+			fmt.Fprintf(e.stdout, "  evidence: %s %s\n", ev.Kind, field(ev.Detail))
 		}
 		for _, scope := range []string{"global", "project"} {
 			for _, r := range a.Roots[scope] {
@@ -105,7 +107,7 @@ func (c *agentsCmd) Run(e *env) error {
 				if r.Deprecated {
 					extra = " (deprecated)"
 				}
-				fmt.Fprintf(e.stdout, "  %-7s %-8s %s %s%s\n", scope, r.Kind, mark, r.Path, extra)
+				fmt.Fprintf(e.stdout, "  %-7s %-8s %s %s%s\n", scope, r.Kind, mark, field(r.Path), extra)
 			}
 		}
 	}

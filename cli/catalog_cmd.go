@@ -15,6 +15,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -105,7 +106,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		case rep.Written:
 			e.info("wrote %s (%d %s)", rep.Path, rep.Skills, plural(rep.Skills, "skill", "skills"))
 			for _, ch := range changes {
-				e.verbose("  %s", ch)
+				e.verbose("  %s", field(ch.String()))
 			}
 		}
 	}
@@ -165,7 +166,7 @@ func (c *catalogSearchCmd) Run(e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSOURCE\tDESCRIPTION")
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", h.Name, dash(h.Version), h.Source, truncate(h.Description, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(h.Name), field(dash(h.Version)), field(h.Source), truncate(oneLine(h.Description), 70))
 	}
 	return tw.Flush()
 }
@@ -202,11 +203,13 @@ func (c *catalogReadCmd) Run(e *env) error {
 	if c.JSON {
 		return e.printJSON(doc)
 	}
-	fmt.Fprint(e.stdout, doc.Content)
+	// The document as text: new lines and tabs kept, anything a terminal
+	// would act on escaped (--json has the exact bytes).
+	fmt.Fprint(e.stdout, termtext.Text(doc.Content))
 	if !strings.HasSuffix(doc.Content, "\n") {
 		fmt.Fprintln(e.stdout)
 	}
-	e.info("%s %s from %s, %d bytes, %s", doc.Skill, doc.Resource, doc.Source, doc.Size, doc.Digest)
+	e.info("%s %s from %s, %d bytes, %s", field(doc.Skill), field(doc.Resource), field(doc.Source), doc.Size, doc.Digest)
 	return nil
 }
 
@@ -243,7 +246,7 @@ func (c *catalogOverviewCmd) Run(e *env) error {
 	if c.JSON {
 		return e.printJSON(ov)
 	}
-	fmt.Fprint(e.stdout, ov.Text)
+	fmt.Fprint(e.stdout, termtext.Text(ov.Text))
 	return nil
 }
 

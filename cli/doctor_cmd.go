@@ -10,6 +10,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -86,9 +87,10 @@ func (c *doctorCmd) Run(e *env) error {
 				fmt.Fprintf(e.stdout, "%s\n", e.style.bold(area))
 			}
 			mark := map[string]string{"ok": e.style.green("ok  "), "warn": e.style.yellow("warn"), "fail": e.style.red("FAIL")}[f.Status]
-			fmt.Fprintf(e.stdout, "  %s %s: %s\n", mark, f.Subject, f.Message)
+			// Findings quote registry errors, URLs, skill names and paths.
+			fmt.Fprintf(e.stdout, "  %s %s: %s\n", mark, field(f.Subject), field(f.Message))
 			if f.Fix != "" && f.Status != "ok" {
-				fmt.Fprintf(e.stdout, "       fix: %s\n", f.Fix)
+				fmt.Fprintf(e.stdout, "       fix: %s\n", field(f.Fix))
 			}
 		}
 	}
@@ -137,23 +139,26 @@ func (d *doctor) registries(cfg *config.Config) {
 	opts := e.registryOptions(cfg)
 	opts.Notify = func(string) {}
 	for _, rc := range cfg.Registries {
+		// A URL edited into the configuration by hand may carry a
+		// password: findings show it masked, in --json too.
+		shown := redact.URL(rc.URL)
 		trust := "trusted"
 		if !rc.Trusted {
 			trust = "untrusted (owns no name by precedence)"
 		}
 		reg, err := registry.Open(registrySpec(rc), opts)
 		if err != nil {
-			d.add("registries", rc.Name, "fail", err.Error(), "agent-skills registry remove "+rc.Name+", then add it again correctly")
+			d.add("registries", rc.Name, "fail", redact.Text(err.Error()), "agent-skills registry remove "+rc.Name+", then add it again correctly")
 			continue
 		}
 		idx, err := timed{reg}.Index(e.ctx)
 		if err != nil {
-			msg := strings.SplitN(err.Error(), "\n", 2)[0]
-			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s", rc.Kind, rc.URL, trust, msg),
+			msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
+			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s", rc.Kind, shown, trust, msg),
 				"check the network and the URL; skills it owns cannot be installed until it answers")
 			continue
 		}
-		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills", rc.Kind, rc.URL, trust, len(idx.Skills)), "")
+		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills", rc.Kind, shown, trust, len(idx.Skills)), "")
 	}
 }
 

@@ -4,7 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
+	"syscall"
+
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 )
 
 // Error is a user-facing failure: a stable ASK_* code, a one-line summary,
@@ -48,14 +53,45 @@ func usageError(format string, args ...any) *Error {
 		Try: []string{"agent-skills --help"}}
 }
 
-// codeOf returns the ASK_* code carried by err, or ASK_INTERNAL.
+// codeOf returns the ASK_* code carried by err; ASK_IO for an uncoded
+// failure to read or write a file (see isIOError); else ASK_INTERNAL.
 func codeOf(err error) string {
 	var c coded
 	if errors.As(err, &c) && c.ErrorCode() != "" {
 		return c.ErrorCode()
 	}
+	if isIOError(err) {
+		return "ASK_IO"
+	}
 	return "ASK_INTERNAL"
 }
+
+// ioErrnos are the system errors that say the disk or the file system,
+// not agent-skills, failed.
+var ioErrnos = []error{syscall.ENOSPC, syscall.EROFS, syscall.EIO, syscall.ENOTDIR, syscall.EISDIR, fs.ErrPermission}
+
+// isIOError reports whether err is a failure to read or write a file: a
+// full disk, a read-only file system, a permission, a path that is not a
+// folder. Such a failure is ASK_IO (exit 1) wherever it surfaces, even
+// where the code that met it did not wrap it in an ASK_IO error: it is
+// the machine's state, not a bug in agent-skills (docs/errors.md).
+func isIOError(err error) bool {
+	var pe *fs.PathError
+	var le *os.LinkError
+	var se *os.SyscallError
+	if errors.As(err, &pe) || errors.As(err, &le) || errors.As(err, &se) {
+		return true
+	}
+	for _, e := range ioErrnos {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// ioHint is the next action for an ASK_IO failure that brought none.
+var ioHint = []string{"check the free disk space and the permissions of the path named above, then run the command again"}
 
 // exitCodeOf maps an error to the process exit code of the design's table.
 func exitCodeOf(err error) int {
@@ -75,6 +111,10 @@ func exitCodeOf(err error) int {
 //	Try: <next action>
 //	     <next action>
 //	code: ASK_…
+//
+// Messages carry names, paths, URLs and git output from packages and
+// sources, so every line is escaped (termtext.Line) once it has been
+// split at the new lines the message was built with.
 func renderError(w io.Writer, err error, st style) {
 	msg := err.Error()
 	var lines []string
@@ -84,27 +124,34 @@ func renderError(w io.Writer, err error, st style) {
 		lines = e.Detail
 	}
 	first, rest, _ := strings.Cut(msg, "\n")
-	fmt.Fprintf(w, "%s %s\n", st.red("error:"), first)
+	fmt.Fprintf(w, "%s %s\n", st.red("error:"), termtext.Line(first))
 	for _, l := range strings.Split(rest, "\n") {
 		switch {
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, " "):
-			fmt.Fprintf(w, "%s\n", l)
+			fmt.Fprintf(w, "%s\n", termtext.Line(l))
 		default:
-			fmt.Fprintf(w, "  %s\n", l)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %s\n", l)
+		for _, part := range strings.Split(l, "\n") {
+			fmt.Fprintf(w, "  %s\n", termtext.Line(part))
+		}
 	}
+	var tries []string
 	var h hinted
 	if errors.As(err, &h) {
-		for i, t := range h.Hint() {
-			if i == 0 {
-				fmt.Fprintf(w, "%s %s\n", st.bold("Try:"), t)
-			} else {
-				fmt.Fprintf(w, "     %s\n", t)
-			}
+		tries = h.Hint()
+	}
+	if len(tries) == 0 && codeOf(err) == "ASK_IO" {
+		tries = ioHint
+	}
+	for i, t := range tries {
+		if i == 0 {
+			fmt.Fprintf(w, "%s %s\n", st.bold("Try:"), termtext.Line(t))
+		} else {
+			fmt.Fprintf(w, "     %s\n", termtext.Line(t))
 		}
 	}
 	fmt.Fprintf(w, "code: %s\n", codeOf(err))

@@ -32,6 +32,9 @@ var exitCodes = map[string]int{
 	"ASK_SOURCE_INVALID":          exitUsage,
 	"ASK_SOURCE_AMBIGUOUS":        exitUsage,
 
+	// credentials (issue 11, B15)
+	"ASK_REGISTRY_CREDENTIALS": exitUsage,
+
 	// validation
 	"ASK_VALIDATION_FAILED":           exitValidation,
 	"ASK_MANIFEST_INVALID":            exitValidation,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/hooks"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 )
 
 type hookCmd struct {
@@ -86,7 +87,7 @@ func (c *hookSessionIndexCmd) Run(e *env) error {
 			_, _ = e.stdout.Write(hooks.Neutral(h))
 			return nil
 		}
-		_, _ = e.stdout.Write(hooks.Envelope(h, r.text))
+		_, _ = e.stdout.Write(termtext.JSON(hooks.Envelope(h, r.text)))
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return fail(errors.New("gave up after " + hookTimeout.String()))

@@ -182,58 +182,60 @@ func pickVersion(sk *registry.Skill, ref resolve.Reference) (*registry.Version, 
 		Try:     []string{"agent-skills info " + sk.Name}}
 }
 
+// printInfo renders the report; every value comes from an index or a
+// package manifest, so each is escaped to one line (field).
 func printInfo(e *env, r infoReport) {
 	w := e.stdout
-	fmt.Fprintf(w, "%s %s (%s)  from %s\n", e.style.bold(r.Name), r.Version, r.Kind, r.Registry)
+	fmt.Fprintf(w, "%s %s (%s)  from %s\n", e.style.bold(field(r.Name)), field(r.Version), field(r.Kind), field(r.Registry))
 	fmt.Fprintf(w, "%s\n\n", oneLine(r.Description))
 	row := func(k, v string) {
 		if v != "" {
 			fmt.Fprintf(w, "%-22s %s\n", k+":", v)
 		}
 	}
-	row("latest", r.Latest)
-	row("license", r.License)
-	row("keywords", strings.Join(r.Keywords, ", "))
-	row("authors", strings.Join(r.Authors, "; "))
-	row("homepage", r.Homepage)
-	row("repository", r.Repository)
-	row("integrity", r.Integrity)
+	row("latest", field(r.Latest))
+	row("license", field(r.License))
+	row("keywords", fields(r.Keywords, ", "))
+	row("authors", fields(r.Authors, "; "))
+	row("homepage", field(r.Homepage))
+	row("repository", field(r.Repository))
+	row("integrity", field(r.Integrity))
 	deps := func(ds []format.Dependency) string {
 		s := make([]string, len(ds))
 		for i, d := range ds {
 			s[i] = d.Name + " " + d.Version
 		}
-		return strings.Join(s, ", ")
+		return fields(s, ", ")
 	}
 	row("dependencies", deps(r.Dependencies))
 	row("optional dependencies", deps(r.OptionalDependencies))
-	row("suggests", strings.Join(r.Suggests, ", "))
-	compat := strings.Join(r.Compatibility, ", ")
+	row("suggests", fields(r.Suggests, ", "))
+	compat := fields(r.Compatibility, ", ")
 	if compat == "" {
 		compat = "every agent"
 	}
 	row("compatibility", compat)
-	row("capabilities", strings.Join(r.Capabilities, ", "))
-	row("also in", strings.Join(r.AlsoIn, ", "))
+	row("capabilities", fields(r.Capabilities, ", "))
+	row("also in", fields(r.AlsoIn, ", "))
 	if r.Owner != "" && r.Owner != r.Registry {
-		row("owner", r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")")
+		row("owner", field(r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")"))
 	}
 	if len(r.Installed) > 0 {
 		fmt.Fprintln(w, "\ninstalled:")
 		for _, in := range r.Installed {
-			fmt.Fprintf(w, "  %-7s %-8s %s  %s (%s)\n", in.Scope, dash(in.Version), in.State, e.rel(in.Path), strings.Join(in.Agents, ", "))
+			fmt.Fprintf(w, "  %-7s %-8s %s  %s (%s)\n", in.Scope, field(dash(in.Version)), field(in.State), field(e.rel(in.Path)), fields(in.Agents, ", "))
 		}
 	}
 	fmt.Fprintln(w, "\nversions:")
 	for _, v := range r.Versions {
-		line := "  " + v.Version
+		line := "  " + field(v.Version)
 		if v.PublishedAt != "" {
-			line += "  " + v.PublishedAt
+			line += "  " + field(v.PublishedAt)
 		}
 		if v.Deprecated {
 			line += "  " + e.style.yellow("deprecated")
 			if v.DeprecationReason != "" {
-				line += ": " + v.DeprecationReason
+				line += ": " + oneLine(v.DeprecationReason)
 			}
 		}
 		fmt.Fprintln(w, line)

@@ -101,6 +101,8 @@ func (c *listCmd) Run(e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSCOPE\tAGENTS\tSTATE\tREGISTRY\tLOCATION")
 	for _, in := range all {
+		// Names, versions and files come from receipts and folders that a
+		// project clone controls: every field is escaped.
 		state := string(in.State)
 		if len(in.RequiredBy) > 0 {
 			state += " (required by " + strings.Join(in.RequiredBy, ", ") + ")"
@@ -113,17 +115,18 @@ func (c *listCmd) Run(e *env) error {
 		if readers == "" {
 			readers = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.Name, ver, in.Scope, readers, state, dash(in.Registry), e.rel(in.Dest))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", field(in.Name), field(ver), field(string(in.Scope)), field(readers), field(state),
+			field(dash(in.Registry)), field(e.rel(in.Dest)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, in := range all {
 		if len(in.ModifiedFiles) > 0 {
-			fmt.Fprintf(e.stdout, "%s (%s): changed since install: %s\n", in.Name, in.Scope, strings.Join(in.ModifiedFiles, ", "))
+			fmt.Fprintf(e.stdout, "%s (%s): changed since install: %s\n", field(in.Name), in.Scope, fields(in.ModifiedFiles, ", "))
 		}
 		if len(in.AddedFiles) > 0 {
-			fmt.Fprintf(e.stdout, "%s (%s): your files: %s\n", in.Name, in.Scope, strings.Join(in.AddedFiles, ", "))
+			fmt.Fprintf(e.stdout, "%s (%s): your files: %s\n", field(in.Name), in.Scope, fields(in.AddedFiles, ", "))
 		}
 	}
 	return nil

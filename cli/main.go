@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/redact"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/alecthomas/kong"
 )
@@ -109,9 +111,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return run(ctx, args, stdin, stdout, stderr, os.Getenv)
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer, getenv func(string) string) (code int) {
 	var cli app
-	st := style{color: wantColor(stdout, getenv, args)}
+	st := style{color: wantColor(rawStdout, getenv, args)}
+	// Every byte printed passes the terminal backstop: untrusted text that
+	// a call site forgot to escape still cannot send the terminal a
+	// control sequence, and no URL password is printed. The flushes run
+	// before the recover below, on every way out.
+	stdout, stderr := guard(rawStdout, st), guard(rawStderr, st)
+	defer stderr.Flush()
+	defer stdout.Flush()
 	defer func() {
 		if r := recover(); r != nil {
 			if s, ok := r.(exitSignal); ok {
@@ -190,9 +199,43 @@ func wantColor(w io.Writer, getenv func(string) string, args []string) bool {
 	return isTerminal(w)
 }
 
-// isTerminal reports whether w is a character device.
+// guard wraps w in the terminal backstop: everything is escaped except
+// the colour sequences st writes, and URL passwords are masked.
+func guard(w io.Writer, st style) *termtext.Writer {
+	return termtext.NewWriter(w, termtext.Options{Allow: st.sequences(), Filter: redact.Text})
+}
+
+// unwrapped returns the writer beneath the terminal backstop, or w.
+func unwrapped(w io.Writer) io.Writer {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		return u.Unwrap()
+	}
+	return w
+}
+
+// raw returns a writer that bypasses the terminal backstop of w, for a
+// protocol stream or a line the caller escaped itself.
+func raw(w io.Writer) io.Writer {
+	if g, ok := w.(*termtext.Writer); ok {
+		return g.Raw()
+	}
+	return w
+}
+
+// flush writes out what the terminal backstops hold back of an
+// unfinished line: call it before waiting for input after a prompt.
+func (e *env) flush() {
+	for _, w := range []io.Writer{e.stdout, e.stderr} {
+		if g, ok := w.(*termtext.Writer); ok {
+			_ = g.Flush()
+		}
+	}
+}
+
+// isTerminal reports whether w (beneath the terminal backstop) is a
+// character device.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unwrapped(w).(*os.File)
 	if !ok {
 		return false
 	}
@@ -221,6 +264,8 @@ func (e *env) printJSON(v any) error {
 	if err != nil {
 		return &Error{Code: "ASK_INTERNAL", Summary: "cannot encode the result as JSON", Err: err}
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+	// The same values, with the characters a terminal acts on written as
+	// \u escapes, so the backstop has nothing to change.
+	_, err = fmt.Fprintf(e.stdout, "%s\n", termtext.JSON(b))
 	return err
 }

@@ -47,7 +47,10 @@ func (c *mcpServeCmd) Run(e *env) error {
 		return err
 	}
 	srv := mcpserver.New(b, mcpserver.Options{Version: Version, AllowWrite: c.AllowWrite})
-	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.stdout}); err != nil && e.ctx.Err() == nil {
+	// Standard output carries JSON-RPC for a program, not text for a
+	// person: it bypasses the terminal backstop (JSON has no raw control
+	// characters anyway). Logs on standard error keep it.
+	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: raw(e.stdout)}); err != nil && e.ctx.Err() == nil {
 		return &Error{Code: "ASK_IO", Summary: "the MCP session ended with an error", Err: err}
 	}
 	return nil
@@ -185,7 +188,7 @@ func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, er
 		}
 		return mcpserver.Info{}, err
 	}
-	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, oneLine(sk.Description)
+	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, foldSpace(sk.Description)
 	for _, v := range sk.Sorted() {
 		info.Versions = append(info.Versions, mcpserver.VersionInfo{Version: v.Version, Deprecated: v.Deprecated})
 	}

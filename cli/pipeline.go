@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -168,6 +168,10 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 		if err != nil {
 			return nil, func() {}, err
 		}
+		// An HTTP registry's tarball URL inherits the user information of
+		// an index URL written with a password; skills.lock and the
+		// receipts record where the payload came from, never the password.
+		resolved = redact.Strip(resolved)
 		vopts.DirName = w.name
 		diags := validate.Package(pkg, vopts)
 		for _, a := range p.adapters {
@@ -176,7 +180,7 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 		if diags.HasErrors() {
 			for _, d := range diags {
 				if d.Severity == format.SeverityError {
-					fmt.Fprintf(p.e.stdout, "%s@%s/%s: %s %s %s\n", w.name, w.version, location(d), d.Severity, d.Code, d.Message)
+					fmt.Fprintf(p.e.stdout, "%s@%s/%s: %s %s %s\n", field(w.name), field(w.version), location(d), d.Severity, field(d.Code), field(d.Message))
 				}
 			}
 			return nil, func() {}, &Error{Code: "ASK_VALIDATION_FAILED",
@@ -288,33 +292,33 @@ func (p *pipeline) printReport(rep *install.Report) {
 		}
 		switch r.Outcome {
 		case install.OutcomeSkipped:
-			fmt.Fprintf(e.stdout, "%s %s for %s: %s\n", e.style.dim("skipped"), r.Name, r.Agent, r.Reason)
+			fmt.Fprintf(e.stdout, "%s %s for %s: %s\n", e.style.dim("skipped"), field(r.Name), field(r.Agent), field(r.Reason))
 		case install.OutcomeRefused:
-			fmt.Fprintf(e.stdout, "%s %s in %s: %s\n", e.style.red("refused"), r.Name, e.rel(r.Root), r.Reason)
+			fmt.Fprintf(e.stdout, "%s %s in %s: %s\n", e.style.red("refused"), field(r.Name), field(e.rel(r.Root)), field(r.Reason))
 			for _, m := range r.Modified {
-				fmt.Fprintf(e.stdout, "    %s\n", m)
+				fmt.Fprintf(e.stdout, "    %s\n", field(m))
 			}
 		default:
-			ver := r.Version
+			ver := field(r.Version)
 			if r.Previous != "" && r.Previous != r.Version {
-				ver = r.Previous + " → " + r.Version
+				ver = field(r.Previous) + " → " + ver
 			}
-			fmt.Fprintf(e.stdout, "%s %s %s → %s (%s)\n", e.style.green(word), r.Name, ver, e.rel(r.Dest), strings.Join(r.Readers, ", "))
+			fmt.Fprintf(e.stdout, "%s %s %s → %s (%s)\n", e.style.green(word), field(r.Name), ver, field(e.rel(r.Dest)), fields(r.Readers, ", "))
 			if len(r.Preserved) > 0 {
-				fmt.Fprintf(e.stdout, "    kept your files: %s\n", strings.Join(r.Preserved, ", "))
+				fmt.Fprintf(e.stdout, "    kept your files: %s\n", fields(r.Preserved, ", "))
 			}
 		}
 	}
 	for _, d := range rep.Duplicates {
 		e.warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
-			d.Agent, d.Name, len(d.Roots), strings.Join(d.Roots, ", "))
+			field(d.Agent), field(d.Name), len(d.Roots), fields(d.Roots, ", "))
 	}
 }
 
 // resolutionWarnings prints the resolver's warnings.
 func (e *env) resolutionWarnings(plan *resolve.Plan) {
 	for _, w := range plan.Warnings {
-		e.warn("%s %s", w.Code, w.Message)
+		e.warn("%s %s", field(w.Code), field(w.Message))
 	}
 }
 

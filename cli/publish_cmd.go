@@ -68,13 +68,13 @@ func (c *publishCmd) Run(e *env) error {
 		if errors.As(err, &pe) {
 			for _, d := range pe.Diagnostics {
 				d.File = filepath.ToSlash(filepath.Join(e.rel(c.Path), filepath.FromSlash(d.File)))
-				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), d.Severity, d.Code, d.Message)
+				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), d.Severity, field(d.Code), field(d.Message))
 			}
 		}
 		return err
 	}
 	for _, w := range plan.Warnings {
-		e.warn("%s", w)
+		e.warn("%s", field(w))
 	}
 	result := struct {
 		Entry  json.RawMessage      `json:"entry"`

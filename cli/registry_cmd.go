@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/registry"
 )
 
@@ -39,17 +41,24 @@ func (c *registryListCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	// A configuration edited by hand may hold a URL with a password: it
+	// is used, but shown masked (user:***@host), in JSON too.
+	regs := make([]config.Registry, len(cfg.Registries))
+	for i, r := range cfg.Registries {
+		r.URL = redact.URL(r.URL)
+		regs[i] = r
+	}
 	if c.JSON {
-		return e.printJSON(cfg.Registries)
+		return e.printJSON(regs)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tURL\tTRUSTED")
-	for _, r := range cfg.Registries {
+	for _, r := range regs {
 		u := r.URL
 		if r.Ref != "" {
 			u += "#" + r.Ref
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Kind, u, yesNo(r.Trusted))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(r.Name), field(r.Kind), field(u), yesNo(r.Trusted))
 	}
 	return tw.Flush()
 }
@@ -80,6 +89,9 @@ func (c *registryAddCmd) Run(e *env) error {
 	if kind == "" {
 		kind = inferKind(url)
 	}
+	if redact.HasPassword(url) {
+		return credentialsInURL(c.Name, url, ref, kind)
+	}
 	if kind == config.KindLocal && !strings.HasPrefix(url, "file://") {
 		abs, err := filepath.Abs(url)
 		if err != nil {
@@ -104,9 +116,9 @@ func (c *registryAddCmd) Run(e *env) error {
 		cfg.Registries = append(cfg.Registries, r)
 	}
 	if err := cfg.Save(e.configPath()); err != nil {
-		return err
+		return saveError(e, err)
 	}
-	fmt.Fprintf(e.stdout, "added %s registry %s (%s)\n", kind, c.Name, url)
+	fmt.Fprintf(e.stdout, "added %s registry %s (%s)\n", kind, c.Name, field(url))
 	return nil
 }
 
@@ -139,10 +151,54 @@ func (c *registryRemoveCmd) Run(e *env) error {
 	}
 	cfg.Registries = kept
 	if err := cfg.Save(e.configPath()); err != nil {
-		return err
+		return saveError(e, err)
 	}
 	fmt.Fprintf(e.stdout, "removed registry %s\n", c.Name)
 	return nil
+}
+
+// saveError reports a configuration that could not be written: an
+// invalid one as it is, a failed write (a full disk, a read-only or
+// missing folder) as ASK_IO.
+func saveError(e *env, err error) error {
+	var c coded
+	if errors.As(err, &c) {
+		return err
+	}
+	return &Error{Code: "ASK_IO", Summary: "cannot write " + e.configPath(), Err: err,
+		Try: []string{"free some disk space or fix the folder's permissions, then run the command again",
+			"or point AGENT_SKILLS_HOME at a writable folder"}}
+}
+
+// credentialsInURL refuses to store a registry URL that carries a
+// password: config.json is a plain file, readable by whatever runs as the
+// user and often copied or committed, and cargo and Go's module loader
+// refuse such URLs too. The password belongs in the git credential
+// helper, which git consults for every fetch of a git registry; the
+// error gives the exact commands, with the URL to add instead.
+func credentialsInURL(name, url, ref, kind string) error {
+	clean := redact.WithoutPassword(url)
+	add := "agent-skills registry add " + name + " " + clean
+	if ref != "" {
+		add += " --ref " + ref
+	}
+	e := &Error{Code: "ASK_REGISTRY_CREDENTIALS",
+		Summary: "the registry URL " + redact.URL(url) + " carries a password; agent-skills does not store credentials in config.json",
+		Detail:  []string{"Nothing was added. The password was not written anywhere."},
+	}
+	if kind != config.KindGit {
+		e.Detail = append(e.Detail, "An HTTP registry's index is read without credentials; a private registry is best served as a git repository, whose credentials come from git.")
+		e.Try = []string{"agent-skills registry add " + name + " " + clean + "   (if the index needs no password)"}
+		return e
+	}
+	e.Detail = append(e.Detail, "Store the password in your git credential helper instead; git asks it on every fetch (one must be configured: git config --global credential.helper).")
+	e.Try = []string{
+		"git credential approve   (then type the next two lines and an empty line; the password stays out of your shell history)",
+		"url=" + clean,
+		"password=<the password>",
+		add,
+	}
+	return e
 }
 
 // inferKind guesses a registry's kind from its URL: an index document over

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/registry"
 )
 
@@ -60,13 +61,32 @@ func (c *searchCmd) Run(e *env) error {
 		if h.Shadowed {
 			reg += " (shadowed by " + h.ShadowedBy + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", h.Name, h.Latest, reg, truncate(oneLine(h.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(h.Name), field(h.Latest), field(reg), truncate(oneLine(h.Description), 70))
 	}
 	return tw.Flush()
 }
 
-// oneLine folds white space runs, new lines included, into single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine folds white space runs, new lines included, into single spaces
+// and escapes what a terminal would act on (see termtext.Line): the form
+// of every description printed in a table or a line.
+func oneLine(s string) string { return termtext.Line(foldSpace(s)) }
+
+// foldSpace folds white space runs, new lines included, into single
+// spaces, for a value that a program, not a terminal, reads.
+func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// field returns a value from a package, index or source — a name, a
+// version, a path, a registry — escaped to print as one field of a line.
+func field(s string) string { return termtext.Line(s) }
+
+// fields escapes each value like field and joins them with sep.
+func fields(ss []string, sep string) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = field(s)
+	}
+	return strings.Join(out, sep)
+}
 
 // truncate shortens s to at most n runes, marking a cut with "…".
 func truncate(s string, n int) string {

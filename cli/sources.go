@@ -66,9 +66,10 @@ func (e *env) stdinIsTerminal() bool {
 func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	fmt.Fprintln(e.stderr, "This source offers several skills:")
 	for i, f := range found {
-		fmt.Fprintf(e.stderr, "  %d) %s  %s\n", i+1, f.Name, truncate(oneLine(f.Description), 60))
+		fmt.Fprintf(e.stderr, "  %d) %s  %s\n", i+1, field(f.Name), truncate(oneLine(f.Description), 60))
 	}
 	fmt.Fprint(e.stderr, "Install which? (numbers separated by spaces, or * for all): ")
+	e.flush() // the prompt has no new line; show it before waiting
 	var line string
 	buf := make([]byte, 1)
 	for {
@@ -106,7 +107,7 @@ func (e *env) listSource(r source.Ref, maxSkills int) error {
 		return err
 	}
 	if res.Registry {
-		fmt.Fprintf(e.stdout, "%s is a registry; add it with: agent-skills registry add <name> %s\n", r.Input, res.RegistryURL)
+		fmt.Fprintf(e.stdout, "%s is a registry; add it with: agent-skills registry add <name> %s\n", field(r.Input), field(res.RegistryURL))
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -116,7 +117,7 @@ func (e *env) listSource(r source.Ref, maxSkills int) error {
 		if p == "" {
 			p = "."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, p, truncate(oneLine(f.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", field(f.Name), field(p), truncate(oneLine(f.Description), 70))
 	}
 	return tw.Flush()
 }

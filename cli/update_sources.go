@@ -61,7 +61,7 @@ func (p *pipeline) updateSources(names []string, major bool, tmp string) ([]fetc
 		if err == nil {
 			p.printChanges(name, l, pk, old.Pkg)
 		} else {
-			p.e.warn("cannot show what changed in %s: %v", name, err)
+			p.e.warn("cannot show what changed in %s: %s", field(name), field(err.Error()))
 		}
 		f := sourceFetched(pk, string(resolve.RoleRequested))
 		f.ref = ref
@@ -128,13 +128,13 @@ func (p *pipeline) printChanges(name string, l resolve.LockedSkill, pk source.Pa
 	if len(from) > 12 {
 		from = from[:12]
 	}
-	fmt.Fprintf(p.e.stdout, "%s %s (%s) → %s (%s) from %s:\n", name, l.Version, dash(from), pk.Version, dash(to), l.Source)
+	fmt.Fprintf(p.e.stdout, "%s %s (%s) → %s (%s) from %s:\n", field(name), field(l.Version), field(dash(from)), field(pk.Version), field(dash(to)), field(l.Source))
 	for _, g := range []struct {
 		label string
 		files []string
 	}{{"added", added}, {"removed", removed}, {"modified", modified}} {
 		if len(g.files) > 0 {
-			fmt.Fprintf(p.e.stdout, "  %-8s %s\n", g.label, strings.Join(g.files, ", "))
+			fmt.Fprintf(p.e.stdout, "  %-8s %s\n", g.label, fields(g.files, ", "))
 		}
 	}
 }
@@ -194,7 +194,7 @@ func (p *pipeline) keepLocal(fs []fetched) ([]fetched, error) {
 				Detail: diagLines(diags), Try: []string{"update " + f.name + " without --keep-local, then apply your edits again"}}
 		}
 		slices.Sort(kept)
-		p.e.info("%s: keeping your version of %s", f.name, strings.Join(kept, ", "))
+		p.e.info("%s: keeping your version of %s", field(f.name), fields(kept, ", "))
 		fs[i].item.Pkg = np
 	}
 	return fs, nil

@@ -100,9 +100,9 @@ func (c *validateCmd) Run(e *env) error {
 				if d.Severity == format.SeverityWarning {
 					sev = e.style.yellow(d.Severity.String())
 				}
-				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), sev, d.Code, d.Message)
+				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), sev, field(d.Code), field(d.Message))
 				if d.Fix != "" && !e.g.Quiet {
-					fmt.Fprintf(e.stdout, "    %s %s\n", e.style.dim("fix:"), d.Fix)
+					fmt.Fprintf(e.stdout, "    %s %s\n", e.style.dim("fix:"), field(d.Fix))
 				}
 			}
 		}
@@ -123,12 +123,13 @@ func (c *validateCmd) Run(e *env) error {
 	return nil
 }
 
-// location renders "file:line:col", or just "file" when the line is unknown.
+// location renders "file:line:col", or just "file" when the line is
+// unknown; the file name, which a package chose, is escaped (field).
 func location(d format.Diagnostic) string {
 	if d.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d", d.File, d.Line, max(d.Col, 1))
+		return fmt.Sprintf("%s:%d:%d", field(d.File), d.Line, max(d.Col, 1))
 	}
-	return d.File
+	return field(d.File)
 }
 
 func summaryLine(s validateSummary) string {

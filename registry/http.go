@@ -35,6 +35,7 @@ type httpBackend struct {
 
 // httpMeta is what is remembered about the cached index.
 type httpMeta struct {
+	// URL is the index URL, its password masked (it is only a note).
 	URL       string    `json:"url"`
 	ETag      string    `json:"etag,omitempty"`
 	FetchedAt time.Time `json:"fetchedAt"`
@@ -104,7 +105,7 @@ func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
 		if derr != nil {
 			return nil, derr
 		}
-		h.writeCache(body, httpMeta{URL: h.index.String(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
+		h.writeCache(body, httpMeta{URL: h.index.Redacted(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
 		return idx, nil
 	case cached != nil && !isIndexError(err) && !errors.Is(err, context.Canceled):
 		idx, derr := h.decodeCached(cached)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // IndexSchemaVersion is the newest index schema this package reads.
@@ -347,8 +348,10 @@ func checkVersions(s *Skill, p string, lim IndexLimits, errs *problems) {
 				errs.add(v.pos, vp+".tarball", fmt.Sprintf("bad tarball %q: %s", v.Tarball, why))
 			}
 		}
-		if why := checkIntegrity(v.Integrity); why != "" {
+		if canon, why := canonicalIntegrity(v.Integrity); why != "" {
 			errs.add(v.pos, vp+".integrity", why)
+		} else {
+			v.Integrity = canon
 		}
 		if v.PublishedAt != "" && !validTime(v.PublishedAt) {
 			errs.add(v.pos, vp+".publishedAt", "not an RFC 3339 time stamp: "+strconv.Quote(v.PublishedAt))
@@ -432,21 +435,23 @@ func checkTarballRef(t string) string {
 	return ""
 }
 
-// checkIntegrity reports why s is not "sha256-" + padded base64 of 32
-// bytes, or "".
-func checkIntegrity(s string) string {
+// canonicalIntegrity returns s in the form Digest writes — "sha256-" and
+// the padded base64 of 32 bytes — or why it is not a sha256 digest. The
+// hexadecimal spelling docs/integrity.md documents (the design's example
+// uses it) is accepted and rewritten, so that everything downstream — the
+// payload check, cache keys, skills.lock — sees one spelling per value.
+func canonicalIntegrity(s string) (string, string) {
 	if s == "" {
-		return "integrity is missing"
+		return "", "integrity is missing"
 	}
-	b64, ok := strings.CutPrefix(s, "sha256-")
-	if !ok {
-		return fmt.Sprintf("integrity %q must start with sha256-", s)
+	if !strings.HasPrefix(s, "sha256-") {
+		return "", fmt.Sprintf("integrity %q must start with sha256-", s)
 	}
-	sum, err := base64.StdEncoding.Strict().DecodeString(b64)
-	if err != nil || len(sum) != 32 {
-		return fmt.Sprintf("integrity %q is not sha256- followed by the base64 of 32 bytes", s)
+	algo, sum, err := format.ParseIntegrity(s)
+	if err != nil || algo != "sha256" || len(sum) != 32 {
+		return "", fmt.Sprintf("integrity %q is not sha256- followed by the base64 of 32 bytes, or by 64 hex digits", s)
 	}
-	return ""
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum), ""
 }
 
 // validTime reports whether s is an RFC 3339 time stamp.

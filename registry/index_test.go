@@ -75,6 +75,23 @@ func TestDecodeIndexLatest(t *testing.T) {
 	}
 }
 
+// TestDecodeIndexHexIntegrity: the hexadecimal spelling docs/integrity.md
+// documents is accepted in an index and read as the canonical base64 one,
+// so the payload check and skills.lock see a single spelling (B17).
+func TestDecodeIndexHexIntegrity(t *testing.T) {
+	const hexForm = "sha256-d7b4504e1ed59e0d70974ad866e91b134dcec3b91b372de733728bec544b3299"
+	for _, form := range []string{hexForm, "sha256-" + strings.ToUpper(hexForm[7:])} {
+		doc := indexYAML("      - version: 1.0.0\n        path: skills/a\n        integrity: " + form + "\n")
+		idx, err := DecodeIndex([]byte(doc), "x.yaml")
+		if err != nil {
+			t.Fatalf("DecodeIndex(integrity %s) = %v, want it accepted", form, err)
+		}
+		if got := idx.Skills[0].Versions[0].Integrity; got != goodIntegrity {
+			t.Errorf("DecodeIndex(integrity %s) integrity = %q, want the canonical %q", form, got, goodIntegrity)
+		}
+	}
+}
+
 func TestDecodeIndexInvalid(t *testing.T) {
 	v := func(extra string) string {
 		return indexYAML("      - version: 1.0.0\n        path: skills/a\n        integrity: " + goodIntegrity + "\n" + extra)

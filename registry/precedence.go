@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -78,7 +79,9 @@ func (s *Set) unknown(registry string) *Error {
 
 // Owner returns the first trusted registry whose index has name. When an
 // earlier registry could not be asked and a later one has the name, it
-// returns ASK_REGISTRY_UNAVAILABLE instead of promoting the later one.
+// returns ASK_REGISTRY_UNAVAILABLE instead of promoting the later one; when
+// an earlier registry's index is invalid it returns that
+// ASK_REGISTRY_INVALID_INDEX error, as a qualified reference would.
 // A name held only by untrusted registries is ASK_SKILL_NOT_FOUND with a
 // hint naming the qualified reference.
 func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) {
@@ -89,6 +92,13 @@ func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) 
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
+			}
+			if refusedIndex(err) {
+				// The registry answered, with an index that fails its
+				// checks: a security failure to report as such (exit 5),
+				// whether or not a later registry has the name, rather
+				// than "could not be asked" (docs/registry.md).
+				return nil, nil, err
 			}
 			s.warn(r, err)
 			skipped = append(skipped, r.Name())
@@ -129,6 +139,13 @@ func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) 
 		}
 	}
 	return nil, nil, notFound(name, "any configured registry")
+}
+
+// refusedIndex reports whether err is an index that was read but failed
+// its schema or safety checks (ASK_REGISTRY_INVALID_INDEX).
+func refusedIndex(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == "ASK_REGISTRY_INVALID_INDEX"
 }
 
 // warn sends one notice per unreachable registry.

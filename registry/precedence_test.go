@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -144,6 +146,47 @@ func TestSetUnreachable(t *testing.T) {
 	loaded, err := set.Indexes(t.Context(), "")
 	if err != nil || len(loaded) != 1 || loaded[0].Registry != "official" {
 		t.Errorf("Indexes() = %v, %v", loaded, err)
+	}
+}
+
+// invalidRegistry is a local registry whose index escapes its folder.
+func invalidRegistry(t *testing.T, name string) Registry {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "registry"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idx := "schemaVersion: 1\nskills:\n  - name: esc\n    versions:\n      - version: 1.0.0\n        path: ../outside\n" +
+		"        integrity: sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
+	if err := os.WriteFile(filepath.Join(dir, "registry", "skills.yaml"), []byte(idx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(Spec{Name: name, URL: dir, Kind: KindLocal}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestSetInvalidIndex: a bare name answered by precedence reports an
+// invalid index as ASK_REGISTRY_INVALID_INDEX, exactly as the qualified
+// reference does, never as a registry that could not be asked (B17).
+func TestSetInvalidIndex(t *testing.T) {
+	official := memRegistry(t, "official", false, pkgSpec{"java-basics", "1.0.0", nil})
+	var n notices
+	set := NewSet(n.add, invalidRegistry(t, "r"), official)
+	for _, name := range []string{"esc", "java-basics", "nope-skill"} {
+		if _, _, err := set.Owner(t.Context(), name); codeOf(err) != "ASK_REGISTRY_INVALID_INDEX" {
+			t.Errorf("Owner(%s) with an invalid first index = %v (%s), want ASK_REGISTRY_INVALID_INDEX", name, err, codeOf(err))
+		}
+	}
+	if _, _, err := set.Lookup(t.Context(), "r", "esc"); codeOf(err) != "ASK_REGISTRY_INVALID_INDEX" {
+		t.Errorf("Lookup(r:esc) = %v, want ASK_REGISTRY_INVALID_INDEX", err)
+	}
+	// After the registry that owns the name, a broken one does not matter.
+	set2 := NewSet(n.add, official, invalidRegistry(t, "later"))
+	if r, _, err := set2.Owner(t.Context(), "java-basics"); err != nil || r.Name() != "official" {
+		t.Errorf("Owner with a later invalid index = %v, %v, want official", r, err)
 	}
 }
 

@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 )
 
 // OverviewOptions bounds an overview.
@@ -48,7 +50,8 @@ type OverviewEntry struct {
 }
 
 // BuildOverview lists skills, in the order given, as Markdown bullets
-// "- name (source): description" under a heading line, until MaxEntries
+// "- name (source): description" (each part escaped with termtext.Line)
+// under a heading line, until MaxEntries
 // entries or MaxBytes bytes would be exceeded; a closing line says how many
 // were left out and how to find them.
 func BuildOverview(skills []Skill, opts OverviewOptions) Overview {
@@ -77,9 +80,12 @@ func BuildOverview(skills []Skill, opts OverviewOptions) Overview {
 		}
 		e := OverviewEntry{Name: s.Name, Description: truncate(oneLine(s.Description), opts.MaxDescription),
 			Source: s.Source, Version: s.Version}
-		line := "- " + e.Name + " (" + e.Source + ")"
+		// The text is read by people and agents: a name or description
+		// cannot forge a line or carry a terminal control sequence. The
+		// entries keep the exact values.
+		line := "- " + termtext.Line(e.Name) + " (" + termtext.Line(e.Source) + ")"
 		if e.Description != "" {
-			line += ": " + e.Description
+			line += ": " + termtext.Line(e.Description)
 		}
 		line += "\n"
 		if b.Len()+len(line)+tailRoom > opts.MaxBytes {

@@ -73,6 +73,10 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	// Err is set when the file could not be read at all (a permission, a
+	// path through a file): the machine's state, not the file's content,
+	// so the code is ASK_IO.
+	Err error
 }
 
 func (e *Error) Error() string {
@@ -82,11 +86,23 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// ErrorCode returns ASK_CONFIG_INVALID.
-func (e *Error) ErrorCode() string { return "ASK_CONFIG_INVALID" }
+// ErrorCode returns ASK_CONFIG_INVALID, or ASK_IO when the file could not
+// be read.
+func (e *Error) ErrorCode() string {
+	if e.Err != nil {
+		return "ASK_IO"
+	}
+	return "ASK_CONFIG_INVALID"
+}
+
+// Unwrap returns the read failure, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Hint says how to recover.
 func (e *Error) Hint() []string {
+	if e.Err != nil {
+		return []string{"check the permissions of " + e.File + " and of the folders above it, or set AGENT_SKILLS_HOME to a folder you own"}
+	}
 	return []string{"fix " + e.File + " by hand, or move it aside to go back to the defaults"}
 }
 
@@ -122,7 +138,7 @@ func Load(path string) (*Config, error) {
 		return Default(), nil
 	}
 	if err != nil {
-		return nil, &Error{File: path, Msg: err.Error()}
+		return nil, &Error{File: path, Msg: "cannot read the file: " + err.Error(), Err: err}
 	}
 	return Parse(data, path)
 }

@@ -1,9 +1,11 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -65,5 +67,23 @@ func TestSaveRoundTrip(t *testing.T) {
 	data, _ := os.ReadFile(p)
 	if !strings.HasSuffix(string(data), "}\n") {
 		t.Errorf("saved file lacks a trailing newline")
+	}
+}
+
+// TestLoadUnreadableIsIO: a configuration that cannot be read at all (here
+// a path through a regular file) is ASK_IO, not ASK_CONFIG_INVALID: the
+// file's content is not at fault (B17).
+func TestLoadUnreadableIsIO(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(filepath.Join(file, "config.json"))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.ErrorCode() != "ASK_IO" || !errors.Is(err, syscall.ENOTDIR) {
+		t.Errorf("Load(through a file) = %v, want an ASK_IO error wrapping ENOTDIR", err)
+	}
+	if _, err := Parse([]byte("{"), "config.json"); !errors.As(err, &ce) || ce.ErrorCode() != "ASK_CONFIG_INVALID" {
+		t.Errorf("Parse(bad JSON) = %v, want ASK_CONFIG_INVALID", err)
 	}
 }

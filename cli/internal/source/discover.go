@@ -96,6 +96,9 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 	if f, ok := skillAt(fsys, root); ok {
 		return discovery{found: []Found{f}}, nil
 	}
+	if err := oversizedEntrypoint(fsys, root); err != nil {
+		return discovery{}, err
+	}
 	type cand struct {
 		f    Found
 		rank int
@@ -272,6 +275,20 @@ func skillAt(fsys fs.FS, p string) (Found, bool) {
 		}
 	}
 	return f, f.Name != ""
+}
+
+// oversizedEntrypoint returns ASK_PACKAGE_TOO_LARGE when folder p holds
+// a SKILL.md over the entrypoint limit. skillAt cannot read the name of
+// such a skill at the root of a source, and "no skill found" would hide
+// the real reason (docs/sources.md promises ASK_PACKAGE_TOO_LARGE); a
+// skill in a sub-folder is named after its folder and refused when it is
+// loaded.
+func oversizedEntrypoint(fsys fs.FS, p string) error {
+	info, err := fs.Lstat(fsys, join(p, "SKILL.md"))
+	if err != nil || !info.Mode().IsRegular() || info.Size() <= format.DefaultMaxEntrypointSize {
+		return nil
+	}
+	return tooLarge(join(p, "SKILL.md"), fmt.Sprintf("an entrypoint larger than %d bytes", format.DefaultMaxEntrypointSize))
 }
 
 // pluginSkill is a skill folder a marketplace lists.

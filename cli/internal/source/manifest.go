@@ -65,6 +65,9 @@ type bareSkill struct {
 // matter has no name (validation then reports the missing name).
 func readBare(fsys fs.FS, fallback string) (bareSkill, error) {
 	b := bareSkill{name: fallback}
+	if err := oversizedEntrypoint(fsys, ""); err != nil {
+		return b, err // ASK_PACKAGE_TOO_LARGE, not an uncoded read failure
+	}
 	data, err := readCapped(fsys, "SKILL.md", format.DefaultMaxEntrypointSize)
 	if err != nil {
 		return b, err
