@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
 
 // agentEnv builds the agents module's view of this machine for a scope.
@@ -20,8 +21,9 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 			over[id] = agents.RootOverride{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}
 		}
 	}
+	home := e.userHome()
 	return agents.Env{
-		Home:         e.userHome(),
+		Home:         home,
 		Getenv:       e.getenv,
 		LookPath:     e.lookPath,
 		Stat:         os.Stat,
@@ -31,6 +33,8 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 		ProjectRoot:  projectRoot,
 		WorkDir:      e.cwd,
 		Overrides:    over,
+		// Roots that are one folder through a link are one root.
+		Canonical: install.Canonicalizer(projectRoot, home),
 	}
 }
 

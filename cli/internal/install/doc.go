@@ -96,6 +96,13 @@
 // never follows them, and a receipt naming an absolute path or ".." is
 // unreadable (receipt-broken), never acted on.
 //
+// Two roots that are one folder — .claude/skills linked to .agents/skills
+// — are one root when Options.Env.Canonical is Canonicalizer, as the CLI
+// sets it: planned, written and receipted once with every reader, and
+// listed once. A run whose transactions would still reach one folder by
+// two paths (a bind mount, or no Canonical) is refused before anything is
+// written, so that no rollback can fail on it.
+//
 // # Receipts and drift
 //
 // A receipt records the name, version, kind, shape, registry, resolved
