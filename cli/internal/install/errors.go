@@ -52,12 +52,16 @@ func (e *Error) ErrorCode() string { return e.Code }
 func (e *Error) Hint() []string { return e.Hints }
 
 // ExitCode returns the process exit code of the failure: 5 for
-// ASK_ROOT_UNSAFE, a security refusal, and 1, a generic failure, for every
-// other code this package raises; ASK_LAYOUT_INVALID errors from package
-// agents are passed through unchanged.
+// ASK_ROOT_UNSAFE, a security refusal, 2 for ASK_REFERENCE_INVALID, a bad
+// name on the command line, and 1, a generic failure, for every other code
+// this package raises; ASK_LAYOUT_INVALID errors from package agents are
+// passed through unchanged.
 func (e *Error) ExitCode() int {
-	if e.Code == CodeRootUnsafe {
+	switch e.Code {
+	case CodeRootUnsafe:
 		return 5
+	case "ASK_REFERENCE_INVALID":
+		return 2
 	}
 	return 1
 }
@@ -78,6 +82,16 @@ func unsafeError(path, why string, detail []string) *Error {
 			"agent-skills makes no links, and nothing it did not name, under .agent-skills/: if you did not put this there, the project (or the repository it was cloned from) is broken or hostile",
 			"Nothing was changed in any agent folder",
 		},
+	}
+}
+
+// nameError refuses a package name that would not stay one path element
+// below an agent root.
+func nameError(name string) *Error {
+	return &Error{
+		Code:    "ASK_REFERENCE_INVALID",
+		Message: fmt.Sprintf("%q is not a skill name: a name is one folder below an agent folder", name),
+		Hints:   []string{"Try: agent-skills list   to see the names of what is installed"},
 	}
 }
 

@@ -48,6 +48,9 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 		if it.Pkg == nil || it.Pkg.Name() == "" {
 			return nil, fmt.Errorf("install: item %d has no loaded package", i)
 		}
+		if !safeName(it.Pkg.Name()) {
+			return nil, nameError(it.Pkg.Name())
+		}
 	}
 	var rep *Report
 	err := locked(ctx, &opts, func() error {

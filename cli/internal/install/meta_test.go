@@ -254,3 +254,28 @@ func TestHostileReceiptStaysInPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesStayBelowRoot checks that a name is one folder below an agent
+// root: uninstall ../precious --force must not remove a folder beside it.
+func TestNamesStayBelowRoot(t *testing.T) {
+	w := newWorld(t)
+	plant(t, w.project, map[string]string{".claude/precious/f": "keep", ".claude/skills/.agent-skills/x.json": "{}"})
+	before := snapshot(t, w.project)
+	opts := w.opts(t, agents.ScopeProject, "claude-code")
+	opts.Force = true
+	for _, name := range []string{"../precious", "..", ".agent-skills", "a/b", "", "../skills/.agent-skills/x"} {
+		_, err := Uninstall(t.Context(), []string{name}, opts)
+		var ie *Error
+		if !errors.As(err, &ie) || ie.Code != "ASK_REFERENCE_INVALID" || ie.ExitCode() != 2 {
+			t.Errorf("Uninstall(%q) = %v, want ASK_REFERENCE_INVALID", name, err)
+		}
+	}
+	it := writePkg(t, w.base, pkgSpec{name: "s", version: "1.0.0"})
+	it.Pkg.Manifest.Name = "../precious"
+	if _, err := Install(t.Context(), []Item{it}, opts); err == nil {
+		t.Errorf("Install(a package named ../precious) = nil, want an error")
+	}
+	if after := snapshot(t, w.project); after != before {
+		t.Errorf("the project changed:\n%s\nwant\n%s", after, before)
+	}
+}

@@ -23,8 +23,16 @@ import (
 // whole folder or file. A name that no root holds is ASK_NOT_INSTALLED,
 // listing what is installed. Everything is checked before anything is
 // removed. Deprecated roots, which this package never writes, are left
-// alone.
+// alone. A name that is not one plain path element ("../x", ".hidden")
+// is ASK_REFERENCE_INVALID.
 func Uninstall(ctx context.Context, names []string, opts Options) (*Report, error) {
+	for _, n := range names {
+		// A name becomes a path below each root: "../x" must not reach
+		// a folder beside it.
+		if !safeName(n) {
+			return nil, nameError(n)
+		}
+	}
 	var rep *Report
 	err := locked(ctx, &opts, func() error {
 		var err error
