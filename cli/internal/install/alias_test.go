@@ -20,31 +20,37 @@ import (
 // before anything is written, never half installed.
 func TestAliasedRootsAreOneRoot(t *testing.T) {
 	for _, tc := range []struct {
+		scope  agents.Scope
 		at, to string
 		// dangling leaves the link's target to be created by the install.
 		dangling bool
 	}{
-		{".agents/skills", "../.claude/skills", false},
-		{".claude/skills", "../.agents/skills", false},
-		{".agents/skills", "../.claude/skills", true},
+		{agents.ScopeProject, ".agents/skills", "../.claude/skills", false},
+		{agents.ScopeProject, ".claude/skills", "../.agents/skills", false},
+		{agents.ScopeProject, ".agents/skills", "../.claude/skills", true},
+		{agents.ScopeGlobal, ".agents/skills", "../.claude/skills", false},
 	} {
-		t.Run(fmt.Sprintf("%s->%s dangling=%v", tc.at, tc.to, tc.dangling), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s->%s dangling=%v", tc.scope, tc.at, tc.to, tc.dangling), func(t *testing.T) {
 			w := newWorld(t)
-			root := filepath.Join(w.project, filepath.Dir(tc.at), tc.to)
-			plant(t, w.project, map[string]string{tc.at: "-> " + tc.to})
-			opts := w.opts(t, agents.ScopeProject, "claude-code", "codex")
+			top := w.project
+			if tc.scope == agents.ScopeGlobal {
+				top = w.home
+			}
+			root := filepath.Join(top, filepath.Dir(tc.at), tc.to)
+			plant(t, top, map[string]string{tc.at: "-> " + tc.to})
+			opts := w.opts(t, tc.scope, "claude-code", "codex")
 			if !tc.dangling {
 				if err := os.MkdirAll(root, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				before := snapshot(t, w.project)
+				before := snapshot(t, root)
 				_, err := Install(t.Context(), []Item{writePkg(t, w.base, pkgSpec{name: "s", version: "1.0.0"})}, opts)
 				var ie *Error
 				if !errors.As(err, &ie) || ie.Code != CodeRootUnsafe {
 					t.Errorf("Install into aliased roots without Canonical = %v, want ASK_ROOT_UNSAFE", err)
 				}
-				if after := snapshot(t, w.project); after != before {
-					t.Errorf("a refused Install changed the project:\n%s\nwant\n%s", after, before)
+				if after := snapshot(t, root); after != before {
+					t.Errorf("a refused Install changed the folder:\n%s\nwant\n%s", after, before)
 				}
 			}
 
