@@ -109,14 +109,16 @@ func linkError(path string) *Error {
 	if err != nil {
 		target = "(unreadable)"
 	}
-	return unsafeError(path, "it is a symbolic link (to "+target+"), which is never followed there", nil)
+	// A link's target is any bytes its maker chose: quoted, it cannot
+	// reach the terminal as control characters.
+	return unsafeError(path, fmt.Sprintf("it is a symbolic link (to %q), which is never followed there", target), nil)
 }
 
 // escapeError refuses an agent folder that a link inside the project
 // makes resolve outside it.
 func escapeError(root, project string, esc *escape) *Error {
 	e := unsafeError(root, "a symbolic link in the project leads out of it", []string{
-		"link:    " + esc.link + " -> " + esc.target,
+		fmt.Sprintf("link:    %s -> %q", esc.link, esc.target),
 		"project: " + project,
 	})
 	e.Hints = []string{
