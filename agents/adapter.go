@@ -138,12 +138,21 @@ func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
 	pref := preferredIndex(specs)
 	override := a.override(kind, scope, env)
 	var out []Root
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	add := func(p string, r Root) {
-		if p == "" || seen[p] {
+		if p == "" {
 			return
 		}
-		seen[p] = true
+		p = env.canon(p)
+		if i, ok := seen[p]; ok {
+			// Two specs that name one folder (a link, an override equal
+			// to a default): it is preferred when either is, deprecated
+			// only when both are.
+			out[i].Preferred = out[i].Preferred || r.Preferred
+			out[i].Deprecated = out[i].Deprecated && r.Deprecated && !out[i].Preferred
+			return
+		}
+		seen[p] = len(out)
 		r.Path = p
 		out = append(out, r)
 	}
@@ -176,14 +185,14 @@ func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
 // "" when there is none.
 func (a *tableAdapter) preferred(kind format.Kind, scope Scope, env Env) string {
 	if o := a.override(kind, scope, env); o != "" {
-		return o
+		return env.canon(o)
 	}
 	specs := a.specs(kind, scope)
 	i := preferredIndex(specs)
 	if i < 0 {
 		return ""
 	}
-	return specs[i].resolve(env)
+	return env.canon(specs[i].resolve(env))
 }
 
 // override returns the configured skills root for scope, resolved, or "".
@@ -243,6 +252,7 @@ func (a *tableAdapter) writable(kind format.Kind, scope Scope, env Env) []string
 				p = o
 			}
 		}
+		p = env.canon(p)
 		if p != "" && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -273,8 +283,13 @@ func Roots(a Adapter, kind format.Kind, scope Scope, env Env) []Root {
 		return t.roots(kind, scope, env)
 	}
 	loc, ok := a.LocationFor(kind, scope, env)
+	loc.Root = env.canon(loc.Root)
 	var out []Root
 	for _, p := range a.ReadRoots(kind, scope, env) {
+		p = env.canon(p)
+		if slices.ContainsFunc(out, func(r Root) bool { return r.Path == p }) {
+			continue
+		}
 		out = append(out, Root{Path: p, Preferred: ok && p == loc.Root})
 	}
 	return out

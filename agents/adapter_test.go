@@ -197,6 +197,29 @@ func TestReadRoots(t *testing.T) {
 	}
 }
 
+// TestRootsCanonical checks that Roots reports each folder once through
+// Env.Canonical, with the flags of every spec that names it merged: a
+// deprecated root that is the preferred one by a link is not deprecated.
+func TestRootsCanonical(t *testing.T) {
+	j := filepath.Join
+	env := testEnv(nil)
+	env.Canonical = func(p string) string {
+		if p == j("/work/p", ".codex", "skills") {
+			return j("/work/p", ".agents", "skills")
+		}
+		return p
+	}
+	got := Roots(mustLookup(t, "codex"), format.KindSkill, ScopeProject, env)
+	want := []Root{{Path: j("/work/p", ".agents", "skills"), Preferred: true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Roots(codex, skill, project) with .codex/skills -> .agents/skills = %+v, want %+v", got, want)
+	}
+	fake := Roots(fakeAdapter{root: "/r"}, format.KindSkill, ScopeGlobal, Env{Canonical: func(string) string { return "/real" }})
+	if wantFake := []Root{{Path: "/real", Preferred: true}}; !slices.Equal(fake, wantFake) {
+		t.Errorf("Roots(fake) with Canonical = %+v, want %+v", fake, wantFake)
+	}
+}
+
 func TestRootsForeignAdapter(t *testing.T) {
 	got := Roots(fakeAdapter{root: "/r"}, format.KindSkill, ScopeGlobal, Env{})
 	want := []Root{{Path: "/r", Preferred: true}}

@@ -47,7 +47,11 @@
 // both the .claude/skills Claude Code needs and the .agents/skills Codex
 // needs); such agents are reported in Plan.Duplicates. A root written for
 // several agents gets LayoutForRoot's projection, the union of what each
-// reader needs.
+// reader needs. Two roots that are one folder (a project whose
+// .claude/skills links to .agents/skills) are one root: the CLI passes
+// Env.Canonical, which resolves the links, and every root reported goes
+// through it, so the folder is planned, written and listed once with all
+// its readers. The package itself never looks at the file system.
 //
 // # Projection
 //

@@ -49,6 +49,25 @@ type Env struct {
 	// the configuration keys agents.<id>.globalRoot and projectRoot. Other
 	// kinds (commands) keep the agent's own convention.
 	Overrides map[string]RootOverride
+	// Canonical, when set, returns the one spelling of the folder at path:
+	// the same for two roots that are one folder, such as .agents/skills
+	// and a .claude/skills that links to it. Every root this package
+	// reports (Roots, ReadRoots, LocationFor, PlanRoots) goes through it,
+	// so a folder that two agents reach by different paths is one root
+	// with several readers: it is written once, with one receipt, and
+	// listed once. It must be idempotent and return a clean absolute path;
+	// the CLI resolves symbolic links with it. nil keeps every path as the
+	// table spells it.
+	Canonical func(path string) string
+}
+
+// canon returns the canonical spelling of a root path through
+// e.Canonical, or path itself when it is empty or Canonical is nil.
+func (e Env) canon(path string) string {
+	if e.Canonical == nil || path == "" {
+		return path
+	}
+	return e.Canonical(path)
 }
 
 // RootOverride names the skills roots a user configured for one agent,

@@ -63,7 +63,9 @@ const maxExhaustive = 16
 // written, then the most agents served by their own preferred root. Only roots an
 // agent reads and may be written to count (never a deprecated root, nor a
 // root the agent reads only for another agent's sake unless that agent is
-// selected too). The result is deterministic.
+// selected too). Roots are compared by their Env.Canonical spelling, so a
+// folder two agents reach by different paths is one candidate read by
+// both. The result is deterministic.
 func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
 	var plan Plan
 	type member struct {
@@ -86,7 +88,15 @@ func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
 			plan.Skips = append(plan.Skips, Skip{Agent: a.ID(), Reason: SkipReason(a, kind, scope, env)})
 			continue
 		}
-		m := member{a: a, loc: loc, reads: a.ReadRoots(kind, scope, env)}
+		// Table adapters report canonical roots already; canon is
+		// idempotent, and makes any other adapter agree with them.
+		loc.Root = env.canon(loc.Root)
+		m := member{a: a, loc: loc}
+		for _, r := range a.ReadRoots(kind, scope, env) {
+			if r = env.canon(r); !slices.Contains(m.reads, r) {
+				m.reads = append(m.reads, r)
+			}
+		}
 		if !slices.Contains(m.reads, loc.Root) {
 			m.reads = append(m.reads, loc.Root)
 		}

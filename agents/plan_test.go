@@ -107,7 +107,57 @@ func planEnvs() map[string]Env {
 	}
 	sub := testEnv(nil)
 	sub.WorkDir = "/work/p/a/b"
-	return map[string]Env{"plain": plain, "moved": moved, "collide": collide, "subdir": sub}
+	return map[string]Env{"plain": plain, "moved": moved, "collide": collide, "subdir": sub, "aliased": aliasedEnv()}
+}
+
+// aliasedEnv is a machine whose .agents/skills and .github/skills folders
+// are links to .claude/skills, in the project and at home, as Canonical
+// reports them.
+func aliasedEnv() Env {
+	env := testEnv(nil)
+	alias := map[string]string{}
+	for _, top := range []string{"/work/p", "/home/u"} {
+		for _, from := range []string{".agents/skills", ".github/skills", ".copilot/skills"} {
+			alias[filepath.Join(top, from)] = filepath.Join(top, ".claude", "skills")
+		}
+	}
+	env.Canonical = func(p string) string {
+		if to, ok := alias[p]; ok {
+			return to
+		}
+		return p
+	}
+	return env
+}
+
+// TestPlanRootsAliasedRoots checks that two roots that are one folder are
+// planned as one root with every reader: written once, no duplicate.
+func TestPlanRootsAliasedRoots(t *testing.T) {
+	j := filepath.Join
+	env := aliasedEnv()
+	cases := []struct {
+		agents []string
+		scope  Scope
+		want   []Target
+	}{
+		{[]string{"claude-code", "codex"}, ScopeProject,
+			[]Target{{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex"}}}},
+		{[]string{"claude-code", "codex", "github-copilot"}, ScopeProject,
+			[]Target{{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex", "github-copilot"}}}},
+		{[]string{"codex"}, ScopeGlobal,
+			[]Target{{Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"codex"}}}},
+		{[]string{"claude-code", "codex"}, ScopeGlobal,
+			[]Target{{Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex"}}}},
+	}
+	for _, tc := range cases {
+		plan := PlanRoots(adaptersByID(t, tc.agents), format.KindSkill, tc.scope, env)
+		if !targetsEqual(plan.Targets, tc.want) {
+			t.Errorf("PlanRoots(%q, %s) with aliased roots = %+v, want %+v", tc.agents, tc.scope, plan.Targets, tc.want)
+		}
+		if len(plan.Duplicates) > 0 {
+			t.Errorf("PlanRoots(%q, %s) with aliased roots reports duplicates %+v, want none", tc.agents, tc.scope, plan.Duplicates)
+		}
+	}
 }
 
 // TestPlanRootsExactlyOnce checks, for every subset of the built-in agents,

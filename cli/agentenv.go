@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
 
 // agentEnv builds the agents module's view of this machine for a scope.
@@ -23,8 +24,9 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 		}
 	}
 	untrusted := e.untrustedDirs(projectRoot)
+	home := e.userHome()
 	return agents.Env{
-		Home:         e.userHome(),
+		Home:         home,
 		Getenv:       e.getenv,
 		LookPath:     func(file string) (string, error) { return e.lookPathOutside(file, untrusted) },
 		Stat:         os.Stat,
@@ -39,6 +41,8 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 		ProjectRoot: projectRoot,
 		WorkDir:     e.cwd,
 		Overrides:   over,
+		// Roots that are one folder through a link are one root.
+		Canonical: install.Canonicalizer(projectRoot, home),
 	}
 }
 

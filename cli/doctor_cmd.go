@@ -188,9 +188,13 @@ func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
 		if aenv.ProjectRoot != "" {
 			scopes = append(scopes, agents.ScopeProject)
 		}
+		// Each folder as the agent spells it, links unresolved: a link is
+		// worth a finding of its own.
+		raw := aenv
+		raw.Canonical = nil
 		for _, sc := range scopes {
 			for _, kind := range format.Kinds() {
-				for _, root := range agents.Roots(a, kind, sc, aenv) {
+				for _, root := range agents.Roots(a, kind, sc, raw) {
 					d.root(a.ID(), root.Path)
 				}
 			}

@@ -93,6 +93,8 @@ var exitCodes = map[string]int{
 	"ASK_REGISTRY_INVALID_INDEX": exitIntegrity,
 	"ASK_CATALOG_READ_DENIED":    exitIntegrity,
 	"ASK_SOURCE_TOO_LARGE":       exitIntegrity,
+	// agent folders and their .agent-skills metadata (issue 11, B02/B03)
+	"ASK_ROOT_UNSAFE": exitIntegrity,
 
 	// local sources and portability (issue 11)
 	"ASK_SOURCE_TOO_MANY_SKILLS": exitIntegrity,

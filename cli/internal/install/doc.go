@@ -8,6 +8,7 @@
 //	Uninstall(ctx, names, Options) (*Report, error)
 //	Scan(ctx, Options) ([]Installed, error)
 //	Recover(ctx, Options) error
+//	Canonicalizer(projectRoot, home) func(path string) string
 //	WithLock(ctx, path, fn) error / Lock(ctx, path) (unlock, error)
 //
 // Resolution, fetching, integrity checks against the index and the lock
@@ -64,6 +65,44 @@
 // included; so nothing under .agent-skills/ ends in ".md" (staged files end
 // in ".staged", old ones in ".old").
 //
+// # Untrusted metadata and linked folders
+//
+// A cloned project can ship anything in its agent folders, .agent-skills/
+// included, and recovery renames and removes what it finds there. So every
+// operation — Install, Uninstall, Recover and Scan, dry runs included —
+// first checks every root it will look at, and refuses with
+// ASK_ROOT_UNSAFE (exit 5), before anything is read or written:
+//
+//   - a project root that a symbolic link inside the project makes
+//     resolve outside it (the link and its target are named; a folder
+//     outside the project that the configuration names is the user's
+//     choice, and links in the home folder may lead anywhere);
+//   - .agent-skills/, receipts/ or staging/ that is a link or on another
+//     file system than the root, and any link among the receipts;
+//   - a pending receipt whose name is not a package name, whose dest is
+//     not exactly its package's place in the root, whose aside is not
+//     exactly staging/<name>.<16 hex digits>.old (or is there but not a
+//     real folder), or whose receipt has another shape than the root's.
+//
+// Metadata folders are created with mkdir, which never follows a link, and
+// checked again. Receipts are read with O_NOFOLLOW. Recovery removes only
+// the staging entries whose names transactions give, <name>.<16 hex
+// digits>.staged or .old, through the staging folder opened as an os.Root
+// that is the very folder checked (same device and inode); anything else
+// found there is left alone. Tracked files are compared through the
+// package folder opened as an os.Root, so a link inside a package never
+// leads a comparison outside it; uninstalls and upgrades remove a package
+// by renaming its folder away and removing that, which removes links and
+// never follows them, and a receipt naming an absolute path or ".." is
+// unreadable (receipt-broken), never acted on.
+//
+// Two roots that are one folder — .claude/skills linked to .agents/skills
+// — are one root when Options.Env.Canonical is Canonicalizer, as the CLI
+// sets it: planned, written and receipted once with every reader, and
+// listed once. A run whose transactions would still reach one folder by
+// two paths (a bind mount, or no Canonical) is refused before anything is
+// written, so that no rollback can fail on it.
+//
 // # Receipts and drift
 //
 // A receipt records the name, version, kind, shape, registry, resolved
@@ -98,6 +137,6 @@
 // # Errors
 //
 // Errors carry ErrorCode() and Hint(): ASK_MODIFIED_INSTALL (exit 1),
-// ASK_NOT_INSTALLED (exit 1), ASK_IO (exit 1), and ASK_LAYOUT_INVALID from
-// package agents.
+// ASK_NOT_INSTALLED (exit 1), ASK_IO (exit 1), ASK_ROOT_UNSAFE (exit 5),
+// and ASK_LAYOUT_INVALID from package agents.
 package install

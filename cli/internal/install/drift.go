@@ -44,12 +44,32 @@ func (d *onDisk) modifiedList() []string {
 	return out
 }
 
-// recordPath returns the OS path of a receipt record under dest.
-func recordPath(dest string, shape agents.Shape, rel string) string {
+// pkgRoot opens, as an os.Root, the folder a package's records are
+// relative to: the package folder for the directory shape (which must be
+// a real folder, not a link), the agent root for the file shape. Every
+// read of a tracked file goes through it, so a link inside a package (or
+// a receipt naming one) never leads a comparison outside the package. It
+// returns nil when there is nothing to open.
+func pkgRoot(dest string, shape agents.Shape) (*os.Root, error) {
+	dir := dest
 	if shape == agents.ShapeFile {
-		return dest
+		dir = filepath.Dir(dest)
+	} else if info, err := os.Lstat(dest); err != nil || !info.IsDir() {
+		return nil, err
 	}
-	return filepath.Join(dest, filepath.FromSlash(rel))
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return r, err
+}
+
+// recordRel returns the name of a receipt record in pkgRoot's folder.
+func recordRel(dest string, shape agents.Shape, rel string) string {
+	if shape == agents.ShapeFile {
+		return filepath.Base(dest)
+	}
+	return filepath.FromSlash(rel)
 }
 
 // inspect looks at dest and compares it with rec (which may be nil).
@@ -93,14 +113,23 @@ func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester)
 		d.added = d.files
 		return d, nil
 	}
+	var r *os.Root
+	if d.kindOK {
+		if r, err = pkgRoot(dest, shape); err != nil {
+			return nil, err
+		}
+	}
+	if r != nil {
+		defer r.Close()
+	}
 	tracked := map[string]bool{}
 	for _, f := range rec.Files {
 		tracked[f.Path] = true
-		if !d.kindOK || (shape == agents.ShapeDirectory && !present[f.Path]) {
+		if r == nil || (shape == agents.ShapeDirectory && !present[f.Path]) {
 			d.missing = append(d.missing, f.Path)
 			continue
 		}
-		same, err := fileMatches(recordPath(dest, shape, f.Path), f.Digest, dg)
+		same, err := fileMatches(r, recordRel(dest, shape, f.Path), f.Digest, dg)
 		if errors.Is(err, fs.ErrNotExist) {
 			d.missing = append(d.missing, f.Path)
 			continue
@@ -120,17 +149,17 @@ func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester)
 	return d, nil
 }
 
-// fileMatches reports whether the regular file at p has digest want.
+// fileMatches reports whether the regular file rel in r has digest want.
 // A symbolic link or other non-regular file never matches.
-func fileMatches(p, want string, dg *format.Digester) (bool, error) {
-	info, err := os.Lstat(p)
+func fileMatches(r *os.Root, rel, want string, dg *format.Digester) (bool, error) {
+	info, err := r.Lstat(rel)
 	if err != nil {
 		return false, err
 	}
 	if !info.Mode().IsRegular() {
 		return false, nil
 	}
-	f, err := os.Open(p)
+	f, err := r.OpenFile(rel, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return false, err
 	}
@@ -144,8 +173,13 @@ func fileMatches(p, want string, dg *format.Digester) (bool, error) {
 
 // matches reports whether every file rec tracks is at dest with its digest.
 func matches(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) bool {
+	r, err := pkgRoot(dest, shape)
+	if err != nil || r == nil {
+		return false
+	}
+	defer r.Close()
 	for _, f := range rec.Files {
-		ok, err := fileMatches(recordPath(dest, shape, f.Path), f.Digest, dg)
+		ok, err := fileMatches(r, recordRel(dest, shape, f.Path), f.Digest, dg)
 		if err != nil || !ok {
 			return false
 		}
@@ -155,8 +189,13 @@ func matches(dest string, shape agents.Shape, rec *receipt, dg *format.Digester)
 
 // anyPresent reports whether any file rec tracks exists at dest.
 func anyPresent(dest string, shape agents.Shape, rec *receipt) bool {
+	r, err := pkgRoot(dest, shape)
+	if err != nil || r == nil {
+		return false
+	}
+	defer r.Close()
 	for _, f := range rec.Files {
-		if _, err := os.Lstat(recordPath(dest, shape, f.Path)); err == nil {
+		if _, err := r.Lstat(recordRel(dest, shape, f.Path)); err == nil {
 			return true
 		}
 	}

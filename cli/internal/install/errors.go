@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -50,10 +51,91 @@ func (e *Error) ErrorCode() string { return e.Code }
 // Hint returns the next actions a user can take, most useful first.
 func (e *Error) Hint() []string { return e.Hints }
 
-// ExitCode returns the process exit code of the failure. Every code this
-// package raises is a generic failure (1); ASK_LAYOUT_INVALID errors from
-// package agents are passed through unchanged.
-func (e *Error) ExitCode() int { return 1 }
+// ExitCode returns the process exit code of the failure: 5 for
+// ASK_ROOT_UNSAFE, a security refusal, 2 for ASK_REFERENCE_INVALID, a bad
+// name on the command line, and 1, a generic failure, for every other code
+// this package raises; ASK_LAYOUT_INVALID errors from package agents are
+// passed through unchanged.
+func (e *Error) ExitCode() int {
+	switch e.Code {
+	case CodeRootUnsafe:
+		return 5
+	case "ASK_REFERENCE_INVALID":
+		return 2
+	}
+	return 1
+}
+
+// CodeRootUnsafe is the code of unsafeError.
+const CodeRootUnsafe = "ASK_ROOT_UNSAFE"
+
+// unsafeError refuses an agent folder, or an entry of its .agent-skills
+// metadata, that could make an operation read, move or delete something
+// outside it: path is the offending entry, why says what is wrong with it.
+func unsafeError(path, why string, detail []string) *Error {
+	return &Error{
+		Code:    CodeRootUnsafe,
+		Message: fmt.Sprintf("refusing to use %s: %s", path, why),
+		Detail:  detail,
+		Hints: []string{
+			"Look at it, then remove it (rm removes a link, not what it points to): rm " + shellQuote(path),
+			"agent-skills makes no links, and nothing it did not name, under .agent-skills/: if you did not put this there, the project (or the repository it was cloned from) is broken or hostile",
+			"Nothing was changed in any agent folder",
+		},
+	}
+}
+
+// nameError refuses a package name that would not stay one path element
+// below an agent root.
+func nameError(name string) *Error {
+	return &Error{
+		Code:    "ASK_REFERENCE_INVALID",
+		Message: fmt.Sprintf("%q is not a skill name: a name is one folder below an agent folder", name),
+		Hints:   []string{"Try: agent-skills list   to see the names of what is installed"},
+	}
+}
+
+// isUnsafe reports whether err is an ASK_ROOT_UNSAFE refusal, which ends
+// the run rather than mark one package broken.
+func isUnsafe(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == CodeRootUnsafe
+}
+
+// linkError refuses a symbolic link found where this package keeps only
+// real folders and files, naming where it points.
+func linkError(path string) *Error {
+	target, err := os.Readlink(path)
+	if err != nil {
+		target = "(unreadable)"
+	}
+	// A link's target is any bytes its maker chose: quoted, it cannot
+	// reach the terminal as control characters.
+	return unsafeError(path, fmt.Sprintf("it is a symbolic link (to %q), which is never followed there", target), nil)
+}
+
+// escapeError refuses an agent folder that a link inside the project
+// makes resolve outside it.
+func escapeError(root, project string, esc *escape) *Error {
+	e := unsafeError(root, "a symbolic link in the project leads out of it", []string{
+		fmt.Sprintf("link:    %s -> %q", esc.link, esc.target),
+		"project: " + project,
+	})
+	e.Hints = []string{
+		"A cloned project must not point agent-skills at the rest of the disk: remove the link if you did not make it: rm " + shellQuote(esc.link),
+		"If you trust the folder it points to, name it in the configuration instead (agents.<id>.projectRoot) and replace the link with a real folder",
+		"Nothing was changed in any agent folder",
+	}
+	return e
+}
+
+// shellQuote quotes p for a POSIX shell when it needs it.
+func shellQuote(p string) string {
+	if p != "" && !strings.ContainsAny(p, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
 
 // ioError wraps a file-system failure as ASK_IO.
 func ioError(op, path string, err error) *Error {

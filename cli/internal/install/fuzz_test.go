@@ -1,7 +1,11 @@
 package install
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/agents"
 )
 
 func FuzzDecodeReceipt(f *testing.F) {
@@ -20,6 +24,46 @@ func FuzzDecodeReceipt(f *testing.F) {
 		again, err := decodeReceipt(encodeReceipt(r), name)
 		if err != nil || !equalReceipt(r, again) {
 			t.Fatalf("decodeReceipt(encodeReceipt(%+v)) = %+v, %v; want the same receipt", r, again, err)
+		}
+	})
+}
+
+// FuzzCheckJournal checks that a pending receipt, whatever its bytes,
+// passes checkJournal only when recovery would touch nothing but the
+// package's own destination and a staging entry of its own.
+func FuzzCheckJournal(f *testing.F) {
+	f.Add([]byte(`{"dest": "s"}`), "s", false)
+	f.Add([]byte(`{"dest": "s", "aside": ".agent-skills/staging/s.0123456789abcdef.old"}`), "s", false)
+	f.Add([]byte(`{"dest": "s.md"}`), "s", true)
+	f.Add([]byte(`{"dest": "stolen", "aside": "lnk/secret-dir"}`), "zz", false)
+	f.Add([]byte(`{"dest": "s", "aside": ".agent-skills/staging/../../x.0123456789abcdef.old"}`), "s", false)
+	f.Add([]byte(`{"dest": "../s"}`), "s", false)
+	f.Fuzz(func(t *testing.T, data []byte, name string, file bool) {
+		if !safeName(name) {
+			return
+		}
+		var j journal
+		if json.Unmarshal(data, &j) != nil {
+			return
+		}
+		root := filepath.Join(string(filepath.Separator), "r")
+		loc := agents.Location{Root: root, Shape: agents.ShapeDirectory}
+		if file {
+			loc.Shape, loc.Extension = agents.ShapeFile, ".md"
+		}
+		dest := loc.Dest(name)
+		if checkJournal(&j, root, name, dest, loc.Shape) != nil {
+			return
+		}
+		if filepath.Join(root, j.Dest) != dest || !filepath.IsLocal(j.Dest) {
+			t.Fatalf("checkJournal accepted dest %q for %s, want %s", j.Dest, name, dest)
+		}
+		if j.Aside != "" {
+			aside := filepath.Join(root, j.Aside)
+			n, ok := stagingEntry(filepath.Base(aside))
+			if filepath.Dir(aside) != stagingDir(root) || !ok || n != name || file {
+				t.Fatalf("checkJournal accepted aside %q for %s", j.Aside, name)
+			}
 		}
 	})
 }

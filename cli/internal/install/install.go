@@ -48,6 +48,9 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 		if it.Pkg == nil || it.Pkg.Name() == "" {
 			return nil, fmt.Errorf("install: item %d has no loaded package", i)
 		}
+		if !safeName(it.Pkg.Name()) {
+			return nil, nameError(it.Pkg.Name())
+		}
 	}
 	var rep *Report
 	err := locked(ctx, &opts, func() error {
@@ -62,8 +65,12 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 func install(ctx context.Context, items []Item, opts *Options) (*Report, error) {
 	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
 	dg := format.NewDigester()
+	roots := scanRoots(opts)
+	if err := guard(opts, roots); err != nil {
+		return rep, err
+	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, allRoots(opts), dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg); err != nil {
 			return rep, err
 		}
 	}
@@ -154,7 +161,10 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 // outcome. It fills t's old receipt, the user's files to keep and r's
 // outcome; it returns whether t has anything to write.
 func classify(t *txn, r *Result, opts *Options, dg *format.Digester) (bool, error) {
-	old, raw, _, rerr := current(t.root, t.name, dg)
+	old, raw, _, rerr := current(t.root, t.name, t.dest, t.shape, dg)
+	if isUnsafe(rerr) {
+		return false, rerr
+	}
 	if rerr != nil {
 		old, raw = nil, nil
 	}

@@ -30,7 +30,7 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, ioError("create the lock folder", filepath.Dir(path), err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|oNoFollow, 0o644)
 	if err != nil {
 		return nil, ioError("open the lock file", path, err)
 	}

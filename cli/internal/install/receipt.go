@@ -112,7 +112,7 @@ func decodeReceipt(data []byte, name string) (*receipt, error) {
 // readReceipt reads the receipt of name in root. It returns nil, nil when
 // there is none, and a non-nil error when there is one that cannot be used.
 func readReceipt(root, name string) (*receipt, []byte, error) {
-	data, err := os.ReadFile(receiptPath(root, name))
+	data, err := readMetaFile(receiptPath(root, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -123,23 +123,35 @@ func readReceipt(root, name string) (*receipt, []byte, error) {
 	return r, data, err
 }
 
-// readJournal reads the pending receipt of name in root, or nil when there
-// is none or it cannot be parsed.
-func readJournal(root, name string) *journal {
-	data, err := os.ReadFile(pendingPath(root, name))
+// readJournal reads the pending receipt of name in root, whose package
+// sits at dest in a root of shape. It returns nil when there is none, an
+// empty journal when it cannot be parsed (a pending receipt is written in
+// place before its swap, so a torn one means nothing was swapped), and
+// ASK_ROOT_UNSAFE when it names anything but what a transaction of name
+// writes (checkJournal): recovery renames what a journal names, so a
+// planted one must never be acted on.
+func readJournal(root, name, dest string, shape agents.Shape) (*journal, error) {
+	data, err := readMetaFile(pendingPath(root, name))
+	var ie *Error
+	if errors.As(err, &ie) {
+		return nil, err
+	}
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var j journal
 	if json.Unmarshal(data, &j) != nil {
-		return &journal{}
+		return &journal{}, nil
+	}
+	if err := checkJournal(&j, root, name, dest, shape); err != nil {
+		return nil, err
 	}
 	if j.Receipt != nil {
 		if _, err := decodeReceipt(encodeReceipt(j.Receipt), name); err != nil {
 			j.Receipt = nil
 		}
 	}
-	return &j
+	return &j, nil
 }
 
 // sameFiles reports whether two receipts track the same files with the

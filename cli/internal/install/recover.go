@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -21,12 +20,22 @@ import (
 // staging leftovers are removed. Install and Uninstall call it under
 // their lock before anything else; it takes the lock itself when
 // opts.LockPath is set. With opts.DryRun it does nothing.
+//
+// It first checks every root (guard) and refuses with ASK_ROOT_UNSAFE,
+// changing nothing, a root that a link in the project leads out of it, a
+// link or a foreign file system in its .agent-skills metadata, or a
+// pending receipt that names anything but its own package's place. It
+// removes only staging entries of the names transactions give them.
 func Recover(ctx context.Context, opts Options) error {
 	if opts.DryRun {
 		return nil
 	}
 	return locked(ctx, &opts, func() error {
-		return recoverRoots(ctx, allRoots(&opts), format.NewDigester())
+		roots := scanRoots(&opts)
+		if err := guard(&opts, roots); err != nil {
+			return err
+		}
+		return recoverRoots(ctx, roots, format.NewDigester())
 	})
 }
 
@@ -38,43 +47,54 @@ func locked(ctx context.Context, opts *Options, fn func() error) error {
 	return WithLock(ctx, opts.LockPath, fn)
 }
 
-// allRoots returns every root, sorted, that the selected agents read for
-// any kind in the scope.
-func allRoots(opts *Options) []string {
-	var out []string
-	for _, a := range opts.Agents {
-		for _, k := range format.Kinds() {
-			if _, ok := a.LocationFor(k, opts.Scope, opts.Env); !ok {
-				continue
-			}
-			for _, r := range agents.Roots(a, k, opts.Scope, opts.Env) {
-				if !slices.Contains(out, r.Path) {
-					out = append(out, r.Path)
-				}
-			}
+// guard checks, before anything is read or written, that every root is
+// safe to use: not led out of the project by a link in it (checkRoot),
+// and with metadata this package could have written (checkMeta).
+func guard(opts *Options, roots []rootInfo) error {
+	for _, ri := range roots {
+		if err := checkRoot(opts, ri.path); err != nil {
+			return err
+		}
+		if err := checkMeta(ri); err != nil {
+			return err
 		}
 	}
-	slices.Sort(out)
-	return out
+	return nil
+}
+
+// checkRoot refuses a project root that a symbolic link inside the
+// project makes resolve outside it. Roots outside the project (the home
+// folder's, or a folder the user's configuration names) are the user's
+// own choice and are not checked.
+func checkRoot(opts *Options, root string) error {
+	project := opts.Env.ProjectRoot
+	if opts.Scope != agents.ScopeProject || project == "" || !within(project, root) {
+		return nil
+	}
+	if _, esc := resolveBelow(project, root); esc != nil {
+		return escapeError(root, project, esc)
+	}
+	return nil
 }
 
 // recoverRoots runs recoverRoot on each root and syncs the result.
-func recoverRoots(ctx context.Context, roots []string, dg *format.Digester) error {
+func recoverRoots(ctx context.Context, roots []rootInfo, dg *format.Digester) error {
 	var s syncer
-	for _, root := range roots {
+	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := recoverRoot(root, dg, &s); err != nil {
+		if err := recoverRoot(ri, dg, &s); err != nil {
 			return err
 		}
 	}
 	return s.flush()
 }
 
-// recoverRoot resolves the pending receipts of one root and clears its
-// staging area.
-func recoverRoot(root string, dg *format.Digester, s *syncer) error {
+// recoverRoot resolves the pending receipts of one root, checked by
+// guard, and clears its staging area.
+func recoverRoot(ri rootInfo, dg *format.Digester, s *syncer) error {
+	root := ri.path
 	if _, err := os.Lstat(filepath.Join(root, metaDir)); err != nil {
 		return nil
 	}
@@ -84,7 +104,7 @@ func recoverRoot(root string, dg *format.Digester, s *syncer) error {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
+		if tmpReceipt(n) {
 			// A receipt write interrupted before its rename.
 			os.Remove(filepath.Join(receiptsDir(root), n))
 			continue
@@ -94,34 +114,29 @@ func recoverRoot(root string, dg *format.Digester, s *syncer) error {
 			continue
 		}
 		s.root(root)
-		if err := resolvePending(root, name, dg); err != nil {
+		if err := resolvePending(ri, name, dg); err != nil {
 			return err
 		}
 	}
-	stage := stagingDir(root)
-	left, err := os.ReadDir(stage)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return ioError("read", stage, err)
-	}
-	for _, e := range left {
-		s.root(root)
-		if err := os.RemoveAll(filepath.Join(stage, e.Name())); err != nil {
-			return ioError("clean", filepath.Join(stage, e.Name()), err)
-		}
-	}
-	os.Remove(stage)
-	return nil
+	return cleanStaging(root, s)
 }
 
 // resolvePending settles one pending receipt and removes it.
-func resolvePending(root, name string, dg *format.Digester) error {
-	j := readJournal(root, name)
-	if j != nil && filepath.IsLocal(j.Dest) {
-		dest := filepath.Join(root, j.Dest)
-		if j.Aside != "" && filepath.IsLocal(j.Aside) {
+func resolvePending(ri rootInfo, name string, dg *format.Digester) error {
+	root := ri.path
+	dest := shapeDest(root, name, ri.loc)
+	j, err := readJournal(root, name, dest, ri.loc.Shape)
+	if err != nil {
+		return err
+	}
+	if j != nil && j.Dest != "" {
+		if j.Aside != "" {
 			aside := filepath.Join(root, j.Aside)
 			if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
 				if _, err := os.Lstat(aside); err == nil {
+					if err := asideOK(aside); err != nil {
+						return err
+					}
 					if err := os.Rename(aside, dest); err != nil {
 						return ioError("restore", dest, err)
 					}
@@ -157,17 +172,17 @@ func equalReceipt(a, b *receipt) bool {
 }
 
 // settled returns the receipt that describes what is in place for name in
-// root, without changing anything: with a pending journal j, its receipt
-// when the new version's files are all there, otherwise the committed
-// receipt — or none, for an uninstall whose files are gone. raw is the
-// receipt file's bytes when that is the one returned, and pending tells
-// whether a journal was consulted.
+// root, without changing anything: with a pending journal j (checked by
+// readJournal), its receipt when the new version's files are all there,
+// otherwise the committed receipt — or none, for an uninstall whose files
+// are gone. raw is the receipt file's bytes when that is the one
+// returned, and pending tells whether a journal was consulted.
 func settled(root, name string, j *journal, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
 	old, raw, err := readReceipt(root, name)
 	if j == nil {
 		return old, raw, false, err
 	}
-	if !filepath.IsLocal(j.Dest) {
+	if j.Dest == "" || !filepath.IsLocal(j.Dest) {
 		return old, raw, true, err
 	}
 	dest := filepath.Join(root, j.Dest)
@@ -183,9 +198,15 @@ func settled(root, name string, j *journal, dg *format.Digester) (rec *receipt, 
 	return old, raw, true, err
 }
 
-// current is settled for the journal currently on disk, if any.
-func current(root, name string, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
-	return settled(root, name, readJournal(root, name), dg)
+// current is settled for the journal currently on disk, if any, for the
+// package name whose destination in root is dest, of shape. A journal
+// that names anything else is an error (ASK_ROOT_UNSAFE).
+func current(root, name, dest string, shape agents.Shape, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
+	j, err := readJournal(root, name, dest, shape)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return settled(root, name, j, dg)
 }
 
 // shapeDest returns where the package name sits in a root of shape.

@@ -3,6 +3,8 @@ package install
 import (
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 )
 
 // run executes the transactions in phases — stage all, write the pending
@@ -14,6 +16,9 @@ import (
 func run(txns []*txn, opts *Options) (err error) {
 	if len(txns) == 0 {
 		return nil
+	}
+	if err := checkAliases(txns); err != nil {
+		return err
 	}
 	var s syncer
 	done := false
@@ -101,6 +106,37 @@ func run(txns []*txn, opts *Options) (err error) {
 func hookAt(opts *Options, point string) error {
 	if err := opts.hook(point); err != nil {
 		return fmt.Errorf("install aborted at %s: %w", point, err)
+	}
+	return nil
+}
+
+// checkAliases refuses transactions in two roots that are one folder by a
+// way the planner could not see (a bind mount, or no Env.Canonical): the
+// second would find the first one's package where it expects the old one,
+// and undoing the pair could not succeed. Nothing has been written yet.
+func checkAliases(txns []*txn) error {
+	var roots []string
+	var infos []os.FileInfo
+	for _, t := range txns {
+		if slices.Contains(roots, t.root) {
+			continue
+		}
+		info, err := os.Stat(t.root)
+		if err != nil {
+			continue // created by the run: a new folder is nobody's alias
+		}
+		for i, other := range infos {
+			if os.SameFile(info, other) {
+				e := unsafeError(t.root, "it is the same folder as "+roots[i]+", reached by another path", nil)
+				e.Hints = []string{
+					"agent-skills sees through symbolic links between agent folders, not through bind mounts: make one a symbolic link to the other, or point both agents at one path in the configuration (agents.<id>.projectRoot or globalRoot)",
+					"Nothing was changed in any agent folder",
+				}
+				return e
+			}
+		}
+		roots = append(roots, t.root)
+		infos = append(infos, info)
 	}
 	return nil
 }

@@ -75,17 +75,25 @@ func scanRoots(opts *Options) []rootInfo {
 // which the root is deprecated, and the readers that see a package of the
 // same name through two roots. A pending receipt left by an interrupted
 // run is resolved in memory, as Recover would, and flagged. Scan writes
-// nothing and takes no lock. Results are sorted by root, then name.
+// nothing and takes no lock. Results are sorted by root, then name. A
+// root that is not safe to read (see Recover) is ASK_ROOT_UNSAFE.
 func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 	dg := format.NewDigester()
 	out := []Installed{}
-	for _, ri := range scanRoots(&opts) {
+	roots := scanRoots(&opts)
+	if err := guard(&opts, roots); err != nil {
+		return out, err
+	}
+	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 		for _, name := range packageNames(ri) {
 			dest := shapeDest(ri.path, name, ri.loc)
-			rec, _, pending, rerr := current(ri.path, name, dg)
+			rec, _, pending, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
+			if isUnsafe(rerr) {
+				return out, rerr
+			}
 			if rerr != nil {
 				rec = nil
 			}

@@ -103,8 +103,8 @@ func (t *txn) doStage(s *syncer) error {
 	if !t.needsStage() {
 		return nil
 	}
-	if err := os.MkdirAll(stagingDir(t.root), 0o755); err != nil {
-		return ioError("create the staging folder", stagingDir(t.root), err)
+	if err := mkMeta(t.root, "staging"); err != nil {
+		return err
 	}
 	s.root(t.root)
 	t.staged = true
@@ -208,8 +208,8 @@ func (t *txn) writePending(s *syncer) error {
 		j.Aside, _ = filepath.Rel(t.root, t.aside)
 	}
 	data, _ := json.MarshalIndent(j, "", "  ")
-	if err := os.MkdirAll(receiptsDir(t.root), 0o755); err != nil {
-		return ioError("create the receipts folder", receiptsDir(t.root), err)
+	if err := mkMeta(t.root, "receipts"); err != nil {
+		return err
 	}
 	s.root(t.root)
 	t.pending = true
@@ -249,8 +249,8 @@ func (t *txn) swap(opts *Options) error {
 			return nil
 		}
 		if !t.needsStage() {
-			if err := os.MkdirAll(stagingDir(t.root), 0o755); err != nil {
-				return ioError("create the staging folder", stagingDir(t.root), err)
+			if err := mkMeta(t.root, "staging"); err != nil {
+				return err
 			}
 			if err := os.Rename(t.dest, t.aside); err != nil {
 				return ioError("remove", t.dest, err)
@@ -323,8 +323,8 @@ func (t *txn) commit(s *syncer) error {
 		s.root(t.root)
 		return nil
 	}
-	if err := os.MkdirAll(receiptsDir(t.root), 0o755); err != nil {
-		return ioError("create the receipts folder", receiptsDir(t.root), err)
+	if err := mkMeta(t.root, "receipts"); err != nil {
+		return err
 	}
 	t.committed = true
 	if err := writeReplace(p, encodeReceipt(t.rec)); err != nil {
@@ -349,12 +349,13 @@ func (t *txn) cleanup() error {
 }
 
 // removeStaging deletes the transaction's staging entries and, when it is
-// empty, the staging folder.
+// empty, the staging folder, through removeStaged: a link is removed,
+// never followed.
 func removeStaging(t *txn) error {
 	if t.stage == "" {
 		return nil
 	}
-	err := errors.Join(os.RemoveAll(t.stage), os.RemoveAll(t.aside))
+	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.aside))
 	os.Remove(stagingDir(t.root))
 	return err
 }

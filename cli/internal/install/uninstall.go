@@ -23,8 +23,16 @@ import (
 // whole folder or file. A name that no root holds is ASK_NOT_INSTALLED,
 // listing what is installed. Everything is checked before anything is
 // removed. Deprecated roots, which this package never writes, are left
-// alone.
+// alone. A name that is not one plain path element ("../x", ".hidden")
+// is ASK_REFERENCE_INVALID.
 func Uninstall(ctx context.Context, names []string, opts Options) (*Report, error) {
+	for _, n := range names {
+		// A name becomes a path below each root: "../x" must not reach
+		// a folder beside it.
+		if !safeName(n) {
+			return nil, nameError(n)
+		}
+	}
 	var rep *Report
 	err := locked(ctx, &opts, func() error {
 		var err error
@@ -38,12 +46,15 @@ func Uninstall(ctx context.Context, names []string, opts Options) (*Report, erro
 func uninstall(ctx context.Context, names []string, opts *Options) (*Report, error) {
 	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
 	dg := format.NewDigester()
+	roots := scanRoots(opts)
+	if err := guard(opts, roots); err != nil {
+		return rep, err
+	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, allRoots(opts), dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg); err != nil {
 			return rep, err
 		}
 	}
-	roots := scanRoots(opts)
 	var txns []*txn
 	var refused []Result
 	var missing []string
@@ -57,7 +68,10 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 				continue
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
-			rec, raw, _, rerr := current(ri.path, name, dg)
+			rec, raw, _, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
+			if isUnsafe(rerr) {
+				return rep, rerr
+			}
 			if rerr != nil {
 				rec, raw = nil, nil
 			}
@@ -118,7 +132,11 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 		}
 	}
 	if len(missing) > 0 {
-		return rep, notInstalledError(missing, installedNames(roots, dg))
+		installed, err := installedNames(roots, dg)
+		if err != nil {
+			return rep, err
+		}
+		return rep, notInstalledError(missing, installed)
 	}
 	if len(refused) > 0 {
 		return rep, modifiedError("uninstall", refused)
@@ -131,15 +149,19 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 
 // installedNames lists the names with a receipt in any of roots, sorted
 // and without duplicates.
-func installedNames(roots []rootInfo, dg *format.Digester) []string {
+func installedNames(roots []rootInfo, dg *format.Digester) ([]string, error) {
 	var out []string
 	for _, ri := range roots {
 		for _, n := range receiptNames(ri.path) {
-			if rec, _, _, err := current(ri.path, n, dg); err == nil && rec != nil && !slices.Contains(out, n) {
+			rec, _, _, err := current(ri.path, n, shapeDest(ri.path, n, ri.loc), ri.loc.Shape, dg)
+			if isUnsafe(err) {
+				return nil, err
+			}
+			if err == nil && rec != nil && !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, nil
 }
