@@ -69,6 +69,10 @@ func (c *installCmd) Run(e *env) error {
 		return err
 	}
 	p.json = c.JSON
+	p.command, p.requested = "install", c.Skills
+	if err := p.recoverFirst(c.DryRun); err != nil {
+		return err
+	}
 	var fs []fetched
 	var plan *resolve.Plan
 	if len(c.Skills) == 0 {

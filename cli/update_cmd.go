@@ -52,6 +52,10 @@ func (c *updateCmd) Run(e *env) error {
 	}
 	p.json = c.JSON
 	p.prune = true
+	p.command, p.requested = "update", c.Skills
+	if err := p.recoverFirst(c.DryRun); err != nil {
+		return err
+	}
 	installed, err := p.installedVersions()
 	if err != nil {
 		return err
@@ -134,7 +138,7 @@ func (c *updateCmd) Run(e *env) error {
 	}
 	if len(fs) == 0 {
 		e.info("everything is up to date")
-		return nil
+		return p.pruneOnly(c.DryRun, c.JSON)
 	}
 	force := c.Force
 	if c.KeepLocal {
@@ -176,4 +180,24 @@ func (p *pipeline) installedVersions() (map[string]resolve.Pin, error) {
 		}
 	}
 	return out, nil
+}
+
+// pruneOnly removes the dependencies nothing requires when no skill moves:
+// an update cut short after its installs has them left.
+func (p *pipeline) pruneOnly(dryRun, asJSON bool) error {
+	rep := &install.Report{DryRun: dryRun, Results: []install.Result{}}
+	var err error
+	if dryRun {
+		err = p.pruneOrphans(rep, nil, true)
+	} else {
+		err = p.underRunLock(func() error { return p.pruneOrphans(rep, nil, false) })
+	}
+	if len(rep.Results) > 0 {
+		if asJSON {
+			printJSONReport(p.e, p, nil, rep)
+		} else {
+			p.printReport(rep)
+		}
+	}
+	return err
 }
