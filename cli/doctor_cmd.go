@@ -353,7 +353,7 @@ func lockDiff(a, b *resolve.Lock) []string {
 		out = append(out, "at another version: "+strings.Join(moved, ", "))
 	}
 	if len(agentsChanged) > 0 {
-		out = append(out, "for other agents: "+strings.Join(agentsChanged, ", "))
+		out = append(out, "agents: "+strings.Join(agentsChanged, ", "))
 	}
 	if len(out) == 0 {
 		out = append(out, "dependency versions differ")

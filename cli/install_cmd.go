@@ -69,7 +69,7 @@ func (c *installCmd) Run(e *env) error {
 		return err
 	}
 	p.json = c.JSON
-	p.command, p.requested = "install", c.Skills
+	p.command, p.requested, p.flags = "install", c.Skills, c.rerunFlags()
 	if err := p.recoverFirst(c.DryRun); err != nil {
 		return err
 	}
@@ -145,6 +145,26 @@ func (c *installCmd) Run(e *env) error {
 		}
 	}
 	return err
+}
+
+// rerunFlags are the flags that running the same install again needs.
+func (c *installCmd) rerunFlags() []string {
+	var out []string
+	for _, s := range c.Skill {
+		out = append(out, "--skill", s)
+	}
+	if c.Registry != "" {
+		out = append(out, "--registry", c.Registry)
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"--force", c.Force}, {"--no-deps", c.NoDeps}, {"--with-suggests", c.WithSuggests}} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 // references parses the skill arguments; --registry qualifies bare names.

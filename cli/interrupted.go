@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -22,8 +23,8 @@ func (e *env) pendingJournal(sc scopeChoice) (*journal, error) {
 
 // settleJournal makes skills.lock record what the roots of j's agents
 // hold for the names j journals (see settle), after install.Recover has
-// settled each root's own transactions, then removes the journal. The
-// caller holds the run lock. With write false nothing is recovered or
+// settled each root's own transactions; the caller then removes the
+// journal. The caller holds the run lock. With write false nothing is recovered or
 // written — install.Scan resolves pending receipts in memory — and the
 // result is only the lock the next run would record: for dry runs, list
 // and doctor.
@@ -55,10 +56,7 @@ func (e *env) settleJournal(ctx context.Context, aenv agents.Env, sc scopeChoice
 			return out, err
 		}
 	}
-	if err := e.fault(pointLockWritten); err != nil {
-		return out, err
-	}
-	return out, removeJournal(e.journalPath(sc))
+	return out, e.fault(pointLockWritten)
 }
 
 // finishInterrupted settles the journal an interrupted run left, so that
@@ -74,6 +72,11 @@ func (p *pipeline) finishInterrupted(dryRun bool) (*journal, error) {
 	out, err := p.e.settleJournal(p.e.ctx, p.aenv, p.sc, j, !dryRun)
 	if err != nil {
 		return j, err
+	}
+	if !dryRun {
+		if err := p.e.retireJournal(p.sc, j); err != nil {
+			return j, err
+		}
 	}
 	p.lock = out.lock
 	p.e.reportInterrupted(j, out, dryRun)
@@ -116,11 +119,43 @@ func (p *pipeline) journalled(j *journal, change func() error) error {
 	// Settled even when the run was interrupted (SIGINT): the lock must
 	// follow whatever the roots hold, and this takes a moment only.
 	out, serr := p.e.settleJournal(context.WithoutCancel(p.e.ctx), p.aenv, p.sc, j, true)
+	if serr == nil {
+		serr = removeJournal(p.e.journalPath(p.sc))
+	}
 	if serr != nil {
 		return errors.Join(err, serr)
 	}
 	p.lock = out.lock
 	return err
+}
+
+// retireJournal removes the journal of an interrupted run that another
+// command settled. One that removed skills is kept as the done record
+// (see donePath) instead, replacing any older one, so that running the
+// interrupted uninstall again finishes it rather than stopping at the
+// names it had already removed.
+func (e *env) retireJournal(sc scopeChoice, j *journal) error {
+	path := e.journalPath(sc)
+	if len(j.names(changeRemove)) == 0 {
+		return removeJournal(path)
+	}
+	if err := os.Rename(path, e.donePath(sc)); err != nil {
+		return &Error{Code: "ASK_IO", Summary: "cannot retire the run journal " + path, Err: err}
+	}
+	return nil
+}
+
+// doneJournal reads the done record of the project of sc; nil when there
+// is none or it cannot be used, since it only spares an error.
+func (e *env) doneJournal(sc scopeChoice) *journal {
+	if sc.scope != agents.ScopeProject || sc.root == "" {
+		return nil
+	}
+	j, err := readJournal(e.donePath(sc), sc.root)
+	if err != nil {
+		return nil
+	}
+	return j
 }
 
 // reportInterrupted says what settling an interrupted run's journal did.

@@ -46,6 +46,9 @@ type journal struct {
 	// Requested are the names the user gave the command, for the message
 	// that says how to finish it.
 	Requested []string `json:"requested,omitempty"`
+	// Flags are the command's other flags that running it again needs
+	// (--skill, --major, …), in order.
+	Flags []string `json:"flags,omitempty"`
 	// Project is the project root; a journal for another root is not
 	// this project's.
 	Project string `json:"project"`
@@ -106,11 +109,19 @@ func (e *env) journalPath(sc scopeChoice) string {
 	return filepath.Join(e.home(), "locks", runKey(sc)+".journal")
 }
 
+// donePath is where the journal of an interrupted run is kept once
+// another command settled it, when it removed skills: running the same
+// uninstall again then knows which names it had already removed.
+func (e *env) donePath(sc scopeChoice) string {
+	return e.journalPath(sc) + ".done"
+}
+
 // newJournal starts the journal of a command acting for adapters in the
 // project of sc.
-func newJournal(command string, requested []string, sc scopeChoice, adapters []agents.Adapter) *journal {
+func newJournal(command string, requested, flags []string, sc scopeChoice, adapters []agents.Adapter) *journal {
 	j := &journal{SchemaVersion: journalSchema, Command: command, Requested: slices.Clone(requested),
-		Project: sc.root, Started: time.Now().UTC().Format(time.RFC3339), Skills: map[string]journalSkill{}}
+		Flags: slices.Clone(flags), Project: sc.root, Started: time.Now().UTC().Format(time.RFC3339),
+		Skills: map[string]journalSkill{}}
 	for _, a := range adapters {
 		j.Agents = append(j.Agents, a.ID())
 	}
@@ -137,6 +148,7 @@ func (j *journal) names(change string) []string {
 func (j *journal) rerun() string {
 	parts := []string{"agent-skills", j.Command}
 	parts = append(parts, j.Requested...)
+	parts = append(parts, j.Flags...)
 	if len(j.Agents) > 0 {
 		parts = append(parts, "--agent", strings.Join(j.Agents, ","))
 	}
@@ -176,6 +188,11 @@ func writeJournal(path string, j *journal) error {
 		return &Error{Code: "ASK_IO", Summary: "cannot write the run journal " + path, Err: err}
 	}
 	return nil
+}
+
+// removes reports whether j removed skill name.
+func (j *journal) removes(name string) bool {
+	return j != nil && j.Skills[name].Change == changeRemove
 }
 
 // removeJournal deletes the journal once skills.lock records its outcome.

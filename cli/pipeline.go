@@ -30,10 +30,11 @@ type pipeline struct {
 	// prune removes, after an apply, the dependencies nothing requires any
 	// more (update sets it: a new version may drop a dependency).
 	prune bool
-	// command and requested are the command and the names the user gave
-	// it, for the run journal (see journal).
-	command   string
-	requested []string
+	// command, requested and flags are the command, the names the user
+	// gave it and the flags that running it again needs, for the run
+	// journal (see journal).
+	command          string
+	requested, flags []string
 }
 
 // newPipeline decides the scope, selects the agents and opens the
@@ -258,7 +259,7 @@ func (p *pipeline) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 	if p.sc.scope != agents.ScopeProject {
 		return nil
 	}
-	j := newJournal(p.command, p.requested, p.sc, p.adapters)
+	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
 	l := p.lock
 	if l == nil {
 		l = &resolve.Lock{Skills: map[string]resolve.LockedSkill{}}
@@ -308,7 +309,7 @@ func (p *pipeline) removalJournal(names []string) *journal {
 	if p.sc.scope != agents.ScopeProject {
 		return nil
 	}
-	j := newJournal(p.command, p.requested, p.sc, p.adapters)
+	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
 	for _, n := range names {
 		js := journalSkill{Change: changeRemove}
 		if p.lock != nil {

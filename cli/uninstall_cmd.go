@@ -38,6 +38,9 @@ func (c *uninstallCmd) Run(e *env) error {
 		return err
 	}
 	p.command, p.requested = "uninstall", c.Skills
+	if c.Force {
+		p.flags = []string{"--force"}
+	}
 	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun,
 		Hook: e.faultHook()}
 	var rep *install.Report
@@ -55,7 +58,8 @@ func (c *uninstallCmd) Run(e *env) error {
 		}
 		orphans := g.orphans(c.Skills)
 		p.noteOrphans(orphans, c.DryRun)
-		targets, finishing, err := p.splitFinishing(append(slices.Clone(c.Skills), orphans...), prev)
+		done := e.doneJournal(p.sc)
+		targets, finishing, err := p.splitFinishing(append(slices.Clone(c.Skills), orphans...), prev, done)
 		if err != nil {
 			return err
 		}
@@ -74,10 +78,16 @@ func (c *uninstallCmd) Run(e *env) error {
 		} else {
 			err = p.journalled(p.removalJournal(append(slices.Clone(targets), finishing...)), remove)
 		}
-		if err == nil {
-			p.noteFinishing(finishing, prev, c.DryRun)
+		if err != nil {
+			return err
 		}
-		return err
+		p.noteFinishing(finishing, prev, done, c.DryRun)
+		if !c.DryRun && done != nil {
+			// An uninstall completed: what an older one had removed is
+			// history now.
+			return removeJournal(e.donePath(p.sc))
+		}
+		return nil
 	}
 	if c.DryRun {
 		err = run()
@@ -100,11 +110,12 @@ func (c *uninstallCmd) Run(e *env) error {
 
 // splitFinishing separates the names to remove from the agents' roots
 // from those only skills.lock still records for the selected agents: a
-// skill an interrupted uninstall (prev) had already removed, or one
+// skill an interrupted uninstall had already removed (prev: its journal,
+// settled just now; done: the one another command settled), or one
 // locked but never installed here (a fresh clone). Removing those is
 // finishing what the lock says, not an error; a name neither installed
 // nor locked stays in targets, for Uninstall to report as not installed.
-func (p *pipeline) splitFinishing(names []string, prev *journal) (targets, finishing []string, err error) {
+func (p *pipeline) splitFinishing(names []string, prev, done *journal) (targets, finishing []string, err error) {
 	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, nil, err
@@ -131,7 +142,7 @@ func (p *pipeline) splitFinishing(names []string, prev *journal) (targets, finis
 				locked = slices.ContainsFunc(s.Agents, func(a string) bool { return selected[a] })
 			}
 		}
-		removedBefore := prev != nil && prev.Skills[n].Change == changeRemove
+		removedBefore := prev.removes(n) || done.removes(n)
 		if !present[n] && (locked || removedBefore) {
 			finishing = append(finishing, n)
 		} else {
@@ -142,17 +153,21 @@ func (p *pipeline) splitFinishing(names []string, prev *journal) (targets, finis
 }
 
 // noteFinishing says which names only left skills.lock.
-func (p *pipeline) noteFinishing(finishing []string, prev *journal, dryRun bool) {
+func (p *pipeline) noteFinishing(finishing []string, prev, done *journal, dryRun bool) {
 	var before, lockOnly []string
+	by := prev
 	for _, n := range finishing {
-		if prev != nil && prev.Skills[n].Change == changeRemove && !dryRun {
+		switch {
+		case prev.removes(n):
 			before = append(before, n)
-		} else {
+		case done.removes(n):
+			before, by = append(before, n), done
+		default:
 			lockOnly = append(lockOnly, n)
 		}
 	}
 	if len(before) > 0 {
-		p.e.info("already removed by the interrupted %q: %s", prev.describe(), nameList(before))
+		p.e.info("already removed by the interrupted %q: %s", by.describe(), nameList(before))
 	}
 	switch {
 	case len(lockOnly) == 0:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -53,6 +54,12 @@ func (c *updateCmd) Run(e *env) error {
 	p.json = c.JSON
 	p.prune = true
 	p.command, p.requested = "update", c.Skills
+	for flag, on := range map[string]bool{"--major": c.Major, "--with-suggests": c.WithSuggests, "--force": c.Force, "--keep-local": c.KeepLocal} {
+		if on {
+			p.flags = append(p.flags, flag)
+		}
+	}
+	slices.Sort(p.flags)
 	if err := p.recoverFirst(c.DryRun); err != nil {
 		return err
 	}
