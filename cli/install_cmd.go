@@ -93,7 +93,11 @@ func (c *installCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		regFetched, _, err := p.fetch(restoreWants(p.lock))
+		roles, err := p.installedRoles()
+		if err != nil {
+			return err
+		}
+		regFetched, _, err := p.fetch(restoreWants(p.lock, roles))
 		if err != nil {
 			return err
 		}
@@ -183,8 +187,27 @@ func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
 	return refs, nil
 }
 
-// restoreWants lists exactly what the lock records.
-func restoreWants(l *resolve.Lock) []want {
+// installedRoles returns the role each skill installed in the scope has
+// for the selected agents: requested when any install of it has that role.
+func (p *pipeline) installedRoles() (map[string]string, error) {
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	if err != nil {
+		return nil, err
+	}
+	roles := map[string]string{}
+	for _, in := range found {
+		if in.Role != "" && roles[in.Name] != string(resolve.RoleRequested) {
+			roles[in.Name] = in.Role
+		}
+	}
+	return roles, nil
+}
+
+// restoreWants lists exactly what the lock records. The lock records no
+// roles: a skill already installed for some agent keeps its role (roles)
+// for the others too — a dependency restored for a second agent stays a
+// dependency, which uninstall may prune — and is requested otherwise.
+func restoreWants(l *resolve.Lock, roles map[string]string) []want {
 	names := make([]string, 0, len(l.Skills))
 	for n := range l.Skills {
 		names = append(names, n)
@@ -196,7 +219,11 @@ func restoreWants(l *resolve.Lock) []want {
 		if s.Source != "" {
 			continue // restored from its source, not a registry
 		}
-		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: string(resolve.RoleRequested),
+		role := roles[n]
+		if role == "" {
+			role = string(resolve.RoleRequested)
+		}
+		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: role,
 			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
 	}
 	return out
