@@ -23,7 +23,9 @@ type uninstallCmd struct {
 func (c *uninstallCmd) Help() string {
 	return `Removes exactly the files the install recorded in its receipt. A file you changed
 stops the removal (unless --force); files you added inside the skill's folder are kept
-and listed. In a project, the skill's entry leaves skills.lock. A skill another installed
+and listed. In a project, the skill's entry leaves skills.lock, also when it is locked but
+not installed here (a fresh clone); an uninstall that was killed half-way finishes when
+run again. A skill another installed
 skill requires is refused (name both), and skills that were installed only as
 dependencies and that nothing requires any more are removed too.
 
