@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -79,7 +80,11 @@ func (p *pipeline) finishInterrupted(dryRun bool) (*journal, error) {
 		}
 	}
 	p.lock = out.lock
-	p.e.reportInterrupted(j, out, dryRun)
+	if again := p.command == j.Command && slices.Equal(p.requested, j.Requested); again && !dryRun {
+		p.e.note("finishing the interrupted %q (started %s)", j.describe(), j.Started)
+	} else {
+		p.e.reportInterrupted(j, out, dryRun)
+	}
 	return j, nil
 }
 
