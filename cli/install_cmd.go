@@ -73,6 +73,10 @@ func (c *installCmd) Run(e *env) error {
 		return err
 	}
 	p.json = c.JSON
+	p.command, p.requested, p.flags = "install", c.Skills, c.rerunFlags()
+	if err := p.recoverFirst(c.DryRun); err != nil {
+		return err
+	}
 	var fs []fetched
 	var plan *resolve.Plan
 	if len(c.Skills) == 0 {
@@ -93,7 +97,11 @@ func (c *installCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		regFetched, _, err := p.fetch(restoreWants(p.lock))
+		roles, err := p.installedRoles()
+		if err != nil {
+			return err
+		}
+		regFetched, _, err := p.fetch(restoreWants(p.lock, roles))
 		if err != nil {
 			return err
 		}
@@ -147,6 +155,26 @@ func (c *installCmd) Run(e *env) error {
 	return err
 }
 
+// rerunFlags are the flags that running the same install again needs.
+func (c *installCmd) rerunFlags() []string {
+	var out []string
+	for _, s := range c.Skill {
+		out = append(out, "--skill", s)
+	}
+	if c.Registry != "" {
+		out = append(out, "--registry", c.Registry)
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"--force", c.Force}, {"--no-deps", c.NoDeps}, {"--with-suggests", c.WithSuggests}} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
 // references parses the skill arguments; --registry qualifies bare names.
 func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
 	var refs []resolve.Reference
@@ -163,8 +191,27 @@ func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
 	return refs, nil
 }
 
-// restoreWants lists exactly what the lock records.
-func restoreWants(l *resolve.Lock) []want {
+// installedRoles returns the role each skill installed in the scope has
+// for the selected agents: requested when any install of it has that role.
+func (p *pipeline) installedRoles() (map[string]string, error) {
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	if err != nil {
+		return nil, err
+	}
+	roles := map[string]string{}
+	for _, in := range found {
+		if in.Role != "" && roles[in.Name] != string(resolve.RoleRequested) {
+			roles[in.Name] = in.Role
+		}
+	}
+	return roles, nil
+}
+
+// restoreWants lists exactly what the lock records. The lock records no
+// roles: a skill already installed for some agent keeps its role (roles)
+// for the others too — a dependency restored for a second agent stays a
+// dependency, which uninstall may prune — and is requested otherwise.
+func restoreWants(l *resolve.Lock, roles map[string]string) []want {
 	names := make([]string, 0, len(l.Skills))
 	for n := range l.Skills {
 		names = append(names, n)
@@ -176,7 +223,11 @@ func restoreWants(l *resolve.Lock) []want {
 		if s.Source != "" {
 			continue // restored from its source, not a registry
 		}
-		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: string(resolve.RoleRequested),
+		role := roles[n]
+		if role == "" {
+			role = string(resolve.RoleRequested)
+		}
+		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: role,
 			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
 	}
 	return out

@@ -58,8 +58,20 @@ func (c *listCmd) Run(e *env) error {
 	}
 	var lock *resolve.Lock
 	if root != "" {
-		if lock, err = readLock(scopeChoice{scope: agents.ScopeProject, root: root}.lockPath()); err != nil {
+		psc := scopeChoice{scope: agents.ScopeProject, root: root}
+		if lock, err = readLock(psc.lockPath()); err != nil {
 			return err
+		}
+		// A read-only command reports an interrupted run and shows what
+		// the next mutating one will record; it writes nothing.
+		if j, err := e.pendingJournal(psc); err != nil {
+			e.warn("%s", err.Error())
+		} else if j != nil {
+			e.warn("an interrupted %q (started %s) is not finished; the next install, update or uninstall in this project records what it did (agent-skills doctor says more)",
+				j.describe(), j.Started)
+			if out, err := e.settleJournal(e.ctx, aenv, psc, j, false); err == nil {
+				lock = out.lock
+			}
 		}
 	}
 	var all []listEntry

@@ -29,9 +29,15 @@ func readLock(path string) (*resolve.Lock, error) {
 }
 
 // writeLock writes the lock atomically; an unchanged lock is not rewritten.
+// A lock that would not read back is never written: every later command
+// would stop at it.
 func writeLock(path string, l *resolve.Lock) error {
 	l.GeneratedWith = "agent-skills@" + Version
 	data := l.Encode()
+	if _, err := resolve.DecodeLock(data, filepath.Base(path)); err != nil {
+		return &Error{Code: "ASK_INTERNAL", Summary: "refusing to write a skills.lock that does not read back", Err: err,
+			Try: []string{"this is a bug in agent-skills; please report it with the output of agent-skills doctor"}}
+	}
 	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
 		return nil
 	}
@@ -44,12 +50,17 @@ func writeLock(path string, l *resolve.Lock) error {
 // runLockPath is the advisory lock file that serialises agent-skills runs
 // on one scope: one per project root, one for the global scope.
 func (e *env) runLockPath(sc scopeChoice) string {
-	key := "global"
-	if sc.root != "" {
-		sum := sha256.Sum256([]byte(sc.root))
-		key = hex.EncodeToString(sum[:8])
+	return filepath.Join(e.home(), "locks", runKey(sc)+".lock")
+}
+
+// runKey names the run lock and the journal of a scope: a hash of the
+// project root, or "global".
+func runKey(sc scopeChoice) string {
+	if sc.root == "" {
+		return "global"
 	}
-	return filepath.Join(e.home(), "locks", key+".lock")
+	sum := sha256.Sum256([]byte(sc.root))
+	return hex.EncodeToString(sum[:8])
 }
 
 // sortedAgents returns ids sorted without repeats.

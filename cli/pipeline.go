@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -29,6 +30,11 @@ type pipeline struct {
 	// prune removes, after an apply, the dependencies nothing requires any
 	// more (update sets it: a new version may drop a dependency).
 	prune bool
+	// command, requested and flags are the command, the names the user
+	// gave it and the flags that running it again needs, for the run
+	// journal (see journal).
+	command          string
+	requested, flags []string
 }
 
 // newPipeline decides the scope, selects the agents and opens the
@@ -194,86 +200,171 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 }
 
 // apply installs the fetched packages under the run lock and records them
-// in skills.lock (project scope).
+// in skills.lock (project scope). The roots change and the lock follows
+// them under a run journal (see journalled), so that a run killed at any
+// point leaves what the next run records; the packages go in dependencies
+// first, so that a run cut short leaves no installed skill without what
+// it needs.
 func (p *pipeline) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
-	items := make([]install.Item, len(fs))
-	for i, f := range fs {
-		items[i] = f.item
+	order := dependenciesFirst(fs)
+	items := make([]install.Item, len(order))
+	for i, k := range order {
+		items[i] = fs[k].item
 	}
-	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: force, DryRun: dryRun}
+	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: force, DryRun: dryRun,
+		Hook: p.e.faultHook()}
 	var rep *install.Report
-	run := func() error {
+	put := func() error {
 		var err error
 		rep, err = install.Install(p.e.ctx, items, opts)
-		if err != nil {
-			return err
+		if rep != nil {
+			sortResults(rep, fs)
 		}
-		if !dryRun && p.sc.scope == agents.ScopeProject {
-			if err := p.recordLock(fs, plan, rep); err != nil {
-				return err
-			}
-		}
-		if p.prune {
-			return p.pruneOrphans(rep, plan, dryRun)
-		}
-		return nil
+		return err
 	}
 	if dryRun {
-		return rep, run()
+		if err := put(); err != nil || !p.prune {
+			return rep, err
+		}
+		return rep, p.pruneOrphans(rep, plan, true)
 	}
-	err := install.WithLock(p.e.ctx, p.e.runLockPath(p.sc), run)
+	err := p.underRunLock(func() error {
+		if err := p.journalled(p.installJournal(fs, plan), put); err != nil {
+			return err
+		}
+		if p.prune {
+			return p.pruneOrphans(rep, plan, false)
+		}
+		return nil
+	})
 	return rep, err
 }
 
-// recordLock updates skills.lock with every package the report shows in
-// place for at least one agent.
-func (p *pipeline) recordLock(fs []fetched, plan *resolve.Plan, rep *install.Report) error {
-	l, err := readLock(p.sc.lockPath())
-	if err != nil {
-		return err
-	}
-	if l == nil {
-		l = &resolve.Lock{LockfileVersion: resolve.LockfileVersion, Skills: map[string]resolve.LockedSkill{}}
-	}
-	readers := map[string][]string{}
-	for _, r := range rep.Results {
-		switch r.Outcome {
-		case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded,
-			install.OutcomeReinstalled, install.OutcomeUnchanged:
-			readers[r.Name] = append(readers[r.Name], r.Readers...)
+// underRunLock runs fn holding the run lock of the scope, after finishing
+// what an interrupted run left and reading skills.lock afresh.
+func (p *pipeline) underRunLock(fn func() error) error {
+	return install.WithLock(p.e.ctx, p.e.runLockPath(p.sc), func() error {
+		if _, err := p.finishInterrupted(false); err != nil {
+			return err
 		}
+		var err error
+		if p.lock, err = readLock(p.sc.lockPath()); err != nil {
+			return err
+		}
+		return fn()
+	})
+}
+
+// installJournal is the journal of an install: for every fetched package
+// its entry before and the entry it gets once in place, and for every
+// locked skill that stays put the new versions of its dependencies. It
+// is nil outside project scope.
+func (p *pipeline) installJournal(fs []fetched, plan *resolve.Plan) *journal {
+	if p.sc.scope != agents.ScopeProject {
+		return nil
+	}
+	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
+	l := p.lock
+	if l == nil {
+		l = &resolve.Lock{Skills: map[string]resolve.LockedSkill{}}
 	}
 	for _, f := range fs {
-		rs, ok := readers[f.name]
-		if !ok {
-			continue
-		}
-		deps := map[string]string{}
-		for k, v := range f.deps {
-			deps[k] = v
-		}
-		// The same bytes installed earlier for other agents are still there.
-		if old, ok := l.Skills[f.name]; ok && old.Version == f.version && format.SameIntegrity(old.Integrity, f.item.Integrity) {
-			rs = append(slices.Clone(rs), old.Agents...)
-		}
-		l.Skills[f.name] = resolve.LockedSkill{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
-			Integrity: f.item.Integrity, Agents: sortedAgents(rs), Dependencies: deps,
+		after := &lockEntry{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
+			Integrity: f.item.Integrity, Dependencies: map[string]string{},
 			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath}
-	}
-	// Skills that stayed put may now depend on versions that moved.
-	if plan != nil {
-		for _, sel := range plan.Skills {
-			if ls, ok := l.Skills[sel.Name]; ok && ls.Version == sel.Version {
-				deps := map[string]string{}
-				for k, v := range sel.Dependencies {
-					deps[k] = v
-				}
-				ls.Dependencies = deps
-				l.Skills[sel.Name] = ls
+		for k, v := range f.deps {
+			after.Dependencies[k] = v
+		}
+		js := journalSkill{Change: changeInstall, After: after}
+		if old, ok := l.Skills[f.name]; ok {
+			js.Before = entryOf(old)
+			// The same bytes installed earlier for other agents are still there.
+			if old.Version == f.version && format.SameIntegrity(old.Integrity, f.item.Integrity) {
+				after.Agents = slices.Clone(old.Agents)
 			}
 		}
+		j.Skills[f.name] = js
 	}
-	return writeLock(p.sc.lockPath(), l)
+	// Skills that stay put may now depend on versions that move.
+	if plan != nil {
+		for _, sel := range plan.Skills {
+			old, ok := l.Skills[sel.Name]
+			if _, fetched := j.Skills[sel.Name]; fetched || !ok || old.Version != sel.Version {
+				continue
+			}
+			deps := map[string]string{}
+			for k, v := range sel.Dependencies {
+				deps[k] = v
+			}
+			if maps.Equal(deps, old.Dependencies) {
+				continue
+			}
+			after := entryOf(old)
+			after.Dependencies = deps
+			j.Skills[sel.Name] = journalSkill{Change: changeInstall, Before: entryOf(old), After: after}
+		}
+	}
+	return j
+}
+
+// removalJournal is the journal of removing names: each one's entry
+// before. It is nil outside project scope.
+func (p *pipeline) removalJournal(names []string) *journal {
+	if p.sc.scope != agents.ScopeProject {
+		return nil
+	}
+	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
+	for _, n := range names {
+		js := journalSkill{Change: changeRemove}
+		if p.lock != nil {
+			if old, ok := p.lock.Skills[n]; ok {
+				js.Before = entryOf(old)
+			}
+		}
+		j.Skills[n] = js
+	}
+	return j
+}
+
+// dependenciesFirst returns the order in which to install fs: every
+// package after the fetched packages it depends on, otherwise as given.
+func dependenciesFirst(fs []fetched) []int {
+	pos := map[string]int{}
+	for i, f := range fs {
+		pos[f.name] = i
+	}
+	var order []int
+	state := make([]int, len(fs)) // 0 new, 1 visiting, 2 placed
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return // placed, or a cycle, which resolution refuses anyway
+		}
+		state[i] = 1
+		for _, d := range slices.Sorted(maps.Keys(fs[i].deps)) {
+			if k, ok := pos[d]; ok {
+				visit(k)
+			}
+		}
+		state[i] = 2
+		order = append(order, i)
+	}
+	for i := range fs {
+		visit(i)
+	}
+	return order
+}
+
+// sortResults puts a report back in the order of fs, which is the order
+// users read it in, whatever order the packages were installed in.
+func sortResults(rep *install.Report, fs []fetched) {
+	pos := map[string]int{}
+	for i, f := range fs {
+		if _, ok := pos[f.name]; !ok {
+			pos[f.name] = i
+		}
+	}
+	slices.SortStableFunc(rep.Results, func(a, b install.Result) int { return pos[a.Name] - pos[b.Name] })
 }
 
 // printReport renders an install or uninstall report.

@@ -23,7 +23,9 @@ type uninstallCmd struct {
 func (c *uninstallCmd) Help() string {
 	return `Removes exactly the files the install recorded in its receipt. A file you changed
 stops the removal (unless --force); files you added inside the skill's folder are kept
-and listed. In a project, the skill's entry leaves skills.lock. A skill another installed
+and listed. In a project, the skill's entry leaves skills.lock, also when it is locked but
+not installed here (a fresh clone); an uninstall that was killed half-way finishes when
+run again. A skill another installed
 skill requires is refused (name both), and skills that were installed only as
 dependencies and that nothing requires any more are removed too.
 
@@ -37,9 +39,18 @@ func (c *uninstallCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun}
+	p.command, p.requested = "uninstall", c.Skills
+	if c.Force {
+		p.flags = []string{"--force"}
+	}
+	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun,
+		Hook: e.faultHook()}
 	var rep *install.Report
 	run := func() error {
+		prev, err := p.finishInterrupted(c.DryRun)
+		if err != nil {
+			return err
+		}
 		g, err := p.installedGraph()
 		if err != nil {
 			return err
@@ -49,12 +60,36 @@ func (c *uninstallCmd) Run(e *env) error {
 		}
 		orphans := g.orphans(c.Skills)
 		p.noteOrphans(orphans, c.DryRun)
-		names := append(slices.Clone(c.Skills), orphans...)
-		rep, err = install.Uninstall(e.ctx, names, opts)
-		if err != nil || c.DryRun || p.sc.scope != agents.ScopeProject {
+		done := e.doneJournal(p.sc)
+		targets, finishing, err := p.splitFinishing(append(slices.Clone(c.Skills), orphans...), prev, done)
+		if err != nil {
 			return err
 		}
-		return p.forgetLocked(rep)
+		targets = g.dependentsFirst(targets)
+		rep = &install.Report{DryRun: c.DryRun, Results: []install.Result{}}
+		remove := func() error {
+			if len(targets) == 0 {
+				return nil
+			}
+			var err error
+			rep, err = install.Uninstall(e.ctx, targets, opts)
+			return err
+		}
+		if c.DryRun {
+			err = remove()
+		} else {
+			err = p.journalled(p.removalJournal(append(slices.Clone(targets), finishing...)), remove)
+		}
+		if err != nil {
+			return err
+		}
+		p.noteFinishing(finishing, prev, done, c.DryRun)
+		if !c.DryRun && done != nil {
+			// An uninstall completed: what an older one had removed is
+			// history now.
+			return removeJournal(e.donePath(p.sc))
+		}
+		return nil
 	}
 	if c.DryRun {
 		err = run()
@@ -62,6 +97,10 @@ func (c *uninstallCmd) Run(e *env) error {
 		err = install.WithLock(e.ctx, e.runLockPath(p.sc), run)
 	}
 	if rep != nil {
+		if err != nil {
+			// Nothing was removed: show only why.
+			rep = refusedOnly(rep)
+		}
 		if c.JSON {
 			printJSONReport(e, p, nil, rep)
 		} else {
@@ -71,52 +110,92 @@ func (c *uninstallCmd) Run(e *env) error {
 	return err
 }
 
-// forgetLocked updates skills.lock after an uninstall: a skill removed for
-// every agent the lock records leaves it; one removed for some of them
-// only stays, with the agents that still have it.
-func (p *pipeline) forgetLocked(rep *install.Report) error {
-	l, err := readLock(p.sc.lockPath())
-	if err != nil || l == nil {
-		return err
+// splitFinishing separates the names to remove from the agents' roots
+// from those only skills.lock still records for the selected agents: a
+// skill an interrupted uninstall had already removed (prev: its journal,
+// settled just now; done: the one another command settled), or one
+// locked but never installed here (a fresh clone). Removing those is
+// finishing what the lock says, not an error; a name neither installed
+// nor locked stays in targets, for Uninstall to report as not installed.
+func (p *pipeline) splitFinishing(names []string, prev, done *journal) (targets, finishing []string, err error) {
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	if err != nil {
+		return nil, nil, err
 	}
-	removedFor := map[string][]string{}
-	for _, r := range rep.Results {
-		if r.Outcome == install.OutcomeRemoved || r.Outcome == install.OutcomePreserved {
-			removedFor[r.Name] = append(removedFor[r.Name], r.Readers...)
+	present := map[string]bool{}
+	for _, in := range found {
+		if len(in.Deprecated) == 0 || len(in.Deprecated) < len(in.Readers) {
+			present[in.Name] = true
 		}
 	}
-	changed := false
-	for name, readers := range removedFor {
-		s, ok := l.Skills[name]
-		if !ok {
+	selected := map[string]bool{}
+	for _, a := range p.adapters {
+		selected[a.ID()] = true
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
 			continue
 		}
-		var left []string
-		for _, a := range s.Agents {
-			if !slices.Contains(readers, a) {
-				left = append(left, a)
+		seen[n] = true
+		locked := false
+		if p.lock != nil {
+			if s, ok := p.lock.Skills[n]; ok {
+				locked = slices.ContainsFunc(s.Agents, func(a string) bool { return selected[a] })
 			}
 		}
-		switch {
-		case len(left) == 0:
-			delete(l.Skills, name)
-		case len(left) == len(s.Agents):
-			continue // removed only for agents the lock did not name
-		default:
-			s.Agents = left
-			l.Skills[name] = s
+		removedBefore := prev.removes(n) || done.removes(n)
+		if !present[n] && (locked || removedBefore) {
+			finishing = append(finishing, n)
+		} else {
+			targets = append(targets, n)
 		}
-		changed = true
 	}
-	if !changed {
-		return nil
+	return targets, finishing, nil
+}
+
+// noteFinishing says which names only left skills.lock.
+func (p *pipeline) noteFinishing(finishing []string, prev, done *journal, dryRun bool) {
+	var before, lockOnly []string
+	by := prev
+	for _, n := range finishing {
+		switch {
+		case prev.removes(n):
+			before = append(before, n)
+		case done.removes(n):
+			before, by = append(before, n), done
+		default:
+			lockOnly = append(lockOnly, n)
+		}
 	}
-	return writeLock(p.sc.lockPath(), l)
+	if len(before) > 0 {
+		p.e.info("already removed by the interrupted %q: %s", by.describe(), nameList(before))
+	}
+	switch {
+	case len(lockOnly) == 0:
+	case dryRun:
+		p.e.info("not installed here for %s, would leave skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
+	default:
+		p.e.info("not installed here for %s, left skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
+	}
+}
+
+// refusedOnly keeps the refusals of a report that failed: the other
+// results say what would have been done, and nothing was.
+func refusedOnly(rep *install.Report) *install.Report {
+	out := &install.Report{DryRun: rep.DryRun, Results: []install.Result{}}
+	for _, r := range rep.Results {
+		if r.Outcome == install.OutcomeRefused {
+			out.Results = append(out.Results, r)
+		}
+	}
+	return out
 }
 
 // pruneOrphans removes the dependencies that nothing requires after an
 // apply, adding their outcomes to rep. A dry run reads the graph the plan
 // would leave: the installed one with each planned skill's dependencies.
+// The caller holds the run lock unless dryRun.
 func (p *pipeline) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun bool) error {
 	if !dryRun && p.sc.scope == agents.ScopeProject {
 		var err error
@@ -138,14 +217,23 @@ func (p *pipeline) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun 
 		return nil
 	}
 	p.noteOrphans(orphans, dryRun)
-	urep, err := install.Uninstall(p.e.ctx, orphans, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, DryRun: dryRun})
+	orphans = g.dependentsFirst(orphans)
+	var urep *install.Report
+	remove := func() error {
+		var err error
+		urep, err = install.Uninstall(p.e.ctx, orphans, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters,
+			DryRun: dryRun, Hook: p.e.faultHook()})
+		return err
+	}
+	if dryRun {
+		err = remove()
+	} else {
+		err = p.journalled(p.removalJournal(orphans), remove)
+	}
 	if urep != nil {
 		rep.Results = append(rep.Results, urep.Results...)
 	}
-	if err != nil || dryRun || p.sc.scope != agents.ScopeProject {
-		return err
-	}
-	return p.forgetLocked(urep)
+	return err
 }
 
 // noteOrphans says which dependencies go because nothing requires them.
@@ -219,6 +307,38 @@ func (p *pipeline) installedGraph() (*depGraph, error) {
 		maps.Copy(d, in.Dependencies)
 	}
 	return g, nil
+}
+
+// dependentsFirst orders names so that each comes before the names it
+// depends on: an uninstall cut short then leaves no remaining skill
+// without a dependency. Otherwise names keep their order.
+func (g *depGraph) dependentsFirst(names []string) []string {
+	in := map[string]bool{}
+	for _, n := range names {
+		in[n] = true
+	}
+	placed := map[string]bool{}
+	var rev []string
+	// Depth-first, dependencies placed before what requires them; the
+	// reverse is dependents first.
+	var visit func(string)
+	visit = func(n string) {
+		if placed[n] {
+			return
+		}
+		placed[n] = true
+		for _, d := range slices.Sorted(maps.Keys(g.deps[n])) {
+			if in[d] {
+				visit(d)
+			}
+		}
+		rev = append(rev, n)
+	}
+	for i := len(names) - 1; i >= 0; i-- {
+		visit(names[i])
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 // requiredElsewhere refuses to uninstall a skill that an installed skill

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -52,6 +53,16 @@ func (c *updateCmd) Run(e *env) error {
 	}
 	p.json = c.JSON
 	p.prune = true
+	p.command, p.requested = "update", c.Skills
+	for flag, on := range map[string]bool{"--major": c.Major, "--with-suggests": c.WithSuggests, "--force": c.Force, "--keep-local": c.KeepLocal} {
+		if on {
+			p.flags = append(p.flags, flag)
+		}
+	}
+	slices.Sort(p.flags)
+	if err := p.recoverFirst(c.DryRun); err != nil {
+		return err
+	}
 	installed, err := p.installedVersions()
 	if err != nil {
 		return err
@@ -134,7 +145,7 @@ func (c *updateCmd) Run(e *env) error {
 	}
 	if len(fs) == 0 {
 		e.info("everything is up to date")
-		return nil
+		return p.pruneOnly(c.DryRun, c.JSON)
 	}
 	force := c.Force
 	if c.KeepLocal {
@@ -176,4 +187,24 @@ func (p *pipeline) installedVersions() (map[string]resolve.Pin, error) {
 		}
 	}
 	return out, nil
+}
+
+// pruneOnly removes the dependencies nothing requires when no skill moves:
+// an update cut short after its installs has them left.
+func (p *pipeline) pruneOnly(dryRun, asJSON bool) error {
+	rep := &install.Report{DryRun: dryRun, Results: []install.Result{}}
+	var err error
+	if dryRun {
+		err = p.pruneOrphans(rep, nil, true)
+	} else {
+		err = p.underRunLock(func() error { return p.pruneOrphans(rep, nil, false) })
+	}
+	if len(rep.Results) > 0 {
+		if asJSON {
+			printJSONReport(p.e, p, nil, rep)
+		} else {
+			p.printReport(rep)
+		}
+	}
+	return err
 }
