@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -40,11 +42,11 @@ type kRoot struct {
 }
 
 func (c *agentsCmd) Run(e *env) error {
-	cfg, root, err := e.configAndProject(c.ProjectRoot)
+	cfg, root, err := e.ws.ConfigAndProject(c.ProjectRoot)
 	if err != nil {
 		return err
 	}
-	aenv := e.agentEnv(cfg, root)
+	aenv := e.ws.AgentEnv(cfg, root)
 	reports := agents.DetectAll(e.ctx, aenv, agents.Default().All())
 	var out []agentInfo
 	for _, r := range reports {
@@ -67,18 +69,18 @@ func (c *agentsCmd) Run(e *env) error {
 		out = append(out, info)
 	}
 	if c.JSON {
-		return e.printJSON(out)
+		return e.JSON(out)
 	}
 	for i, a := range out {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.Out)
 		}
 		state := "not detected"
 		switch a.Detection.Confidence {
 		case agents.ConfidenceStrong:
-			state = e.style.green("detected")
+			state = e.Style.Green("detected")
 		case agents.ConfidenceWeak:
-			state = e.style.yellow("weak evidence only (use --agent " + a.ID + ")")
+			state = e.Style.Yellow("weak evidence only (use --agent " + a.ID + ")")
 		}
 		if !a.Enabled {
 			state += " (disabled in config)"
@@ -93,9 +95,9 @@ func (c *agentsCmd) Run(e *env) error {
 		}
 		// The version is what an agent's package.json or --version said,
 		// and evidence names paths on this machine: both are escaped.
-		fmt.Fprintf(e.stdout, "%s  %s%s: %s\n", e.style.bold(a.DisplayName), name, field(ver), state)
+		fmt.Fprintf(e.Out, "%s  %s%s: %s\n", e.Style.Bold(a.DisplayName), name, ui.Field(ver), state)
 		for _, ev := range a.Detection.Evidence {
-			fmt.Fprintf(e.stdout, "  evidence: %s %s\n", ev.Kind, field(ev.Detail))
+			fmt.Fprintf(e.Out, "  evidence: %s %s\n", ev.Kind, ui.Field(ev.Detail))
 		}
 		for _, scope := range []string{"global", "project"} {
 			for _, r := range a.Roots[scope] {
@@ -107,7 +109,7 @@ func (c *agentsCmd) Run(e *env) error {
 				if r.Deprecated {
 					extra = " (deprecated)"
 				}
-				fmt.Fprintf(e.stdout, "  %-7s %-8s %s %s%s\n", scope, r.Kind, mark, field(r.Path), extra)
+				fmt.Fprintf(e.Out, "  %-7s %-8s %s %s%s\n", scope, r.Kind, mark, ui.Field(r.Path), extra)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/skills"
 )
@@ -23,24 +24,24 @@ func TestBundledIndexFresh(t *testing.T) {
 		t.Fatalf("BuildIndex(skills) = %v", err)
 	}
 	want := built.EncodeYAML()
-	path := filepath.Join("..", "skills", filepath.FromSlash(bundledIndexPath))
+	path := filepath.Join("..", "skills", filepath.FromSlash(workspace.BundledIndexPath))
 	if os.Getenv("UPDATE_BUNDLED_INDEX") != "" {
 		if err := os.WriteFile(path, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	got, err := fs.ReadFile(skills.FS, bundledIndexPath)
+	got, err := fs.ReadFile(skills.FS, workspace.BundledIndexPath)
 	if err != nil {
-		t.Fatalf("the bundled collection has no %s: %v (set UPDATE_BUNDLED_INDEX=1)", bundledIndexPath, err)
+		t.Fatalf("the bundled collection has no %s: %v (set UPDATE_BUNDLED_INDEX=1)", workspace.BundledIndexPath, err)
 	}
-	committed, err := registry.DecodeIndex(got, bundledIndexPath)
+	committed, err := registry.DecodeIndex(got, workspace.BundledIndexPath)
 	if err != nil {
 		t.Fatalf("DecodeIndex(committed) = %v", err)
 	}
 	if !bytes.Equal(indexIdentity(committed), indexIdentity(built)) {
 		t.Errorf("skills/%s is stale:\n%s\nwant the packages' current state:\n%s\n(set UPDATE_BUNDLED_INDEX=1 to regenerate)",
-			bundledIndexPath, indexIdentity(committed), indexIdentity(built))
+			workspace.BundledIndexPath, indexIdentity(committed), indexIdentity(built))
 	}
 }
 

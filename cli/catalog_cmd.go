@@ -11,6 +11,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
@@ -61,52 +65,52 @@ type catalogBuildReport struct {
 func (c *catalogBuildCmd) Run(e *env) error {
 	root, err := filepath.Abs(c.Collection)
 	if err != nil {
-		return usageError("cannot resolve %s", c.Collection)
+		return askerr.Usage("cannot resolve %s", c.Collection)
 	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("%s is not a folder", e.rel(root)),
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills catalog build <collection folder>"}}
 	}
-	opts := validateOptions(false)
+	opts := workspace.ValidateOptions(false)
 	opts.DirName = filepath.Base(root)
 	cat, err := catalog.Build(os.DirFS(root), opts)
 	if err != nil {
 		return err
 	}
 	if len(cat.Skills) == 0 {
-		e.note("no skill package found in %s: the catalog is empty", e.rel(root))
+		e.Note("no skill package found in %s: the catalog is empty", e.Rel(root))
 	}
 	file := filepath.Join(root, catalog.FileName)
 	committed, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &Error{Code: "ASK_IO", Summary: "cannot read " + e.rel(file), Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot read " + e.Rel(file), Err: err}
 	}
 	if err != nil {
 		committed = nil
 	}
 	changes := catalog.Check(committed, cat)
-	rep := catalogBuildReport{Path: e.rel(file), Skills: len(cat.Skills), Check: c.Check, Fresh: len(changes) == 0, Changes: changes}
+	rep := catalogBuildReport{Path: e.Rel(file), Skills: len(cat.Skills), Check: c.Check, Fresh: len(changes) == 0, Changes: changes}
 	if rep.Changes == nil {
 		rep.Changes = []catalog.Change{}
 	}
 	if !c.Check && len(changes) > 0 {
 		if err := atomicfile.WriteFile(file, cat.Encode(), 0o644); err != nil {
-			return &Error{Code: "ASK_IO", Summary: "cannot write " + e.rel(file), Err: err}
+			return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(file), Err: err}
 		}
 		rep.Written = true
 	}
 	if c.JSON {
-		if err := e.printJSON(rep); err != nil {
+		if err := e.JSON(rep); err != nil {
 			return err
 		}
 	} else {
 		switch {
 		case rep.Fresh:
-			e.info("%s is up to date (%d %s)", rep.Path, rep.Skills, plural(rep.Skills, "skill", "skills"))
+			e.Info("%s is up to date (%d %s)", rep.Path, rep.Skills, ui.Plural(rep.Skills, "skill", "skills"))
 		case rep.Written:
-			e.info("wrote %s (%d %s)", rep.Path, rep.Skills, plural(rep.Skills, "skill", "skills"))
+			e.Info("wrote %s (%d %s)", rep.Path, rep.Skills, ui.Plural(rep.Skills, "skill", "skills"))
 			for _, ch := range changes {
-				e.verbose("  %s", field(ch.String()))
+				e.Verbose("  %s", ui.Field(ch.String()))
 			}
 		}
 	}
@@ -115,10 +119,10 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		for i, ch := range changes {
 			detail[i] = ch.String()
 		}
-		return &Error{Code: "ASK_CATALOG_STALE",
-			Summary: fmt.Sprintf("%s is stale: %d %s", rep.Path, len(changes), plural(len(changes), "difference", "differences")),
+		return &askerr.Error{Code: "ASK_CATALOG_STALE",
+			Message: fmt.Sprintf("%s is stale: %d %s", rep.Path, len(changes), ui.Plural(len(changes), "difference", "differences")),
 			Detail:  detail,
-			Try:     []string{"agent-skills catalog build " + e.rel(root) + "   then commit " + catalog.FileName}}
+			Try:     []string{"agent-skills catalog build " + e.Rel(root) + "   then commit " + catalog.FileName}}
 	}
 	return nil
 }
@@ -142,7 +146,7 @@ Examples:
 
 func (c *catalogSearchCmd) Run(e *env) error {
 	if c.Limit < 1 || c.Limit > maxCatalogLimit {
-		return usageError("--limit must be between 1 and %d", maxCatalogLimit)
+		return askerr.Usage("--limit must be between 1 and %d", maxCatalogLimit)
 	}
 	src, err := e.catalogSources(c.ProjectRoot, true)
 	if err != nil {
@@ -150,23 +154,23 @@ func (c *catalogSearchCmd) Run(e *env) error {
 	}
 	query := strings.Join(c.Query, " ")
 	if len(query) > catalog.MaxQueryLength {
-		return usageError("the query is longer than %d bytes", catalog.MaxQueryLength)
+		return askerr.Usage("the query is longer than %d bytes", catalog.MaxQueryLength)
 	}
 	hits := catalog.Search(src.installed, src.indexes, query, c.Limit)
 	if c.JSON {
-		return e.printJSON(struct {
+		return e.JSON(struct {
 			Query   string        `json:"query"`
 			Results []catalog.Hit `json:"results"`
 		}{query, hits})
 	}
 	if len(hits) == 0 {
-		e.info("no skills match %q", query)
+		e.Info("no skills match %q", query)
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSOURCE\tDESCRIPTION")
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(h.Name), field(dash(h.Version)), field(h.Source), truncate(oneLine(h.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ui.Field(h.Name), ui.Field(ui.Dash(h.Version)), ui.Field(h.Source), ui.Truncate(ui.OneLine(h.Description), 70))
 	}
 	return tw.Flush()
 }
@@ -201,15 +205,15 @@ func (c *catalogReadCmd) Run(e *env) error {
 		return err
 	}
 	if c.JSON {
-		return e.printJSON(doc)
+		return e.JSON(doc)
 	}
 	// The document as text: new lines and tabs kept, anything a terminal
 	// would act on escaped (--json has the exact bytes).
-	fmt.Fprint(e.stdout, termtext.Text(doc.Content))
+	fmt.Fprint(e.Out, termtext.Text(doc.Content))
 	if !strings.HasSuffix(doc.Content, "\n") {
-		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(e.Out)
 	}
-	e.info("%s %s from %s, %d bytes, %s", field(doc.Skill), field(doc.Resource), field(doc.Source), doc.Size, doc.Digest)
+	e.Info("%s %s from %s, %d bytes, %s", ui.Field(doc.Skill), ui.Field(doc.Resource), ui.Field(doc.Source), doc.Size, doc.Digest)
 	return nil
 }
 
@@ -232,10 +236,10 @@ Examples:
 
 func (c *catalogOverviewCmd) Run(e *env) error {
 	if c.MaxEntries < 1 || c.MaxEntries > maxCatalogLimit {
-		return usageError("--max-entries must be between 1 and %d", maxCatalogLimit)
+		return askerr.Usage("--max-entries must be between 1 and %d", maxCatalogLimit)
 	}
 	if c.MaxBytes < 512 || c.MaxBytes > 1<<20 {
-		return usageError("--max-bytes must be between 512 and 1048576")
+		return askerr.Usage("--max-bytes must be between 512 and 1048576")
 	}
 	src, err := e.catalogSources(c.ProjectRoot, true)
 	if err != nil {
@@ -244,9 +248,9 @@ func (c *catalogOverviewCmd) Run(e *env) error {
 	all := append(slices.Clone(src.installed), catalog.RegistrySkills(src.indexes)...)
 	ov := catalog.BuildOverview(all, catalog.OverviewOptions{MaxEntries: c.MaxEntries, MaxBytes: c.MaxBytes})
 	if c.JSON {
-		return e.printJSON(ov)
+		return e.JSON(ov)
 	}
-	fmt.Fprint(e.stdout, termtext.Text(ov.Text))
+	fmt.Fprint(e.Out, termtext.Text(ov.Text))
 	return nil
 }
 
@@ -260,7 +264,7 @@ type catalogSource struct {
 // metaCachePath is the file that remembers installed skills' metadata
 // between scans (see catalog.MetaCache). Deleting it only costs one slower
 // scan.
-func (e *env) metaCachePath() string { return filepath.Join(e.cacheDir(), "installed-skills.cache") }
+func (e *env) metaCachePath() string { return filepath.Join(e.ws.CacheDir(), "installed-skills.cache") }
 
 // scanInstalled scans the installed skills with the metadata cache and
 // saves what the scan learned. A cache that cannot be saved is reported
@@ -272,7 +276,7 @@ func (e *env) scanInstalled(roots []catalog.Root, manifest bool) ([]catalog.Skil
 		return nil, err
 	}
 	if err := cache.Save(e.metaCachePath()); err != nil {
-		e.verbose("metadata cache not saved: %v", err)
+		e.Verbose("metadata cache not saved: %v", err)
 	}
 	return skills, nil
 }
@@ -280,7 +284,7 @@ func (e *env) scanInstalled(roots []catalog.Root, manifest bool) ([]catalog.Skil
 // catalogRoots returns the skill folders of every supported agent, in the
 // project (when there is one) and globally, each with its readers.
 func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Root {
-	aenv := e.agentEnv(cfg, projectRoot)
+	aenv := e.ws.AgentEnv(cfg, projectRoot)
 	var roots []catalog.Root
 	scopes := []agents.Scope{agents.ScopeGlobal}
 	if projectRoot != "" {
@@ -310,7 +314,7 @@ func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Roo
 // configured registry serves it). A registry that cannot be loaded is
 // skipped with a notice.
 func (e *env) catalogSources(projectRootFlag string, withIndexes bool) (*catalogSource, error) {
-	cfg, root, err := e.configAndProject(projectRootFlag)
+	cfg, root, err := e.ws.ConfigAndProject(projectRootFlag)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +334,7 @@ func (e *env) catalogSources(projectRootFlag string, withIndexes bool) (*catalog
 			if e.ctx.Err() != nil {
 				return nil, err
 			}
-			e.note("registries skipped: %v", err)
+			e.Note("registries skipped: %v", err)
 		}
 		src.indexes = loaded
 	}
@@ -340,23 +344,23 @@ func (e *env) catalogSources(projectRootFlag string, withIndexes bool) (*catalog
 // catalogSet opens the configured registries, adding the bundled
 // collection last when no configured registry is the bundled one.
 func (e *env) catalogSet(cfg *config.Config) (*registry.Set, error) {
-	opts := e.registryOptions(cfg)
+	opts := e.ws.RegistryOptions(cfg)
 	var regs []registry.Registry
 	bundled := false
 	for _, r := range cfg.Registries {
-		reg, err := registry.Open(registrySpec(r), opts)
+		reg, err := workspace.OpenRegistry(r, opts)
 		if err != nil {
 			return nil, err
 		}
 		bundled = bundled || r.Kind == config.KindBundled
-		regs = append(regs, timed{reg})
+		regs = append(regs, reg)
 	}
 	if !bundled {
 		if reg, err := registry.Open(registry.Spec{Name: "bundled", URL: config.BundledURL, Kind: config.KindBundled, Untrusted: true}, opts); err == nil {
 			regs = append(regs, reg)
 		}
 	}
-	return registry.NewSet(func(msg string) { e.note("%s", msg) }, regs...), nil
+	return registry.NewSet(func(msg string) { e.Note("%s", msg) }, regs...), nil
 }
 
 // catalogRead serves resource of the skill called name: installed in the
@@ -426,7 +430,7 @@ func catalogNotFound(name, source string) error {
 	if source != "" {
 		where = "in " + source
 	}
-	return &Error{Code: "ASK_CATALOG_NOT_FOUND", Summary: fmt.Sprintf("no skill named %q is %s", name, where),
+	return &askerr.Error{Code: "ASK_CATALOG_NOT_FOUND", Message: fmt.Sprintf("no skill named %q is %s", name, where),
 		Try: []string{"agent-skills catalog search " + name}}
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scaffold"
@@ -38,7 +40,7 @@ func (c *createCmd) Run(e *env) error {
 		return c.adopt(e)
 	}
 	if c.Name == "" {
-		return usageError("create needs a name, or --from <folder> to adopt a bare skill")
+		return askerr.Usage("create needs a name, or --from <folder> to adopt a bare skill")
 	}
 	files, err := scaffold.New(scaffold.Options{
 		Name: c.Name, Kind: format.Kind(c.Kind), Description: c.Description,
@@ -49,32 +51,32 @@ func (c *createCmd) Run(e *env) error {
 	}
 	target := filepath.Join(c.Dir, c.Name)
 	if _, err := os.Lstat(target); err == nil {
-		return &Error{Code: "ASK_TARGET_EXISTS", Summary: fmt.Sprintf("%s already exists", e.rel(target)),
-			Try: []string{"choose another name or --dir", "agent-skills create --from " + e.rel(target) + "   to adopt a bare skill"}}
+		return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: fmt.Sprintf("%s already exists", e.Rel(target)),
+			Try: []string{"choose another name or --dir", "agent-skills create --from " + e.Rel(target) + "   to adopt a bare skill"}}
 	}
 	tree := make([]atomicfile.File, len(files))
 	for i, f := range files {
 		tree[i] = atomicfile.File{Path: f.Path, Data: f.Data, Mode: f.Mode}
 	}
 	if c.DryRun {
-		fmt.Fprintf(e.stdout, "would create %s %s in %s:\n", c.Kind, c.Name, e.rel(target))
+		fmt.Fprintf(e.Out, "would create %s %s in %s:\n", c.Kind, c.Name, e.Rel(target))
 		for _, f := range files {
-			fmt.Fprintf(e.stdout, "  %s (%d bytes)\n", f.Path, len(f.Data))
+			fmt.Fprintf(e.Out, "  %s (%d bytes)\n", f.Path, len(f.Data))
 		}
 		return nil
 	}
 	if err := atomicfile.WriteTree(target, tree); err != nil {
 		if errors.Is(err, atomicfile.ErrExist) {
-			return &Error{Code: "ASK_TARGET_EXISTS", Summary: fmt.Sprintf("%s already exists", e.rel(target))}
+			return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: fmt.Sprintf("%s already exists", e.Rel(target))}
 		}
-		return &Error{Code: "ASK_IO", Summary: "cannot write " + e.rel(target), Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(target), Err: err}
 	}
-	fmt.Fprintf(e.stdout, "created %s %s in %s\n", c.Kind, c.Name, e.rel(target))
+	fmt.Fprintf(e.Out, "created %s %s in %s\n", c.Kind, c.Name, e.Rel(target))
 	for _, f := range files {
-		e.verbose("  %s", f.Path)
+		e.Verbose("  %s", f.Path)
 	}
-	e.info("next: edit %s, then run agent-skills validate %s --strict",
-		filepath.Join(e.rel(target), format.EntrypointFor(format.Kind(c.Kind))), e.rel(target))
+	e.Info("next: edit %s, then run agent-skills validate %s --strict",
+		filepath.Join(e.Rel(target), format.EntrypointFor(format.Kind(c.Kind))), e.Rel(target))
 	return nil
 }
 
@@ -82,21 +84,21 @@ func (c *createCmd) Run(e *env) error {
 func (c *createCmd) adopt(e *env) error {
 	dir, err := filepath.Abs(c.From)
 	if err != nil {
-		return usageError("cannot resolve %s", c.From)
+		return askerr.Usage("cannot resolve %s", c.From)
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usageError("%s is not a folder", c.From)
+		return askerr.Usage("%s is not a folder", c.From)
 	}
 	if c.Name != "" && c.Name != filepath.Base(dir) {
-		return usageError("the name %q differs from the folder name %q; a package's name must equal its folder", c.Name, filepath.Base(dir))
+		return askerr.Usage("the name %q differs from the folder name %q; a package's name must equal its folder", c.Name, filepath.Base(dir))
 	}
 	files, err := scaffold.Adopt(os.DirFS(dir), filepath.Base(dir), scaffold.AdoptOptions{License: c.License, Author: c.Author})
 	if err != nil {
 		var se *scaffold.Error
 		if errors.As(err, &se) {
 			for _, d := range se.Diagnostics {
-				d.File = filepath.ToSlash(filepath.Join(e.rel(dir), filepath.FromSlash(d.File)))
-				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), d.Severity, d.Code, d.Message)
+				d.File = filepath.ToSlash(filepath.Join(e.Rel(dir), filepath.FromSlash(d.File)))
+				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), d.Severity, d.Code, d.Message)
 			}
 		}
 		return err
@@ -104,19 +106,19 @@ func (c *createCmd) adopt(e *env) error {
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if c.DryRun {
-			fmt.Fprintf(e.stdout, "would write %s:\n%s", e.rel(p), f.Data)
+			fmt.Fprintf(e.Out, "would write %s:\n%s", e.Rel(p), f.Data)
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil {
-			return &Error{Code: "ASK_TARGET_EXISTS", Summary: e.rel(p) + " already exists"}
+			return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: e.Rel(p) + " already exists"}
 		}
 		if err := atomicfile.WriteFile(p, f.Data, 0o644); err != nil {
-			return &Error{Code: "ASK_IO", Summary: "cannot write " + e.rel(p), Err: err}
+			return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(p), Err: err}
 		}
-		fmt.Fprintf(e.stdout, "wrote %s\n", e.rel(p))
+		fmt.Fprintf(e.Out, "wrote %s\n", e.Rel(p))
 	}
 	if !c.DryRun {
-		e.info("next: agent-skills validate %s --strict", e.rel(dir))
+		e.Info("next: agent-skills validate %s --strict", e.Rel(dir))
 	}
 	return nil
 }

@@ -9,12 +9,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/format"
-	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -57,15 +60,15 @@ func (d *doctor) add(area, subject, status, msg, fix string) {
 func (c *doctorCmd) Run(e *env) error {
 	d := &doctor{e: e}
 	cfg := d.environment()
-	root, err := e.projectRoot(c.ProjectRoot)
+	root, err := e.ws.ProjectRoot(c.ProjectRoot)
 	if err != nil {
 		return err
 	}
 	if cfg != nil {
 		d.registries(cfg)
-		aenv := e.agentEnv(cfg, root)
+		aenv := e.ws.AgentEnv(cfg, root)
 		d.agents(cfg, aenv)
-		seen, _ := e.seenAgents(cfg, nil, aenv)
+		seen, _ := e.ws.SeenAgents(e.ctx, cfg, nil, aenv)
 		d.installed(aenv, root, seen)
 	}
 	failed := 0
@@ -79,7 +82,7 @@ func (c *doctorCmd) Run(e *env) error {
 			Findings []finding `json:"findings"`
 			Failed   int       `json:"failed"`
 		}{d.findings, failed}
-		if err := e.printJSON(out); err != nil {
+		if err := e.JSON(out); err != nil {
 			return err
 		}
 	} else {
@@ -87,18 +90,18 @@ func (c *doctorCmd) Run(e *env) error {
 		for _, f := range d.findings {
 			if f.Area != area {
 				area = f.Area
-				fmt.Fprintf(e.stdout, "%s\n", e.style.bold(area))
+				fmt.Fprintf(e.Out, "%s\n", e.Style.Bold(area))
 			}
-			mark := map[string]string{"ok": e.style.green("ok  "), "warn": e.style.yellow("warn"), "fail": e.style.red("FAIL")}[f.Status]
+			mark := map[string]string{"ok": e.Style.Green("ok  "), "warn": e.Style.Yellow("warn"), "fail": e.Style.Red("FAIL")}[f.Status]
 			// Findings quote registry errors, URLs, skill names and paths.
-			fmt.Fprintf(e.stdout, "  %s %s: %s\n", mark, field(f.Subject), field(f.Message))
+			fmt.Fprintf(e.Out, "  %s %s: %s\n", mark, ui.Field(f.Subject), ui.Field(f.Message))
 			if f.Fix != "" && f.Status != "ok" {
-				fmt.Fprintf(e.stdout, "       fix: %s\n", field(f.Fix))
+				fmt.Fprintf(e.Out, "       fix: %s\n", ui.Field(f.Fix))
 			}
 		}
 	}
 	if failed > 0 {
-		return &Error{Code: "ASK_DOCTOR_FAILED", Summary: fmt.Sprintf("%d %s failed", failed, plural(failed, "check", "checks")),
+		return &askerr.Error{Code: "ASK_DOCTOR_FAILED", Message: fmt.Sprintf("%d %s failed", failed, ui.Plural(failed, "check", "checks")),
 			Try: []string{"apply the fixes listed above, then run agent-skills doctor again"}}
 	}
 	return nil
@@ -108,7 +111,7 @@ func (c *doctorCmd) Run(e *env) error {
 func (d *doctor) environment() *config.Config {
 	e := d.e
 	d.add("environment", "agent-skills", "ok", versionString(), "")
-	home := e.home()
+	home := e.ws.Home()
 	if fi, err := os.Stat(home); err == nil && !fi.IsDir() {
 		d.add("environment", "home", "fail", home+" is not a folder", "move it aside; agent-skills keeps its configuration and caches there")
 	} else if err == nil && !writable(home) {
@@ -116,13 +119,13 @@ func (d *doctor) environment() *config.Config {
 	} else {
 		d.add("environment", "home", "ok", home, "")
 	}
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		d.add("environment", "config", "fail", err.Error(), "fix the file at the named line, or move it aside for the defaults")
 		return nil
 	}
-	d.add("environment", "config", "ok", fmt.Sprintf("%s (%d registries)", e.configPath(), len(cfg.Registries)), "")
-	if p, err := e.lookPath("git"); err == nil {
+	d.add("environment", "config", "ok", fmt.Sprintf("%s (%d registries)", e.ws.ConfigPath(), len(cfg.Registries)), "")
+	if p, err := e.ws.LookPath("git"); err == nil {
 		d.add("environment", "git", "ok", p, "")
 	} else {
 		status := "warn"
@@ -139,7 +142,7 @@ func (d *doctor) environment() *config.Config {
 // registries loads each registry's index (from cache only with --offline).
 func (d *doctor) registries(cfg *config.Config) {
 	e := d.e
-	opts := e.registryOptions(cfg)
+	opts := e.ws.RegistryOptions(cfg)
 	opts.Notify = func(string) {}
 	for _, rc := range cfg.Registries {
 		// A URL edited into the configuration by hand may carry a
@@ -149,12 +152,12 @@ func (d *doctor) registries(cfg *config.Config) {
 		if !rc.Trusted {
 			trust = "untrusted (owns no name by precedence)"
 		}
-		reg, err := registry.Open(registrySpec(rc), opts)
+		reg, err := workspace.OpenRegistry(rc, opts)
 		if err != nil {
 			d.add("registries", rc.Name, "fail", redact.Text(err.Error()), "agent-skills registry remove "+rc.Name+", then add it again correctly")
 			continue
 		}
-		idx, err := timed{reg}.Index(e.ctx)
+		idx, err := reg.Index(e.ctx)
 		if err != nil {
 			msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
 			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s", rc.Kind, shown, trust, msg),
@@ -207,7 +210,7 @@ func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
 
 // root checks one agent root on disk.
 func (d *doctor) root(agent, path string) {
-	subject := agent + " " + d.e.rel(path)
+	subject := agent + " " + d.e.Rel(path)
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -242,7 +245,7 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 		seen := map[string]install.Installed{}
 		for _, in := range found {
 			seen[in.Name] = in
-			subject := fmt.Sprintf("%s (%s, %s)", in.Name, sc, d.e.rel(in.Dest))
+			subject := fmt.Sprintf("%s (%s, %s)", in.Name, sc, d.e.Rel(in.Dest))
 			switch in.State {
 			case install.StateModified:
 				d.add("skills", subject, "warn", "changed since install: "+strings.Join(in.ModifiedFiles, ", "),
@@ -254,7 +257,7 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 				d.add("skills", subject, "fail", "its install receipt is unreadable or does not match",
 					"agent-skills install "+in.Name+" --force to rewrite it")
 			default:
-				d.add("skills", subject, "ok", in.Version+" from "+dash(in.Registry), "")
+				d.add("skills", subject, "ok", in.Version+" from "+ui.Dash(in.Registry), "")
 			}
 			if len(in.SeenTwiceBy) > 0 {
 				d.add("skills", subject, "fail", "visible twice to "+strings.Join(in.SeenTwiceBy, ", "),
@@ -270,8 +273,8 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 			}
 		}
 		if sc == agents.ScopeProject {
-			psc := scopeChoice{scope: sc, root: root}
-			lock, err := readLock(psc.lockPath())
+			psc := workspace.Scope{Kind: sc, Root: root}
+			lock, err := readLock(psc.LockPath())
 			if err != nil {
 				d.add("skills", "skills.lock", "fail", err.Error(), "fix the named lines, or restore the file from version control")
 				continue
@@ -300,12 +303,12 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 // first (the lock itself when there is none): the drift checks then
 // report what that leaves, and never offer to restore what an
 // interrupted uninstall had removed. Nothing is written.
-func (d *doctor) interrupted(aenv agents.Env, sc scopeChoice, lock *resolve.Lock) *resolve.Lock {
+func (d *doctor) interrupted(aenv agents.Env, sc workspace.Scope, lock *resolve.Lock) *resolve.Lock {
 	j, err := d.e.pendingJournal(sc)
 	if err == nil && j != nil {
 		var out settled
 		if out, err = d.e.settleJournal(d.e.ctx, aenv, sc, j, false); err == nil {
-			what := fmt.Sprintf("an interrupted %q (started %s)", j.describe(), j.Started)
+			what := fmt.Sprintf("an interrupted %q (started %s)", j.String(), j.Started)
 			status, msg := "warn", what+" left its journal; skills.lock already records what it did"
 			if out.changed {
 				status, msg = "fail", what+" is not recorded in skills.lock: "+strings.Join(lockDiff(lock, out.lock), "; ")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -35,18 +37,12 @@ func TestIOFailuresAreASKIO(t *testing.T) {
 		{errors.New("some bug"), "ASK_INTERNAL"},
 	}
 	for _, tt := range tests {
-		if got := codeOf(tt.err); got != tt.code {
-			t.Errorf("codeOf(%v) = %s, want %s", tt.err, got, tt.code)
+		if got := askerr.CodeOf(tt.err); got != tt.code {
+			t.Errorf("askerr.CodeOf(%v) = %s, want %s", tt.err, got, tt.code)
 		}
 		if tt.code == "ASK_IO" && exitCodeOf(tt.err) != exitFailure {
 			t.Errorf("exitCodeOf(%v) = %d, want %d", tt.err, exitCodeOf(tt.err), exitFailure)
 		}
-	}
-	var out bytes.Buffer
-	renderError(&out, enospc, style{})
-	if got := out.String(); !strings.Contains(got, "no space left on device") || !strings.Contains(got, "Try: check the free disk space") ||
-		!strings.HasSuffix(got, "code: ASK_IO\n") {
-		t.Errorf("renderError(ENOSPC) = %q, want the cause, a next action and ASK_IO", got)
 	}
 }
 
@@ -54,14 +50,14 @@ func TestIOFailuresAreASKIO(t *testing.T) {
 // ASK_IO naming the file (the repro fills a 64 KiB tmpfs; here the write
 // is injected).
 func TestRegistryAddOnAFailingDisk(t *testing.T) {
-	e := &env{getenv: func(k string) string {
+	e := &env{ws: &workspace.Machine{Getenv: func(k string) string {
 		if k == "AGENT_SKILLS_HOME" {
 			return "/ask-home"
 		}
 		return ""
-	}}
+	}}}
 	err := saveError(e, &fs.PathError{Op: "write", Path: "/ask-home/config.json.tmp", Err: syscall.ENOSPC})
-	if codeOf(err) != "ASK_IO" || !strings.Contains(err.Error(), "cannot write /ask-home/config.json") {
-		t.Errorf("saveError(ENOSPC) = %v (%s), want ASK_IO naming config.json", err, codeOf(err))
+	if askerr.CodeOf(err) != "ASK_IO" || !strings.Contains(err.Error(), "cannot write /ask-home/config.json") {
+		t.Errorf("saveError(ENOSPC) = %v (%s), want ASK_IO naming config.json", err, askerr.CodeOf(err))
 	}
 }

@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 // Exit codes of the design's table.
 const (
 	exitOK         = 0
@@ -104,4 +106,15 @@ var exitCodes = map[string]int{
 
 	// interrupted by SIGINT or SIGTERM
 	"ASK_INTERRUPTED": exitInterrupted,
+}
+
+// exitCodeOf maps an error to the process exit code of the design's table.
+func exitCodeOf(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if n, ok := exitCodes[askerr.CodeOf(err)]; ok {
+		return n
+	}
+	return exitFailure
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/hooks"
 	"github.com/agent-skills/agent-skills/cli/internal/termtext"
@@ -43,21 +46,21 @@ Examples:
 func (c *hookSessionIndexCmd) Run(e *env) error {
 	h, err := hooks.ParseHost(c.Host)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "agent-skills hook: %v\n", err)
-		fmt.Fprint(e.stdout, "{}\n")
+		fmt.Fprintf(e.Err, "agent-skills hook: %v\n", err)
+		fmt.Fprint(e.Out, "{}\n")
 		return nil
 	}
 	fail := func(err error) error {
-		msg := oneLine(err.Error())
-		if c := codeOf(err); c != "ASK_INTERNAL" {
+		msg := ui.OneLine(err.Error())
+		if c := askerr.CodeOf(err); c != "ASK_INTERNAL" {
 			msg += " (" + c + ")"
 		}
-		fmt.Fprintf(e.stderr, "agent-skills hook session-index: %s\n", msg)
-		_, _ = e.stdout.Write(hooks.Neutral(h))
+		fmt.Fprintf(e.Err, "agent-skills hook session-index: %s\n", msg)
+		_, _ = e.Out.Write(hooks.Neutral(h))
 		return nil
 	}
 	if c.MaxEntries < 1 || c.MaxEntries > 500 || c.MaxBytes < 512 || c.MaxBytes > 9000 {
-		return fail(usageError("--max-entries must be 1-500 and --max-bytes 512-9000"))
+		return fail(askerr.Usage("--max-entries must be 1-500 and --max-bytes 512-9000"))
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, hookTimeout)
 	defer cancel()
@@ -84,10 +87,10 @@ func (c *hookSessionIndexCmd) Run(e *env) error {
 			return fail(r.err)
 		}
 		if r.text == "" {
-			_, _ = e.stdout.Write(hooks.Neutral(h))
+			_, _ = e.Out.Write(hooks.Neutral(h))
 			return nil
 		}
-		_, _ = e.stdout.Write(termtext.JSON(hooks.Envelope(h, r.text)))
+		_, _ = e.Out.Write(termtext.JSON(hooks.Envelope(h, r.text)))
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return fail(errors.New("gave up after " + hookTimeout.String()))
@@ -99,7 +102,7 @@ func (c *hookSessionIndexCmd) Run(e *env) error {
 
 // index renders the overview of the installed skills, "" when none is.
 func (c *hookSessionIndexCmd) index(e *env) (string, error) {
-	cfg, root, err := e.configAndProject("")
+	cfg, root, err := e.ws.ConfigAndProject("")
 	if err != nil {
 		return "", err
 	}
@@ -118,9 +121,10 @@ func (c *hookSessionIndexCmd) index(e *env) (string, error) {
 // for work that must stay quiet and bounded (hooks, MCP tools).
 func (e *env) withContext(ctx context.Context) *env {
 	c := *e
-	g := *e.g
-	g.Quiet = true
-	c.g = &g
+	c.Printer = e.Printer.Quieted()
+	ws := *e.ws
+	ws.Notify = nil
+	c.ws = &ws
 	c.ctx = ctx
 	return &c
 }
@@ -143,17 +147,17 @@ Examples:
 func (c *hookConfigCmd) Run(e *env) error {
 	h, err := hooks.ParseHost(c.Host)
 	if err != nil {
-		return usageError("%v", err)
+		return askerr.Usage("%v", err)
 	}
 	reg := hooks.Config(h)
 	if c.JSON {
-		return e.printJSON(reg)
+		return e.JSON(reg)
 	}
-	e.info("add to %s:", strings.Join(reg.Files, " or "))
+	e.Info("add to %s:", strings.Join(reg.Files, " or "))
 	if reg.Note != "" {
-		e.note("%s", reg.Note)
+		e.Note("%s", reg.Note)
 	}
-	fmt.Fprintf(e.stdout, "%s\n", reg.Snippet)
+	fmt.Fprintf(e.Out, "%s\n", reg.Snippet)
 	return nil
 }
 
@@ -173,19 +177,19 @@ Examples:
 func (c *hookVerifyCmd) Run(e *env) error {
 	h, err := hooks.ParseHost(c.Host)
 	if err != nil {
-		return usageError("%v", err)
+		return askerr.Usage("%v", err)
 	}
 	data, err := os.ReadFile(c.File)
 	if err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot read " + e.rel(c.File), Err: err,
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot read " + e.Rel(c.File), Err: err,
 			Try: []string{"agent-skills hook config --host " + c.Host + "   prints what the file needs"}}
 	}
 	if diffs := hooks.Verify(h, data); len(diffs) > 0 {
-		return &Error{Code: "ASK_HOOK_NOT_CONFIGURED",
-			Summary: fmt.Sprintf("%s does not register the agent-skills session-index hook for %s", e.rel(c.File), c.Host),
+		return &askerr.Error{Code: "ASK_HOOK_NOT_CONFIGURED",
+			Message: fmt.Sprintf("%s does not register the agent-skills session-index hook for %s", e.Rel(c.File), c.Host),
 			Detail:  diffs,
-			Try:     []string{"agent-skills hook config --host " + c.Host + "   and merge its output into " + e.rel(c.File)}}
+			Try:     []string{"agent-skills hook config --host " + c.Host + "   and merge its output into " + e.Rel(c.File)}}
 	}
-	e.info("%s registers the session-index hook for %s", e.rel(c.File), c.Host)
+	e.Info("%s registers the session-index hook for %s", e.Rel(c.File), c.Host)
 	return nil
 }

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/Masterminds/semver/v3"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
@@ -76,11 +80,11 @@ func (c *infoCmd) Run(e *env) error {
 	}
 	if c.Registry != "" {
 		if ref.Registry != "" && ref.Registry != c.Registry {
-			return usageError("%s names registry %q but --registry says %q", c.Skill, ref.Registry, c.Registry)
+			return askerr.Usage("%s names registry %q but --registry says %q", c.Skill, ref.Registry, c.Registry)
 		}
 		ref.Registry = c.Registry
 	}
-	set, _, err := e.openRegistries()
+	set, _, err := e.ws.Configured()
 	if err != nil {
 		return err
 	}
@@ -143,7 +147,7 @@ func (c *infoCmd) Run(e *env) error {
 	}
 	rep.Installed = e.installedState(sk.Name)
 	if c.JSON {
-		return e.printJSON(rep)
+		return e.JSON(rep)
 	}
 	printInfo(e, rep)
 	return nil
@@ -176,8 +180,8 @@ func pickVersion(sk *registry.Skill, ref resolve.Reference) (*registry.Version, 
 	for _, v := range sk.Sorted() {
 		have = append(have, v.Version)
 	}
-	return nil, &Error{Code: "ASK_VERSION_NOT_FOUND",
-		Summary: fmt.Sprintf("%s has no version matching %s", sk.Name, want),
+	return nil, &askerr.Error{Code: "ASK_VERSION_NOT_FOUND",
+		Message: fmt.Sprintf("%s has no version matching %s", sk.Name, want),
 		Detail:  []string{"published: " + strings.Join(have, ", ")},
 		Try:     []string{"agent-skills info " + sk.Name}}
 }
@@ -185,57 +189,57 @@ func pickVersion(sk *registry.Skill, ref resolve.Reference) (*registry.Version, 
 // printInfo renders the report; every value comes from an index or a
 // package manifest, so each is escaped to one line (field).
 func printInfo(e *env, r infoReport) {
-	w := e.stdout
-	fmt.Fprintf(w, "%s %s (%s)  from %s\n", e.style.bold(field(r.Name)), field(r.Version), field(r.Kind), field(r.Registry))
-	fmt.Fprintf(w, "%s\n\n", oneLine(r.Description))
+	w := e.Out
+	fmt.Fprintf(w, "%s %s (%s)  from %s\n", e.Style.Bold(ui.Field(r.Name)), ui.Field(r.Version), ui.Field(r.Kind), ui.Field(r.Registry))
+	fmt.Fprintf(w, "%s\n\n", ui.OneLine(r.Description))
 	row := func(k, v string) {
 		if v != "" {
 			fmt.Fprintf(w, "%-22s %s\n", k+":", v)
 		}
 	}
-	row("latest", field(r.Latest))
-	row("license", field(r.License))
-	row("keywords", fields(r.Keywords, ", "))
-	row("authors", fields(r.Authors, "; "))
-	row("homepage", field(r.Homepage))
-	row("repository", field(r.Repository))
-	row("integrity", field(r.Integrity))
+	row("latest", ui.Field(r.Latest))
+	row("license", ui.Field(r.License))
+	row("keywords", ui.Fields(r.Keywords, ", "))
+	row("authors", ui.Fields(r.Authors, "; "))
+	row("homepage", ui.Field(r.Homepage))
+	row("repository", ui.Field(r.Repository))
+	row("integrity", ui.Field(r.Integrity))
 	deps := func(ds []format.Dependency) string {
 		s := make([]string, len(ds))
 		for i, d := range ds {
 			s[i] = d.Name + " " + d.Version
 		}
-		return fields(s, ", ")
+		return ui.Fields(s, ", ")
 	}
 	row("dependencies", deps(r.Dependencies))
 	row("optional dependencies", deps(r.OptionalDependencies))
-	row("suggests", fields(r.Suggests, ", "))
-	compat := fields(r.Compatibility, ", ")
+	row("suggests", ui.Fields(r.Suggests, ", "))
+	compat := ui.Fields(r.Compatibility, ", ")
 	if compat == "" {
 		compat = "every agent"
 	}
 	row("compatibility", compat)
-	row("capabilities", fields(r.Capabilities, ", "))
-	row("also in", fields(r.AlsoIn, ", "))
+	row("capabilities", ui.Fields(r.Capabilities, ", "))
+	row("also in", ui.Fields(r.AlsoIn, ", "))
 	if r.Owner != "" && r.Owner != r.Registry {
-		row("owner", field(r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")"))
+		row("owner", ui.Field(r.Owner+" (a bare \""+r.Name+"\" resolves there; this is "+r.Registry+":"+r.Name+")"))
 	}
 	if len(r.Installed) > 0 {
 		fmt.Fprintln(w, "\ninstalled:")
 		for _, in := range r.Installed {
-			fmt.Fprintf(w, "  %-7s %-8s %s  %s (%s)\n", in.Scope, field(dash(in.Version)), field(in.State), field(e.rel(in.Path)), fields(in.Agents, ", "))
+			fmt.Fprintf(w, "  %-7s %-8s %s  %s (%s)\n", in.Scope, ui.Field(ui.Dash(in.Version)), ui.Field(in.State), ui.Field(e.Rel(in.Path)), ui.Fields(in.Agents, ", "))
 		}
 	}
 	fmt.Fprintln(w, "\nversions:")
 	for _, v := range r.Versions {
-		line := "  " + field(v.Version)
+		line := "  " + ui.Field(v.Version)
 		if v.PublishedAt != "" {
-			line += "  " + field(v.PublishedAt)
+			line += "  " + ui.Field(v.PublishedAt)
 		}
 		if v.Deprecated {
-			line += "  " + e.style.yellow("deprecated")
+			line += "  " + e.Style.Yellow("deprecated")
 			if v.DeprecationReason != "" {
-				line += ": " + oneLine(v.DeprecationReason)
+				line += ": " + ui.OneLine(v.DeprecationReason)
 			}
 		}
 		fmt.Fprintln(w, line)
@@ -245,13 +249,13 @@ func printInfo(e *env, r infoReport) {
 // installedState finds name in every root of both scopes.
 func (e *env) installedState(name string) []infoInstalled {
 	out := []infoInstalled{}
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return out
 	}
-	root, _ := e.projectRoot("")
-	aenv := e.agentEnv(cfg, root)
-	adapters, err := e.seenAgents(cfg, nil, aenv)
+	root, _ := e.ws.ProjectRoot("")
+	aenv := e.ws.AgentEnv(cfg, root)
+	adapters, err := e.ws.SeenAgents(e.ctx, cfg, nil, aenv)
 	if err != nil {
 		return out
 	}

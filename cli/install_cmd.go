@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -50,23 +52,23 @@ Sources are pinned in skills.lock by commit and verified by digest; see docs/sou
 
 func (c *installCmd) Run(e *env) error {
 	if c.WithSuggests && c.NoDeps {
-		return usageError("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
+		return askerr.Usage("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
 	}
 	if c.MaxSkills < 0 {
-		return usageError("--max-skills must not be negative")
+		return askerr.Usage("--max-skills must not be negative")
 	}
-	srcRefs, regArgs, err := e.splitSources(c.Skills)
+	srcRefs, regArgs, err := e.ws.SplitSources(c.Skills)
 	if err != nil {
 		return err
 	}
 	if c.List {
 		if len(srcRefs) != 1 || len(regArgs) != 0 {
-			return usageError("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
+			return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
 		}
 		return e.listSource(srcRefs[0], c.MaxSkills)
 	}
 	if len(c.Skill) > 0 && len(srcRefs) == 0 {
-		return usageError("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
+		return askerr.Usage("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
 	}
 	p, err := e.newPipeline(c.Scope, c.Agent)
 	if err != nil {
@@ -80,11 +82,11 @@ func (c *installCmd) Run(e *env) error {
 	var fs []fetched
 	var plan *resolve.Plan
 	if len(c.Skills) == 0 {
-		if p.sc.scope != agents.ScopeProject || p.lock == nil {
-			return usageError("name the skills to install (restoring with no names needs a project with a skills.lock)")
+		if p.sc.Kind != agents.ScopeProject || p.lock == nil {
+			return askerr.Usage("name the skills to install (restoring with no names needs a project with a skills.lock)")
 		}
 		if c.WithSuggests {
-			return usageError("--with-suggests needs skill names")
+			return askerr.Usage("--with-suggests needs skill names")
 		}
 		fromSources := map[string]resolve.LockedSkill{}
 		for n, l := range p.lock.Skills {
@@ -194,7 +196,7 @@ func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
 // installedRoles returns the role each skill installed in the scope has
 // for the selected agents: requested when any install of it has that role.
 func (p *pipeline) installedRoles() (map[string]string, error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +264,7 @@ func frozenCheck(p *pipeline, wants []want, fromSources []fetched) error {
 	if len(diffs) == 0 {
 		return nil
 	}
-	return &Error{Code: "ASK_LOCK_FROZEN", Summary: "skills.lock would change, and --frozen-lockfile forbids it",
+	return &askerr.Error{Code: "ASK_LOCK_FROZEN", Message: "skills.lock would change, and --frozen-lockfile forbids it",
 		Detail: diffs,
 		Try:    []string{"run agent-skills install without --frozen-lockfile and commit the updated skills.lock"}}
 }
@@ -277,7 +279,7 @@ func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Repor
 		Plan     []resolve.Selection `json:"plan,omitempty"`
 		Warnings []resolve.Warning   `json:"warnings,omitempty"`
 		Results  []install.Result    `json:"results"`
-	}{Scope: string(p.sc.scope), Project: p.sc.root, DryRun: rep.DryRun, Results: rep.Results}
+	}{Scope: string(p.sc.Kind), Project: p.sc.Root, DryRun: rep.DryRun, Results: rep.Results}
 	for _, a := range p.adapters {
 		out.Agents = append(out.Agents, a.ID())
 	}
@@ -287,7 +289,7 @@ func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Repor
 	if out.Results == nil {
 		out.Results = []install.Result{}
 	}
-	return e.printJSON(out)
+	return e.JSON(out)
 }
 
 // agentList renders agent ids for messages.

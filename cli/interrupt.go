@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 )
 
 // interruptible returns a context that the first SIGINT (Ctrl-C) or
@@ -25,12 +27,12 @@ func interruptible(parent context.Context) (ctx context.Context, stop context.Ca
 // interrupted is the error of a command whose context ended before it
 // finished: whatever the command returned then is a consequence of the
 // interruption (a cancelled download, a killed git), not its cause.
-func interrupted(ctx context.Context) *Error {
+func interrupted(ctx context.Context) *askerr.Error {
 	why := "interrupted"
 	if c := context.Cause(ctx); c != nil && c != context.Canceled {
 		why += " (" + c.Error() + ")"
 	}
-	return &Error{Code: "ASK_INTERRUPTED",
-		Summary: why + ": the command stopped before it finished",
+	return &askerr.Error{Code: "ASK_INTERRUPTED",
+		Message: why + ": the command stopped before it finished",
 		Try:     []string{"run the same command again to complete it"}}
 }

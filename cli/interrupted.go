@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
@@ -15,11 +18,11 @@ import (
 // pendingJournal reads the journal an interrupted run left for the
 // project of sc; nil when there is none (and always in global scope,
 // which has no skills.lock).
-func (e *env) pendingJournal(sc scopeChoice) (*journal, error) {
-	if sc.scope != agents.ScopeProject || sc.root == "" {
+func (e *env) pendingJournal(sc workspace.Scope) (*journal, error) {
+	if sc.Kind != agents.ScopeProject || sc.Root == "" {
 		return nil, nil
 	}
-	return readJournal(e.journalPath(sc), sc.root)
+	return readJournal(e.journalPath(sc), sc.Root)
 }
 
 // settleJournal makes skills.lock record what the roots of j's agents
@@ -29,7 +32,7 @@ func (e *env) pendingJournal(sc scopeChoice) (*journal, error) {
 // written — install.Scan resolves pending receipts in memory — and the
 // result is only the lock the next run would record: for dry runs, list
 // and doctor.
-func (e *env) settleJournal(ctx context.Context, aenv agents.Env, sc scopeChoice, j *journal, write bool) (settled, error) {
+func (e *env) settleJournal(ctx context.Context, aenv agents.Env, sc workspace.Scope, j *journal, write bool) (settled, error) {
 	adapters, err := agents.Default().Select(j.Agents)
 	if err != nil {
 		return settled{}, journalInvalid(e.journalPath(sc), err.Error())
@@ -44,7 +47,7 @@ func (e *env) settleJournal(ctx context.Context, aenv agents.Env, sc scopeChoice
 	if err != nil {
 		return settled{}, err
 	}
-	l, err := readLock(sc.lockPath())
+	l, err := readLock(sc.LockPath())
 	if err != nil {
 		return settled{}, err
 	}
@@ -53,7 +56,7 @@ func (e *env) settleJournal(ctx context.Context, aenv agents.Env, sc scopeChoice
 		return out, nil
 	}
 	if out.changed {
-		if err := writeLock(sc.lockPath(), out.lock); err != nil {
+		if err := writeLock(sc.LockPath(), out.lock); err != nil {
 			return out, err
 		}
 	}
@@ -81,7 +84,7 @@ func (p *pipeline) finishInterrupted(dryRun bool) (*journal, error) {
 	}
 	p.lock = out.lock
 	if again := p.command == j.Command && slices.Equal(p.requested, j.Requested); again && !dryRun {
-		p.e.note("finishing the interrupted %q (started %s)", j.describe(), j.Started)
+		p.e.Note("finishing the interrupted %q (started %s)", j.String(), j.Started)
 	} else {
 		p.e.reportInterrupted(j, out, dryRun)
 	}
@@ -111,7 +114,7 @@ func (p *pipeline) recoverFirst(dryRun bool) error {
 // caller holds the run lock. Outside project scope, and for an empty
 // journal, change just runs.
 func (p *pipeline) journalled(j *journal, change func() error) error {
-	if p.sc.scope != agents.ScopeProject || j == nil || j.empty() {
+	if p.sc.Kind != agents.ScopeProject || j == nil || j.empty() {
 		return change()
 	}
 	if err := writeJournal(p.e.journalPath(p.sc), j); err != nil {
@@ -139,24 +142,24 @@ func (p *pipeline) journalled(j *journal, change func() error) error {
 // (see donePath) instead, replacing any older one, so that running the
 // interrupted uninstall again finishes it rather than stopping at the
 // names it had already removed.
-func (e *env) retireJournal(sc scopeChoice, j *journal) error {
+func (e *env) retireJournal(sc workspace.Scope, j *journal) error {
 	path := e.journalPath(sc)
 	if len(j.names(changeRemove)) == 0 {
 		return removeJournal(path)
 	}
 	if err := os.Rename(path, e.donePath(sc)); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot retire the run journal " + path, Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot retire the run journal " + path, Err: err}
 	}
 	return nil
 }
 
 // doneJournal reads the done record of the project of sc; nil when there
 // is none or it cannot be used, since it only spares an error.
-func (e *env) doneJournal(sc scopeChoice) *journal {
-	if sc.scope != agents.ScopeProject || sc.root == "" {
+func (e *env) doneJournal(sc workspace.Scope) *journal {
+	if sc.Kind != agents.ScopeProject || sc.Root == "" {
 		return nil
 	}
-	j, err := readJournal(e.donePath(sc), sc.root)
+	j, err := readJournal(e.donePath(sc), sc.Root)
 	if err != nil {
 		return nil
 	}
@@ -165,12 +168,12 @@ func (e *env) doneJournal(sc scopeChoice) *journal {
 
 // reportInterrupted says what settling an interrupted run's journal did.
 func (e *env) reportInterrupted(j *journal, out settled, dryRun bool) {
-	what := fmt.Sprintf("%q (started %s)", j.describe(), j.Started)
+	what := fmt.Sprintf("%q (started %s)", j.String(), j.Started)
 	switch {
 	case dryRun:
-		e.warn("an interrupted %s is not recorded in skills.lock yet; this shows what the next install, update or uninstall will record first", what)
+		e.Warn("an interrupted %s is not recorded in skills.lock yet; this shows what the next install, update or uninstall will record first", what)
 	case len(out.partial) == 0:
-		e.note("recorded in skills.lock what the interrupted %s had done", what)
+		e.Note("recorded in skills.lock what the interrupted %s had done", what)
 	default:
 		var parts []string
 		if names := filterChange(j, out.partial, changeRemove); len(names) > 0 {
@@ -179,7 +182,7 @@ func (e *env) reportInterrupted(j *journal, out settled, dryRun bool) {
 		if names := filterChange(j, out.partial, changeInstall); len(names) > 0 {
 			parts = append(parts, "not moved everywhere: "+nameList(names))
 		}
-		e.warn("the interrupted %s was done only in part (%s); skills.lock now records what the agent folders hold. To finish it: %s",
+		e.Warn("the interrupted %s was done only in part (%s); skills.lock now records what the agent folders hold. To finish it: %s",
 			what, strings.Join(parts, "; "), j.rerun())
 	}
 }

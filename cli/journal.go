@@ -12,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -105,22 +108,22 @@ func (le *lockEntry) locked() resolve.LockedSkill {
 }
 
 // journalPath is the journal of a project, beside its run lock.
-func (e *env) journalPath(sc scopeChoice) string {
-	return filepath.Join(e.home(), "locks", runKey(sc)+".journal")
+func (e *env) journalPath(sc workspace.Scope) string {
+	return filepath.Join(e.ws.Home(), "locks", runKey(sc)+".journal")
 }
 
 // donePath is where the journal of an interrupted run is kept once
 // another command settled it, when it removed skills: running the same
 // uninstall again then knows which names it had already removed.
-func (e *env) donePath(sc scopeChoice) string {
+func (e *env) donePath(sc workspace.Scope) string {
 	return e.journalPath(sc) + ".done"
 }
 
 // newJournal starts the journal of a command acting for adapters in the
 // project of sc.
-func newJournal(command string, requested, flags []string, sc scopeChoice, adapters []agents.Adapter) *journal {
+func newJournal(command string, requested, flags []string, sc workspace.Scope, adapters []agents.Adapter) *journal {
 	j := &journal{SchemaVersion: journalSchema, Command: command, Requested: slices.Clone(requested),
-		Flags: slices.Clone(flags), Project: sc.root, Started: time.Now().UTC().Format(time.RFC3339),
+		Flags: slices.Clone(flags), Project: sc.Root, Started: time.Now().UTC().Format(time.RFC3339),
 		Skills: map[string]journalSkill{}}
 	for _, a := range adapters {
 		j.Agents = append(j.Agents, a.ID())
@@ -155,9 +158,9 @@ func (j *journal) rerun() string {
 	return strings.Join(parts, " ")
 }
 
-// describe names the journalled command for messages, shortening long
+// String names the journalled command for messages, shortening long
 // lists of names.
-func (j *journal) describe() string {
+func (j *journal) String() string {
 	parts := []string{"agent-skills", j.Command}
 	if len(j.Requested) > 0 {
 		parts = append(parts, nameList(j.Requested))
@@ -179,13 +182,13 @@ func nameList(names []string) string {
 func writeJournal(path string, j *journal) error {
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
-		return &Error{Code: "ASK_INTERNAL", Summary: "cannot encode the run journal", Err: err}
+		return &askerr.Error{Code: "ASK_INTERNAL", Message: "cannot encode the run journal", Err: err}
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot create " + filepath.Dir(path), Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + filepath.Dir(path), Err: err}
 	}
 	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot write the run journal " + path, Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot write the run journal " + path, Err: err}
 	}
 	return nil
 }
@@ -198,7 +201,7 @@ func (j *journal) removes(name string) bool {
 // removeJournal deletes the journal once skills.lock records its outcome.
 func removeJournal(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &Error{Code: "ASK_IO", Summary: "cannot remove the run journal " + path, Err: err,
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot remove the run journal " + path, Err: err,
 			Try: []string{"check the permissions of " + filepath.Dir(path)}}
 	}
 	return nil
@@ -213,14 +216,14 @@ func readJournal(path, root string) (*journal, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Code: "ASK_IO", Summary: "cannot read the run journal " + path, Err: err}
+		return nil, &askerr.Error{Code: "ASK_IO", Message: "cannot read the run journal " + path, Err: err}
 	}
 	if !info.Mode().IsRegular() {
 		return nil, journalInvalid(path, "it is not a regular file")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{Code: "ASK_IO", Summary: "cannot read the run journal " + path, Err: err}
+		return nil, &askerr.Error{Code: "ASK_IO", Message: "cannot read the run journal " + path, Err: err}
 	}
 	var j journal
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -264,9 +267,9 @@ func (j *journal) check(root string) string {
 }
 
 // journalInvalid is the error for a journal that cannot be used.
-func journalInvalid(path, why string) *Error {
-	return &Error{Code: "ASK_JOURNAL_INVALID",
-		Summary: "the journal of an interrupted run cannot be used: " + why,
+func journalInvalid(path, why string) *askerr.Error {
+	return &askerr.Error{Code: "ASK_JOURNAL_INVALID",
+		Message: "the journal of an interrupted run cannot be used: " + why,
 		Detail:  []string{path, "skills.lock may not record what the agent folders hold until it is dealt with."},
 		Try: []string{"look at it, then remove it: rm " + path,
 			"then agent-skills doctor shows what skills.lock and the agent folders disagree on"}}

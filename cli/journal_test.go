@@ -6,13 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 )
 
 func TestReadJournalRefusesWhatItCannotUse(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "proj")
-	sc := scopeChoice{scope: agents.ScopeProject, root: root}
+	sc := workspace.Scope{Kind: agents.ScopeProject, Root: root}
 	good := newJournal("uninstall", []string{"alpha"}, nil, sc, nil)
 	good.Agents = []string{"claude-code"}
 	good.Skills["alpha"] = journalSkill{Change: changeRemove}
@@ -67,7 +70,7 @@ func TestReadJournalRefusesWhatItCannotUse(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || codeOf(err) != "ASK_JOURNAL_INVALID" || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || askerr.CodeOf(err) != "ASK_JOURNAL_INVALID" || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("readJournal(%s) = %v, want ASK_JOURNAL_INVALID saying %q", tt.name, err, tt.want)
 			}
 		})

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
@@ -195,12 +197,12 @@ func (w *killWorld) killOpts(t *testing.T) install.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{ctx: t.Context(), getenv: w.getenv, cwd: w.proj, g: &globals{}}
-	cfg, err := e.loadConfig()
+	e := &env{ctx: t.Context(), ws: &workspace.Machine{Getenv: w.getenv, Cwd: w.proj}, g: &globals{}}
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return install.Options{Scope: agents.ScopeProject, Env: e.agentEnv(cfg, w.proj), Agents: as}
+	return install.Options{Scope: agents.ScopeProject, Env: e.ws.AgentEnv(cfg, w.proj), Agents: as}
 }
 
 // state is what the consistency checks read: the lock and the scan.
@@ -211,7 +213,7 @@ type killState struct {
 
 func (w *killWorld) state(t *testing.T) killState {
 	t.Helper()
-	l, err := readLock(filepath.Join(w.proj, lockFileName))
+	l, err := readLock(filepath.Join(w.proj, workspace.LockFileName))
 	if err != nil {
 		t.Fatalf("skills.lock does not read back: %v", err)
 	}
@@ -224,7 +226,7 @@ func (w *killWorld) state(t *testing.T) killState {
 
 // journalFile is the project's run journal.
 func (w *killWorld) journalFile() string {
-	return (&env{getenv: w.getenv}).journalPath(scopeChoice{scope: agents.ScopeProject, root: w.proj})
+	return (&env{ws: &workspace.Machine{Getenv: w.getenv}}).journalPath(workspace.Scope{Kind: agents.ScopeProject, Root: w.proj})
 }
 
 // checkConsistent asserts that after a mutating command no journal is
@@ -482,7 +484,7 @@ func killPoint(t *testing.T, i, at, total int, next string, args, removed []stri
 // killed command had removed.
 func (w *killWorld) checkReadOnly(t *testing.T, before killState, removed []string) {
 	t.Helper()
-	lockBefore, _ := os.ReadFile(filepath.Join(w.proj, lockFileName))
+	lockBefore, _ := os.ReadFile(filepath.Join(w.proj, workspace.LockFileName))
 	journalBefore, jerr := os.ReadFile(w.journalFile())
 	_, _, listErr := w.run(t.Context(), "list", "--project")
 	code, doctorOut, _ := w.run(t.Context(), "doctor")
@@ -503,7 +505,7 @@ func (w *killWorld) checkReadOnly(t *testing.T, before killState, removed []stri
 	if code != 0 && !strings.Contains(doctorOut, "FAIL") {
 		t.Errorf("doctor exited %d without a failing check:\n%s", code, doctorOut)
 	}
-	lockAfter, _ := os.ReadFile(filepath.Join(w.proj, lockFileName))
+	lockAfter, _ := os.ReadFile(filepath.Join(w.proj, workspace.LockFileName))
 	journalAfter, _ := os.ReadFile(w.journalFile())
 	if !bytes.Equal(lockBefore, lockAfter) || !bytes.Equal(journalBefore, journalAfter) {
 		t.Errorf("list or doctor wrote skills.lock or the journal")
@@ -608,7 +610,7 @@ func TestUnusableJournalStops(t *testing.T) {
 	base := t.TempDir()
 	w := newKillWorld(t, filepath.Join(base, "w"), killFixture(t, base))
 	writeFile(t, w.journalFile(), `{"schemaVersion":1,"command":"uninstall"`)
-	lockBefore, _ := os.ReadFile(filepath.Join(w.proj, lockFileName))
+	lockBefore, _ := os.ReadFile(filepath.Join(w.proj, workspace.LockFileName))
 	for _, args := range [][]string{
 		{"install", "other@1.0.0", "--project", "--agent", "claude-code"},
 		{"uninstall", "s1", "--agent", "claude-code"},
@@ -620,7 +622,7 @@ func TestUnusableJournalStops(t *testing.T) {
 				strings.Join(args, " "), code, out, errs)
 		}
 	}
-	if lockAfter, _ := os.ReadFile(filepath.Join(w.proj, lockFileName)); !bytes.Equal(lockBefore, lockAfter) {
+	if lockAfter, _ := os.ReadFile(filepath.Join(w.proj, workspace.LockFileName)); !bytes.Equal(lockBefore, lockAfter) {
 		t.Errorf("skills.lock changed")
 	}
 	if _, out, _ := w.run(t.Context(), "doctor"); !strings.Contains(out, "FAIL skills.lock: the journal of an interrupted run cannot be used") {

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -38,14 +42,14 @@ type listEntry struct {
 
 func (c *listCmd) Run(e *env) error {
 	if c.Global && c.Project {
-		return usageError("--global and --project cannot be used together")
+		return askerr.Usage("--global and --project cannot be used together")
 	}
-	cfg, root, err := e.configAndProject(c.ProjectRoot)
+	cfg, root, err := e.ws.ConfigAndProject(c.ProjectRoot)
 	if err != nil {
 		return err
 	}
-	aenv := e.agentEnv(cfg, root)
-	adapters, err := e.seenAgents(cfg, c.Agent, aenv)
+	aenv := e.ws.AgentEnv(cfg, root)
+	adapters, err := e.ws.SeenAgents(e.ctx, cfg, c.Agent, aenv)
 	if err != nil {
 		return err
 	}
@@ -58,17 +62,17 @@ func (c *listCmd) Run(e *env) error {
 	}
 	var lock *resolve.Lock
 	if root != "" {
-		psc := scopeChoice{scope: agents.ScopeProject, root: root}
-		if lock, err = readLock(psc.lockPath()); err != nil {
+		psc := workspace.Scope{Kind: agents.ScopeProject, Root: root}
+		if lock, err = readLock(psc.LockPath()); err != nil {
 			return err
 		}
 		// A read-only command reports an interrupted run and shows what
 		// the next mutating one will record; it writes nothing.
 		if j, err := e.pendingJournal(psc); err != nil {
-			e.warn("%s", err.Error())
+			e.Warn("%s", err.Error())
 		} else if j != nil {
-			e.warn("an interrupted %q (started %s) is not finished; the next install, update or uninstall in this project records what it did (agent-skills doctor says more)",
-				j.describe(), j.Started)
+			e.Warn("an interrupted %q (started %s) is not finished; the next install, update or uninstall in this project records what it did (agent-skills doctor says more)",
+				j.String(), j.Started)
 			if out, err := e.settleJournal(e.ctx, aenv, psc, j, false); err == nil {
 				lock = out.lock
 			}
@@ -104,13 +108,13 @@ func (c *listCmd) Run(e *env) error {
 		if all == nil {
 			all = []listEntry{}
 		}
-		return e.printJSON(all)
+		return e.JSON(all)
 	}
 	if len(all) == 0 {
-		e.info("no skills installed")
+		e.Info("no skills installed")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSCOPE\tAGENTS\tSTATE\tREGISTRY\tLOCATION")
 	for _, in := range all {
 		// Names, versions and files come from receipts and folders that a
@@ -127,26 +131,19 @@ func (c *listCmd) Run(e *env) error {
 		if readers == "" {
 			readers = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", field(in.Name), field(ver), field(string(in.Scope)), field(readers), field(state),
-			field(dash(in.Registry)), field(e.rel(in.Dest)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ui.Field(in.Name), ui.Field(ver), ui.Field(string(in.Scope)), ui.Field(readers), ui.Field(state),
+			ui.Field(ui.Dash(in.Registry)), ui.Field(e.Rel(in.Dest)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, in := range all {
 		if len(in.ModifiedFiles) > 0 {
-			fmt.Fprintf(e.stdout, "%s (%s): changed since install: %s\n", field(in.Name), in.Scope, fields(in.ModifiedFiles, ", "))
+			fmt.Fprintf(e.Out, "%s (%s): changed since install: %s\n", ui.Field(in.Name), in.Scope, ui.Fields(in.ModifiedFiles, ", "))
 		}
 		if len(in.AddedFiles) > 0 {
-			fmt.Fprintf(e.stdout, "%s (%s): your files: %s\n", field(in.Name), in.Scope, fields(in.AddedFiles, ", "))
+			fmt.Fprintf(e.Out, "%s (%s): your files: %s\n", ui.Field(in.Name), in.Scope, ui.Fields(in.AddedFiles, ", "))
 		}
 	}
 	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -23,7 +26,7 @@ func readLock(path string) (*resolve.Lock, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Code: "ASK_IO", Summary: "cannot read " + path, Err: err}
+		return nil, &askerr.Error{Code: "ASK_IO", Message: "cannot read " + path, Err: err}
 	}
 	return resolve.DecodeLock(data, filepath.Base(path))
 }
@@ -35,31 +38,31 @@ func writeLock(path string, l *resolve.Lock) error {
 	l.GeneratedWith = "agent-skills@" + Version
 	data := l.Encode()
 	if _, err := resolve.DecodeLock(data, filepath.Base(path)); err != nil {
-		return &Error{Code: "ASK_INTERNAL", Summary: "refusing to write a skills.lock that does not read back", Err: err,
+		return &askerr.Error{Code: "ASK_INTERNAL", Message: "refusing to write a skills.lock that does not read back", Err: err,
 			Try: []string{"this is a bug in agent-skills; please report it with the output of agent-skills doctor"}}
 	}
 	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
 		return nil
 	}
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot write " + path, Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + path, Err: err}
 	}
 	return nil
 }
 
 // runLockPath is the advisory lock file that serialises agent-skills runs
 // on one scope: one per project root, one for the global scope.
-func (e *env) runLockPath(sc scopeChoice) string {
-	return filepath.Join(e.home(), "locks", runKey(sc)+".lock")
+func (e *env) runLockPath(sc workspace.Scope) string {
+	return filepath.Join(e.ws.Home(), "locks", runKey(sc)+".lock")
 }
 
 // runKey names the run lock and the journal of a scope: a hash of the
 // project root, or "global".
-func runKey(sc scopeChoice) string {
-	if sc.root == "" {
+func runKey(sc workspace.Scope) string {
+	if sc.Root == "" {
 		return "global"
 	}
-	sum := sha256.Sum256([]byte(sc.root))
+	sum := sha256.Sum256([]byte(sc.Root))
 	return hex.EncodeToString(sum[:8])
 }
 

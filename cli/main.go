@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,10 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/agent-skills/agent-skills/cli/internal/redact"
-	"github.com/agent-skills/agent-skills/cli/internal/termtext"
-	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/alecthomas/kong"
 )
 
@@ -50,47 +50,16 @@ type app struct {
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 }
 
-// env is what a command needs from the outside world. Commands receive it
-// instead of reaching for os.* so that they stay testable.
+// env is what a command needs from the outside world: the context, the
+// printer for its output, the machine it runs on and the global flags.
+// Commands receive it instead of reaching for os.* so that they stay
+// testable.
 type env struct {
-	ctx    context.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	getenv func(string) string
-	cwd    string
-	style  style
-	g      *globals
-	// http bounds every download (see httpTimeoutsFrom).
-	http registry.HTTPTimeouts
-}
-
-// info prints a progress or summary line unless --quiet was given.
-func (e *env) info(format string, args ...any) {
-	if !e.g.Quiet {
-		fmt.Fprintf(e.stderr, format+"\n", args...)
-	}
-}
-
-// note prints a notice (a registry skipped, a cache used) unless --quiet.
-func (e *env) note(format string, args ...any) {
-	if !e.g.Quiet {
-		fmt.Fprintf(e.stderr, "%s %s\n", e.style.dim("note:"), fmt.Sprintf(format, args...))
-	}
-}
-
-// verbose prints a line only with --verbose.
-func (e *env) verbose(format string, args ...any) {
-	if e.g.Verbose && !e.g.Quiet {
-		fmt.Fprintf(e.stderr, format+"\n", args...)
-	}
-}
-
-// warn prints a warning line unless --quiet was given.
-func (e *env) warn(format string, args ...any) {
-	if !e.g.Quiet {
-		fmt.Fprintf(e.stderr, "%s %s\n", e.style.yellow("warning:"), fmt.Sprintf(format, args...))
-	}
+	ctx   context.Context
+	stdin io.Reader
+	*ui.Printer
+	ws *workspace.Machine
+	g  *globals
 }
 
 // exitSignal carries a kong-requested exit (after --help or --version)
@@ -111,16 +80,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return run(ctx, args, stdin, stdout, stderr, os.Getenv)
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer, getenv func(string) string) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
 	var cli app
-	st := style{color: wantColor(rawStdout, getenv, args)}
-	// Every byte printed passes the terminal backstop: untrusted text that
-	// a call site forgot to escape still cannot send the terminal a
-	// control sequence, and no URL password is printed. The flushes run
-	// before the recover below, on every way out.
-	stdout, stderr := guard(rawStdout, st), guard(rawStderr, st)
-	defer stderr.Flush()
-	defer stdout.Flush()
+	// Every byte printed passes the terminal backstop (see ui.Printer):
+	// untrusted text that a call site forgot to escape still cannot send
+	// the terminal a control sequence, and no URL password is printed.
+	// The flush runs before the recover below, on every way out.
+	out := ui.New(stdout, stderr, ui.Options{Color: ui.WantColor(stdout, getenv, args), CI: getenv("CI") != ""})
+	defer out.Flush()
 	defer func() {
 		if r := recover(); r != nil {
 			if s, ok := r.(exitSignal); ok {
@@ -134,42 +101,45 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		kong.Name("agent-skills"),
 		kong.Description("The package manager and authoring toolchain for agent skills: "+
 			"create, validate, publish and install skills for Claude Code, Codex and other coding agents."),
-		kong.Writers(stdout, stderr),
+		kong.Writers(out.Out, out.Err),
 		kong.Exit(func(c int) { panic(exitSignal{c}) }),
 		kong.Vars{"version": "agent-skills " + versionString()},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 	)
 	if err != nil {
-		renderError(stderr, &Error{Code: "ASK_INTERNAL", Summary: "building the command line", Err: err}, st)
+		out.Error(askerr.Internal("building the command line", err))
 		return exitFailure
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		var pe *kong.ParseError
-		summary := err.Error()
+		msg := err.Error()
 		if errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
-			summary = fmt.Sprintf("%s (agent-skills %s)", summary, pe.Context.Command())
+			msg = fmt.Sprintf("%s (agent-skills %s)", msg, pe.Context.Command())
 		}
-		renderError(stderr, &Error{Code: "ASK_USAGE", Summary: summary,
-			Try: []string{helpHint(args)}}, st)
+		out.Error(&askerr.Error{Code: askerr.CodeUsage, Message: msg, Try: []string{helpHint(args)}})
 		return exitUsage
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		renderError(stderr, &Error{Code: "ASK_IO", Summary: "cannot read the current directory", Err: err}, st)
+		out.Error(askerr.IO("cannot read the current directory", err))
 		return exitFailure
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, cwd: cwd, style: st, g: &cli.globals}
+	out = ui.New(stdout, stderr, ui.Options{Color: ui.WantColor(stdout, getenv, args), CI: getenv("CI") != "",
+		Quiet: cli.Quiet, Verbose: cli.Verbose, Cwd: cwd})
+	defer out.Flush()
+	e := &env{ctx: ctx, stdin: stdin, Printer: out, g: &cli.globals,
+		ws: &workspace.Machine{Getenv: getenv, Cwd: cwd, OfflineFlag: cli.Offline, Notify: func(msg string) { out.Note("%s", msg) }}}
 	var warning string
-	e.http, warning = httpTimeoutsFrom(getenv)
+	e.ws.HTTP, warning = workspace.HTTPTimeoutsFrom(getenv)
 	if warning != "" {
-		e.warn("%s", warning)
+		e.Warn("%s", warning)
 	}
 	if err := kctx.Run(e); err != nil {
 		if ctx.Err() != nil {
 			err = interrupted(ctx)
 		}
-		renderError(stderr, err, st)
+		e.Error(err)
 		return exitCodeOf(err)
 	}
 	return exitOK
@@ -185,64 +155,6 @@ func helpHint(args []string) string {
 	return "agent-skills --help"
 }
 
-// wantColor decides whether to colour output: only on a terminal, never with
-// NO_COLOR, TERM=dumb or --no-color.
-func wantColor(w io.Writer, getenv func(string) string, args []string) bool {
-	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" || getenv("CI") != "" {
-		return false
-	}
-	for _, a := range args {
-		if a == "--no-color" || a == "--json" {
-			return false
-		}
-	}
-	return isTerminal(w)
-}
-
-// guard wraps w in the terminal backstop: everything is escaped except
-// the colour sequences st writes, and URL passwords are masked.
-func guard(w io.Writer, st style) *termtext.Writer {
-	return termtext.NewWriter(w, termtext.Options{Allow: st.sequences(), Filter: redact.Text})
-}
-
-// unwrapped returns the writer beneath the terminal backstop, or w.
-func unwrapped(w io.Writer) io.Writer {
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
-		return u.Unwrap()
-	}
-	return w
-}
-
-// raw returns a writer that bypasses the terminal backstop of w, for a
-// protocol stream or a line the caller escaped itself.
-func raw(w io.Writer) io.Writer {
-	if g, ok := w.(*termtext.Writer); ok {
-		return g.Raw()
-	}
-	return w
-}
-
-// flush writes out what the terminal backstops hold back of an
-// unfinished line: call it before waiting for input after a prompt.
-func (e *env) flush() {
-	for _, w := range []io.Writer{e.stdout, e.stderr} {
-		if g, ok := w.(*termtext.Writer); ok {
-			_ = g.Flush()
-		}
-	}
-}
-
-// isTerminal reports whether w (beneath the terminal backstop) is a
-// character device.
-func isTerminal(w io.Writer) bool {
-	f, ok := unwrapped(w).(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // versionString returns Version plus the VCS revision the binary was built
 // from, when the build recorded one.
 func versionString() string {
@@ -255,17 +167,4 @@ func versionString() string {
 		}
 	}
 	return v
-}
-
-// printJSON writes v to standard output as indented JSON with a trailing
-// new line: the --json form of every command.
-func (e *env) printJSON(v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return &Error{Code: "ASK_INTERNAL", Summary: "cannot encode the result as JSON", Err: err}
-	}
-	// The same values, with the characters a terminal acts on written as
-	// \u escapes, so the backstop has nothing to change.
-	_, err = fmt.Fprintf(e.stdout, "%s\n", termtext.JSON(b))
-	return err
 }

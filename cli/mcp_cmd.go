@@ -8,6 +8,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/mcpserver"
@@ -37,7 +40,7 @@ Examples:
 }
 
 func (c *mcpServeCmd) Run(e *env) error {
-	if e.getenv("GOGC") == "" {
+	if e.ws.Getenv("GOGC") == "" {
 		// Main collects garbage rarely for short commands; a server that
 		// runs for a whole agent session goes back to the default.
 		debug.SetGCPercent(100)
@@ -50,8 +53,8 @@ func (c *mcpServeCmd) Run(e *env) error {
 	// Standard output carries JSON-RPC for a program, not text for a
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.
-	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: raw(e.stdout)}); err != nil && e.ctx.Err() == nil {
-		return &Error{Code: "ASK_IO", Summary: "the MCP session ended with an error", Err: err}
+	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.RawOut()}); err != nil && e.ctx.Err() == nil {
+		return &askerr.Error{Code: "ASK_IO", Message: "the MCP session ended with an error", Err: err}
 	}
 	return nil
 }
@@ -79,16 +82,16 @@ func (c *mcpConfigCmd) Run(e *env) error {
 	}
 	hc, err := mcpserver.HostConfigFor(c.Host, args...)
 	if err != nil {
-		return usageError("%v", err)
+		return askerr.Usage("%v", err)
 	}
 	if c.JSON {
-		return e.printJSON(hc)
+		return e.JSON(hc)
 	}
-	e.info("add to %s:", hc.File)
+	e.Info("add to %s:", hc.File)
 	if hc.Command != "" {
-		e.info("or run: %s", hc.Command)
+		e.Info("or run: %s", hc.Command)
 	}
-	fmt.Fprint(e.stdout, hc.Snippet)
+	fmt.Fprint(e.Out, hc.Snippet)
 	return nil
 }
 
@@ -111,8 +114,8 @@ type mcpBackend struct {
 // registries read only their caches.
 func (e *env) newMCPBackend(offline bool) (*mcpBackend, error) {
 	q := e.withContext(e.ctx)
-	q.g.Offline = q.g.Offline || offline
-	cfg, root, err := q.configAndProject("")
+	q.ws.OfflineFlag = q.ws.OfflineFlag || offline
+	cfg, root, err := q.ws.ConfigAndProject("")
 	if err != nil {
 		return nil, err
 	}
@@ -183,12 +186,12 @@ func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, er
 	q := b.e.withContext(ctx)
 	reg, sk, err := q.catalogLookup(b.set, skill, "")
 	if err != nil {
-		if len(info.Installed) > 0 && codeOf(err) == "ASK_CATALOG_NOT_FOUND" {
+		if len(info.Installed) > 0 && askerr.CodeOf(err) == "ASK_CATALOG_NOT_FOUND" {
 			return info, nil
 		}
 		return mcpserver.Info{}, err
 	}
-	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, foldSpace(sk.Description)
+	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, ui.FoldSpace(sk.Description)
 	for _, v := range sk.Sorted() {
 		info.Versions = append(info.Versions, mcpserver.VersionInfo{Version: v.Version, Deprecated: v.Deprecated})
 	}
@@ -230,7 +233,7 @@ func (b *mcpBackend) write(ctx context.Context, req mcpserver.WriteRequest, run 
 	defer b.mu.Unlock()
 	var out, errs bytes.Buffer
 	e := b.e.withContext(ctx)
-	e.stdout, e.stderr = &out, &errs
+	e.Out, e.Err = &out, &errs
 	sf := scopeFlags{Global: req.Scope == "global", Project: req.Scope == "project"}
 	err := run(e, sf)
 	return mcpserver.WriteResult{DryRun: req.DryRun, Report: out.String()}, err

@@ -1,10 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
@@ -22,7 +25,7 @@ type pipeline struct {
 	e        *env
 	cfg      *config.Config
 	set      *registry.Set
-	sc       scopeChoice
+	sc       workspace.Scope
 	aenv     agents.Env
 	adapters []agents.Adapter
 	lock     *resolve.Lock // nil outside project scope or without a lock file
@@ -40,21 +43,21 @@ type pipeline struct {
 // newPipeline decides the scope, selects the agents and opens the
 // registries and the lock.
 func (e *env) newPipeline(f scopeFlags, agentNames []string) (*pipeline, error) {
-	sc, err := e.decideScope(f)
+	sc, err := e.ws.DecideScope(f.request())
 	if err != nil {
 		return nil, err
 	}
-	set, cfg, err := e.openRegistries()
+	set, cfg, err := e.ws.Configured()
 	if err != nil {
 		return nil, err
 	}
-	aenv := e.agentEnv(cfg, sc.root)
-	adapters, _, err := e.selectAgents(cfg, agentNames, aenv)
+	aenv := e.ws.AgentEnv(cfg, sc.Root)
+	adapters, _, err := e.ws.SelectAgents(e.ctx, cfg, agentNames, aenv)
 	if err != nil {
 		return nil, err
 	}
 	p := &pipeline{e: e, cfg: cfg, set: set, sc: sc, aenv: aenv, adapters: adapters}
-	if p.lock, err = readLock(sc.lockPath()); err != nil {
+	if p.lock, err = readLock(sc.LockPath()); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -148,25 +151,25 @@ type fetched struct {
 // agents. Nothing outside the registries' caches is written.
 func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 	var out []fetched
-	prog := p.e.newProgress(p.json)
-	defer prog.done()
-	vopts := validate.Options{OverrideKeys: overrideKeys()}
+	prog := p.e.Progress(p.json)
+	defer prog.Done()
+	vopts := validate.Options{OverrideKeys: workspace.OverrideKeys()}
 	for i, w := range wants {
-		prog.step(i+1, len(wants), "fetching", w.name+"@"+w.version)
+		prog.Step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.set.Get(w.registry)
 		if !ok {
-			return nil, func() {}, &Error{Code: "ASK_REGISTRY_UNKNOWN",
-				Summary: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
+			return nil, func() {}, &askerr.Error{Code: "ASK_REGISTRY_UNKNOWN",
+				Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
 				Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
 		}
-		p.e.verbose("fetching %s@%s from %s", w.name, w.version, w.registry)
+		p.e.Verbose("fetching %s@%s from %s", w.name, w.version, w.registry)
 		pkg, integrity, err := registry.Snapshot(p.e.ctx, reg, w.name, w.version)
 		if err != nil {
 			return nil, func() {}, err
 		}
 		if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
-			return nil, func() {}, &Error{Code: "ASK_INTEGRITY_MISMATCH",
-				Summary: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
+			return nil, func() {}, &askerr.Error{Code: "ASK_INTEGRITY_MISMATCH",
+				Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
 				Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity},
 				Try:     []string{"nothing was installed; ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
 		}
@@ -186,11 +189,11 @@ func (p *pipeline) fetch(wants []want) ([]fetched, func(), error) {
 		if diags.HasErrors() {
 			for _, d := range diags {
 				if d.Severity == format.SeverityError {
-					fmt.Fprintf(p.e.stdout, "%s@%s/%s: %s %s %s\n", field(w.name), field(w.version), location(d), d.Severity, field(d.Code), field(d.Message))
+					fmt.Fprintf(p.e.Out, "%s@%s/%s: %s %s %s\n", ui.Field(w.name), ui.Field(w.version), location(d), d.Severity, ui.Field(d.Code), ui.Field(d.Message))
 				}
 			}
-			return nil, func() {}, &Error{Code: "ASK_VALIDATION_FAILED",
-				Summary: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
+			return nil, func() {}, &askerr.Error{Code: "ASK_VALIDATION_FAILED",
+				Message: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
 				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
 		}
 		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
@@ -211,7 +214,7 @@ func (p *pipeline) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (
 	for i, k := range order {
 		items[i] = fs[k].item
 	}
-	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: force, DryRun: dryRun,
+	opts := install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters, Force: force, DryRun: dryRun,
 		Hook: p.e.faultHook()}
 	var rep *install.Report
 	put := func() error {
@@ -248,7 +251,7 @@ func (p *pipeline) underRunLock(fn func() error) error {
 			return err
 		}
 		var err error
-		if p.lock, err = readLock(p.sc.lockPath()); err != nil {
+		if p.lock, err = readLock(p.sc.LockPath()); err != nil {
 			return err
 		}
 		return fn()
@@ -260,7 +263,7 @@ func (p *pipeline) underRunLock(fn func() error) error {
 // locked skill that stays put the new versions of its dependencies. It
 // is nil outside project scope.
 func (p *pipeline) installJournal(fs []fetched, plan *resolve.Plan) *journal {
-	if p.sc.scope != agents.ScopeProject {
+	if p.sc.Kind != agents.ScopeProject {
 		return nil
 	}
 	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
@@ -310,7 +313,7 @@ func (p *pipeline) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 // removalJournal is the journal of removing names: each one's entry
 // before. It is nil outside project scope.
 func (p *pipeline) removalJournal(names []string) *journal {
-	if p.sc.scope != agents.ScopeProject {
+	if p.sc.Kind != agents.ScopeProject {
 		return nil
 	}
 	j := newJournal(p.command, p.requested, p.flags, p.sc, p.adapters)
@@ -383,38 +386,35 @@ func (p *pipeline) printReport(rep *install.Report) {
 		}
 		switch r.Outcome {
 		case install.OutcomeSkipped:
-			fmt.Fprintf(e.stdout, "%s %s for %s: %s\n", e.style.dim("skipped"), field(r.Name), field(r.Agent), field(r.Reason))
+			fmt.Fprintf(e.Out, "%s %s for %s: %s\n", e.Style.Dim("skipped"), ui.Field(r.Name), ui.Field(r.Agent), ui.Field(r.Reason))
 		case install.OutcomeRefused:
-			fmt.Fprintf(e.stdout, "%s %s in %s: %s\n", e.style.red("refused"), field(r.Name), field(e.rel(r.Root)), field(r.Reason))
+			fmt.Fprintf(e.Out, "%s %s in %s: %s\n", e.Style.Red("refused"), ui.Field(r.Name), ui.Field(e.Rel(r.Root)), ui.Field(r.Reason))
 			for _, m := range r.Modified {
-				fmt.Fprintf(e.stdout, "    %s\n", field(m))
+				fmt.Fprintf(e.Out, "    %s\n", ui.Field(m))
 			}
 		default:
-			ver := field(r.Version)
+			ver := ui.Field(r.Version)
 			if r.Previous != "" && r.Previous != r.Version {
-				ver = field(r.Previous) + " → " + ver
+				ver = ui.Field(r.Previous) + " → " + ver
 			}
-			fmt.Fprintf(e.stdout, "%s %s %s → %s (%s)\n", e.style.green(word), field(r.Name), ver, field(e.rel(r.Dest)), fields(r.Readers, ", "))
+			fmt.Fprintf(e.Out, "%s %s %s → %s (%s)\n", e.Style.Green(word), ui.Field(r.Name), ver, ui.Field(e.Rel(r.Dest)), ui.Fields(r.Readers, ", "))
 			if len(r.Preserved) > 0 {
-				fmt.Fprintf(e.stdout, "    kept your files: %s\n", fields(r.Preserved, ", "))
+				fmt.Fprintf(e.Out, "    kept your files: %s\n", ui.Fields(r.Preserved, ", "))
 			}
 		}
 	}
 	for _, d := range rep.Duplicates {
-		e.warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
-			field(d.Agent), field(d.Name), len(d.Roots), fields(d.Roots, ", "))
+		e.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
+			ui.Field(d.Agent), ui.Field(d.Name), len(d.Roots), ui.Fields(d.Roots, ", "))
 	}
 }
 
 // resolutionWarnings prints the resolver's warnings.
 func (e *env) resolutionWarnings(plan *resolve.Plan) {
 	for _, w := range plan.Warnings {
-		e.warn("%s %s", field(w.Code), field(w.Message))
+		e.Warn("%s %s", ui.Field(w.Code), ui.Field(w.Message))
 	}
 }
 
 // isNotInstalled reports whether err says a skill is not installed.
-func isNotInstalled(err error) bool {
-	var c coded
-	return errors.As(err, &c) && c.ErrorCode() == "ASK_NOT_INSTALLED"
-}
+func isNotInstalled(err error) bool { return askerr.Is(err, "ASK_NOT_INSTALLED") }

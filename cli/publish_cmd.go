@@ -11,6 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/publish"
@@ -45,15 +49,15 @@ Examples:
 
 func (c *publishCmd) Run(e *env) error {
 	if c.Push && !c.Write {
-		return usageError("--push needs --write")
+		return askerr.Usage("--push needs --write")
 	}
 	target, desc, err := c.target(e)
 	if err != nil {
 		return err
 	}
 	opts := publish.Options{
-		OverrideKeys: overrideKeys(),
-		Load:         osLoadOptions(),
+		OverrideKeys: workspace.OverrideKeys(),
+		Load:         workspace.LoadOptions(),
 		KnownAgents:  agents.Default().IDs(),
 		Now:          time.Now,
 	}
@@ -67,14 +71,14 @@ func (c *publishCmd) Run(e *env) error {
 		var pe *publish.Error
 		if errors.As(err, &pe) {
 			for _, d := range pe.Diagnostics {
-				d.File = filepath.ToSlash(filepath.Join(e.rel(c.Path), filepath.FromSlash(d.File)))
-				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), d.Severity, field(d.Code), field(d.Message))
+				d.File = filepath.ToSlash(filepath.Join(e.Rel(c.Path), filepath.FromSlash(d.File)))
+				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), d.Severity, ui.Field(d.Code), ui.Field(d.Message))
 			}
 		}
 		return err
 	}
 	for _, w := range plan.Warnings {
-		e.warn("%s", field(w))
+		e.Warn("%s", ui.Field(w))
 	}
 	result := struct {
 		Entry  json.RawMessage      `json:"entry"`
@@ -85,12 +89,12 @@ func (c *publishCmd) Run(e *env) error {
 	}{Entry: plan.EntryJSON, Target: desc, Plan: map[string]any{
 		"name": plan.Name, "version": plan.Version, "integrity": plan.Integrity, "path": plan.Path}}
 	if c.Pack != "" {
-		pkg, diags := format.Load(os.DirFS(c.Path), osLoadOptions())
+		pkg, diags := format.Load(os.DirFS(c.Path), workspace.LoadOptions())
 		if pkg == nil || diags.HasErrors() {
-			return &Error{Code: "ASK_VALIDATION_FAILED", Summary: "the package changed while it was being published"}
+			return &askerr.Error{Code: "ASK_VALIDATION_FAILED", Message: "the package changed while it was being published"}
 		}
 		if err := os.MkdirAll(c.Pack, 0o755); err != nil {
-			return &Error{Code: "ASK_IO", Summary: "cannot create " + e.rel(c.Pack), Err: err}
+			return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + e.Rel(c.Pack), Err: err}
 		}
 		p, err := publish.Pack(pkg, c.Pack)
 		if err != nil {
@@ -105,36 +109,36 @@ func (c *publishCmd) Run(e *env) error {
 		}
 		result.Write = res
 		for _, w := range res.Warnings {
-			e.warn("%s", w)
+			e.Warn("%s", w)
 		}
 	}
 	if c.JSON {
-		return e.printJSON(result)
+		return e.JSON(result)
 	}
 	if !c.Write {
-		e.info("%s %s is ready for %s (integrity %s); the index entry:", plan.Name, plan.Version, desc, plan.Integrity)
-		fmt.Fprintf(e.stdout, "%s", plan.Entry)
+		e.Info("%s %s is ready for %s (integrity %s); the index entry:", plan.Name, plan.Version, desc, plan.Integrity)
+		fmt.Fprintf(e.Out, "%s", plan.Entry)
 		if !strings.HasSuffix(string(plan.Entry), "\n") {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.Out)
 		}
 	} else {
 		r := result.Write
-		fmt.Fprintf(e.stdout, "published %s %s to %s at %s\n", plan.Name, plan.Version, desc, r.Path)
+		fmt.Fprintf(e.Out, "published %s %s to %s at %s\n", plan.Name, plan.Version, desc, r.Path)
 		for _, a := range r.Archived {
-			fmt.Fprintf(e.stdout, "  archived %s as a tarball\n", a)
+			fmt.Fprintf(e.Out, "  archived %s as a tarball\n", a)
 		}
 		for _, d := range r.Dropped {
-			fmt.Fprintf(e.stdout, "  dropped %s (its files were already replaced)\n", d)
+			fmt.Fprintf(e.Out, "  dropped %s (its files were already replaced)\n", d)
 		}
 		if r.Branch != "" {
-			fmt.Fprintf(e.stdout, "  branch %s, commit %s\n", r.Branch, r.Commit)
+			fmt.Fprintf(e.Out, "  branch %s, commit %s\n", r.Branch, r.Commit)
 		}
 		if r.Next != "" {
-			fmt.Fprintf(e.stdout, "next: %s\n", r.Next)
+			fmt.Fprintf(e.Out, "next: %s\n", r.Next)
 		}
 	}
 	if result.Pack != "" {
-		fmt.Fprintf(e.stdout, "packed %s\n", e.rel(result.Pack))
+		fmt.Fprintf(e.Out, "packed %s\n", e.Rel(result.Pack))
 	}
 	return nil
 }
@@ -142,7 +146,7 @@ func (c *publishCmd) Run(e *env) error {
 // target turns --registry into a publish target: a configured local or
 // git registry, or a registry folder given by path.
 func (c *publishCmd) target(e *env) (publish.Target, string, error) {
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return nil, "", err
 	}
@@ -152,12 +156,12 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 			return publish.FolderTarget{Root: strings.TrimPrefix(r.URL, "file://")}, "registry " + r.Name, nil
 		case config.KindGit:
 			sum := sha256.Sum256([]byte(r.URL + "#" + r.Ref))
-			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.cacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
+			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.ws.CacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
 			if err != nil {
-				return nil, "", &Error{Code: "ASK_IO", Summary: "cannot create a work folder for the clone", Err: err}
+				return nil, "", &askerr.Error{Code: "ASK_IO", Message: "cannot create a work folder for the clone", Err: err}
 			}
 			if err := os.Remove(work); err != nil {
-				return nil, "", &Error{Code: "ASK_IO", Summary: "cannot prepare " + work, Err: err}
+				return nil, "", &askerr.Error{Code: "ASK_IO", Message: "cannot prepare " + work, Err: err}
 			}
 			ref := r.Ref
 			if ref == "" {
@@ -165,22 +169,22 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 			}
 			return publish.GitTarget{URL: r.URL, Ref: ref, WorkDir: work, Push: c.Push}, "registry " + r.Name, nil
 		case config.KindBundled:
-			return nil, "", &Error{Code: "ASK_USAGE", Summary: "the bundled registry is built into agent-skills and cannot be written",
+			return nil, "", &askerr.Error{Code: "ASK_USAGE", Message: "the bundled registry is built into agent-skills and cannot be written",
 				Try: []string{"publish into the skills/ folder of the agent-skills source: --registry path/to/skills"}}
 		default:
-			return nil, "", &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("registry %s is an %s registry, which has no write path", r.Name, r.Kind),
+			return nil, "", &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("registry %s is an %s registry, which has no write path", r.Name, r.Kind),
 				Try: []string{"publish to the git repository or folder that backs it"}}
 		}
 	}
 	if fi, err := os.Stat(c.Registry); err == nil && fi.IsDir() {
 		abs, _ := filepath.Abs(c.Registry)
-		return publish.FolderTarget{Root: abs}, "registry folder " + e.rel(abs), nil
+		return publish.FolderTarget{Root: abs}, "registry folder " + e.Rel(abs), nil
 	}
 	names := make([]string, len(cfg.Registries))
 	for i, r := range cfg.Registries {
 		names[i] = r.Name
 	}
-	return nil, "", &Error{Code: "ASK_REGISTRY_UNKNOWN", Summary: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
+	return nil, "", &askerr.Error{Code: "ASK_REGISTRY_UNKNOWN", Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
 		Detail: []string{"configured: " + strings.Join(names, ", ")},
 		Try:    []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>"}}
 }

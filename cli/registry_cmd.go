@@ -7,6 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/registry"
@@ -37,7 +41,7 @@ type registryListCmd struct {
 }
 
 func (c *registryListCmd) Run(e *env) error {
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return err
 	}
@@ -49,16 +53,16 @@ func (c *registryListCmd) Run(e *env) error {
 		regs[i] = r
 	}
 	if c.JSON {
-		return e.printJSON(regs)
+		return e.JSON(regs)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tURL\tTRUSTED")
 	for _, r := range regs {
 		u := r.URL
 		if r.Ref != "" {
 			u += "#" + r.Ref
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(r.Name), field(r.Kind), field(u), yesNo(r.Trusted))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ui.Field(r.Name), ui.Field(r.Kind), ui.Field(u), yesNo(r.Trusted))
 	}
 	return tw.Flush()
 }
@@ -73,12 +77,12 @@ type registryAddCmd struct {
 }
 
 func (c *registryAddCmd) Run(e *env) error {
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return err
 	}
 	if _, ok := cfg.Registry(c.Name); ok {
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("a registry named %q already exists", c.Name),
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("a registry named %q already exists", c.Name),
 			Try: []string{"agent-skills registry remove " + c.Name + "   and add it again", "choose another name"}}
 	}
 	url, ref := c.URL, c.Ref
@@ -95,18 +99,18 @@ func (c *registryAddCmd) Run(e *env) error {
 	if kind == config.KindLocal && !strings.HasPrefix(url, "file://") {
 		abs, err := filepath.Abs(url)
 		if err != nil {
-			return usageError("cannot resolve %s", url)
+			return askerr.Usage("cannot resolve %s", url)
 		}
 		url = abs
 	}
 	if ref != "" && kind != config.KindGit {
-		return usageError("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
+		return askerr.Usage("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
 	}
 	r := config.Registry{Name: c.Name, URL: url, Kind: kind, Ref: ref, Trusted: !c.Untrusted}
 	if kind == config.KindGit {
 		// Refuse now a ref or URL git must not be given (gitrun's rules),
 		// rather than saving an entry that breaks every later command.
-		if _, err := registry.Open(registrySpec(r), registry.Options{CacheDir: e.cacheDir()}); err != nil {
+		if _, err := registry.Open(workspace.RegistrySpec(r), registry.Options{CacheDir: e.ws.CacheDir()}); err != nil {
 			return err
 		}
 	}
@@ -115,10 +119,10 @@ func (c *registryAddCmd) Run(e *env) error {
 	} else {
 		cfg.Registries = append(cfg.Registries, r)
 	}
-	if err := cfg.Save(e.configPath()); err != nil {
+	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.stdout, "added %s registry %s (%s)\n", kind, c.Name, field(url))
+	fmt.Fprintf(e.Out, "added %s registry %s (%s)\n", kind, c.Name, ui.Field(url))
 	return nil
 }
 
@@ -127,7 +131,7 @@ type registryRemoveCmd struct {
 }
 
 func (c *registryRemoveCmd) Run(e *env) error {
-	cfg, err := e.loadConfig()
+	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return err
 	}
@@ -145,15 +149,15 @@ func (c *registryRemoveCmd) Run(e *env) error {
 		for i, r := range cfg.Registries {
 			names[i] = r.Name
 		}
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("no registry named %q", c.Name),
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("no registry named %q", c.Name),
 			Detail: []string{"configured: " + strings.Join(names, ", ")},
 			Try:    []string{"agent-skills registry list"}}
 	}
 	cfg.Registries = kept
-	if err := cfg.Save(e.configPath()); err != nil {
+	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.stdout, "removed registry %s\n", c.Name)
+	fmt.Fprintf(e.Out, "removed registry %s\n", c.Name)
 	return nil
 }
 
@@ -161,11 +165,11 @@ func (c *registryRemoveCmd) Run(e *env) error {
 // invalid one as it is, a failed write (a full disk, a read-only or
 // missing folder) as ASK_IO.
 func saveError(e *env, err error) error {
-	var c coded
+	var c askerr.Coded
 	if errors.As(err, &c) {
 		return err
 	}
-	return &Error{Code: "ASK_IO", Summary: "cannot write " + e.configPath(), Err: err,
+	return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.ws.ConfigPath(), Err: err,
 		Try: []string{"free some disk space or fix the folder's permissions, then run the command again",
 			"or point AGENT_SKILLS_HOME at a writable folder"}}
 }
@@ -182,8 +186,8 @@ func credentialsInURL(name, url, ref, kind string) error {
 	if ref != "" {
 		add += " --ref " + ref
 	}
-	e := &Error{Code: "ASK_REGISTRY_CREDENTIALS",
-		Summary: "the registry URL " + redact.URL(url) + " carries a password; agent-skills does not store credentials in config.json",
+	e := &askerr.Error{Code: "ASK_REGISTRY_CREDENTIALS",
+		Message: "the registry URL " + redact.URL(url) + " carries a password; agent-skills does not store credentials in config.json",
 		Detail:  []string{"Nothing was added. The password was not written anywhere."},
 	}
 	if kind != config.KindGit {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -27,7 +30,7 @@ Example:
 }
 
 func (c *registryExportCmd) Run(e *env) error {
-	set, cfg, err := e.openRegistries()
+	set, cfg, err := e.ws.Configured()
 	if err != nil {
 		return err
 	}
@@ -35,11 +38,11 @@ func (c *registryExportCmd) Run(e *env) error {
 	if !ok {
 		fi, err := os.Stat(c.From)
 		if err != nil || !fi.IsDir() {
-			return &Error{Code: "ASK_REGISTRY_UNKNOWN", Summary: fmt.Sprintf("%q is neither a configured registry nor a folder", c.From),
+			return &askerr.Error{Code: "ASK_REGISTRY_UNKNOWN", Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.From),
 				Try: []string{"agent-skills registry list"}}
 		}
 		abs, _ := filepath.Abs(c.From)
-		reg, err = registry.Open(registry.Spec{Name: filepath.Base(abs), URL: abs, Kind: registry.KindLocal}, e.registryOptions(cfg))
+		reg, err = registry.Open(registry.Spec{Name: filepath.Base(abs), URL: abs, Kind: registry.KindLocal}, e.ws.RegistryOptions(cfg))
 		if err != nil {
 			return err
 		}
@@ -49,7 +52,7 @@ func (c *registryExportCmd) Run(e *env) error {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(c.Dir, "archives"), 0o755); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot create " + e.rel(c.Dir), Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + e.Rel(c.Dir), Err: err}
 	}
 	out := &registry.Index{SchemaVersion: idx.SchemaVersion, Name: idx.Name, UpdatedAt: idx.UpdatedAt}
 	count := 0
@@ -63,11 +66,11 @@ func (c *registryExportCmd) Run(e *env) error {
 			}
 			var buf bytes.Buffer
 			if err := registry.Pack(pkg.FS, pkg.Files, &buf); err != nil {
-				return &Error{Code: "ASK_IO", Summary: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
+				return &askerr.Error{Code: "ASK_IO", Message: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
 			}
 			rel := "archives/" + s.Name + "-" + v.Version + ".tar.gz"
 			if err := atomicfile.WriteFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), buf.Bytes(), 0o644); err != nil {
-				return &Error{Code: "ASK_IO", Summary: "cannot write " + rel, Err: err}
+				return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + rel, Err: err}
 			}
 			nv := *v
 			nv.Path, nv.Tarball = "", rel
@@ -81,9 +84,9 @@ func (c *registryExportCmd) Run(e *env) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"), data, 0o644); err != nil {
-		return &Error{Code: "ASK_IO", Summary: "cannot write index.json", Err: err}
+		return &askerr.Error{Code: "ASK_IO", Message: "cannot write index.json", Err: err}
 	}
-	fmt.Fprintf(e.stdout, "exported %d %s of %d %s to %s\n", count, plural(count, "version", "versions"),
-		len(out.Skills), plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.rel(c.Dir), "/")+"/index.json")
+	fmt.Fprintf(e.Out, "exported %d %s of %d %s to %s\n", count, ui.Plural(count, "version", "versions"),
+		len(out.Skills), ui.Plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.Rel(c.Dir), "/")+"/index.json")
 	return nil
 }

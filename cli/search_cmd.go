@@ -5,7 +5,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/agent-skills/agent-skills/cli/internal/termtext"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/registry"
 )
 
@@ -29,9 +31,9 @@ Examples:
 
 func (c *searchCmd) Run(e *env) error {
 	if c.Limit < 0 {
-		return usageError("--limit must be 0 or more")
+		return askerr.Usage("--limit must be 0 or more")
 	}
-	set, _, err := e.openRegistries()
+	set, _, err := e.ws.Configured()
 	if err != nil {
 		return err
 	}
@@ -45,54 +47,23 @@ func (c *searchCmd) Run(e *env) error {
 		if hits == nil {
 			hits = []registry.Hit{}
 		}
-		return e.printJSON(struct {
+		return e.JSON(struct {
 			Query string         `json:"query"`
 			Hits  []registry.Hit `json:"results"`
 		}{query, hits})
 	}
 	if len(hits) == 0 {
-		e.info("no skills match %q", query)
+		e.Info("no skills match %q", query)
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tREGISTRY\tDESCRIPTION")
 	for _, h := range hits {
 		reg := h.Registry
 		if h.Shadowed {
 			reg += " (shadowed by " + h.ShadowedBy + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", field(h.Name), field(h.Latest), field(reg), truncate(oneLine(h.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ui.Field(h.Name), ui.Field(h.Latest), ui.Field(reg), ui.Truncate(ui.OneLine(h.Description), 70))
 	}
 	return tw.Flush()
-}
-
-// oneLine folds white space runs, new lines included, into single spaces
-// and escapes what a terminal would act on (see termtext.Line): the form
-// of every description printed in a table or a line.
-func oneLine(s string) string { return termtext.Line(foldSpace(s)) }
-
-// foldSpace folds white space runs, new lines included, into single
-// spaces, for a value that a program, not a terminal, reads.
-func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// field returns a value from a package, index or source — a name, a
-// version, a path, a registry — escaped to print as one field of a line.
-func field(s string) string { return termtext.Line(s) }
-
-// fields escapes each value like field and joins them with sep.
-func fields(ss []string, sep string) string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = field(s)
-	}
-	return strings.Join(out, sep)
-}
-
-// truncate shortens s to at most n runes, marking a cut with "…".
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

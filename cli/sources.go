@@ -1,55 +1,27 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
-// splitSources separates direct sources (owner/repo, git URLs, folders,
-// archives) from registry references.
-func (e *env) splitSources(args []string) ([]source.Ref, []string, error) {
-	var srcs []source.Ref
-	var rest []string
-	isDir := func(p string) bool {
-		fi, err := os.Stat(p)
-		return err == nil && fi.IsDir()
-	}
-	for _, a := range args {
-		r, ok, err := source.Parse(a, e.cwd, isDir)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
-			srcs = append(srcs, r)
-		} else {
-			rest = append(rest, a)
-		}
-	}
-	return srcs, rest, nil
-}
-
 // sourceOptions are the options every source fetch uses; dir receives the
-// materialised packages.
+// materialised packages. On a terminal, the user picks among several
+// skills.
 func (e *env) sourceOptions(dir string, skills []string) source.Options {
-	return source.Options{
-		CacheDir:     e.cacheDir(),
-		Dir:          dir,
-		Skills:       skills,
-		Getenv:       e.getenv,
-		Interactive:  isTerminal(e.stdout) && e.stdinIsTerminal(),
-		Pick:         e.pickSkills,
-		OverrideKeys: overrideKeys(),
-		HTTPTimeouts: e.http,
-		Notify:       func(msg string) { e.note("%s", msg) },
-	}
+	o := e.ws.SourceOptions(dir, skills)
+	o.Interactive, o.Pick = e.OutIsTerminal() && e.stdinIsTerminal(), e.pickSkills
+	return o
 }
 
 // stdinIsTerminal reports whether standard input is a terminal.
@@ -64,12 +36,12 @@ func (e *env) stdinIsTerminal() bool {
 
 // pickSkills asks on the terminal which of several skills to install.
 func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
-	fmt.Fprintln(e.stderr, "This source offers several skills:")
+	fmt.Fprintln(e.Err, "This source offers several skills:")
 	for i, f := range found {
-		fmt.Fprintf(e.stderr, "  %d) %s  %s\n", i+1, field(f.Name), truncate(oneLine(f.Description), 60))
+		fmt.Fprintf(e.Err, "  %d) %s  %s\n", i+1, ui.Field(f.Name), ui.Truncate(ui.OneLine(f.Description), 60))
 	}
-	fmt.Fprint(e.stderr, "Install which? (numbers separated by spaces, or * for all): ")
-	e.flush() // the prompt has no new line; show it before waiting
+	fmt.Fprint(e.Err, "Install which? (numbers separated by spaces, or * for all): ")
+	e.Flush() // the prompt has no new line; show it before waiting
 	var line string
 	buf := make([]byte, 1)
 	for {
@@ -87,12 +59,12 @@ func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	for _, f := range strings.Fields(line) {
 		var i int
 		if _, err := fmt.Sscanf(f, "%d", &i); err != nil || i < 1 || i > len(found) {
-			return nil, usageError("%q is not one of the numbers shown", f)
+			return nil, askerr.Usage("%q is not one of the numbers shown", f)
 		}
 		out = append(out, found[i-1])
 	}
 	if len(out) == 0 {
-		return nil, usageError("no skill chosen")
+		return nil, askerr.Usage("no skill chosen")
 	}
 	return out, nil
 }
@@ -107,17 +79,17 @@ func (e *env) listSource(r source.Ref, maxSkills int) error {
 		return err
 	}
 	if res.Registry {
-		fmt.Fprintf(e.stdout, "%s is a registry; add it with: agent-skills registry add <name> %s\n", field(r.Input), field(res.RegistryURL))
+		fmt.Fprintf(e.Out, "%s is a registry; add it with: agent-skills registry add <name> %s\n", ui.Field(r.Input), ui.Field(res.RegistryURL))
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPATH\tDESCRIPTION")
 	for _, f := range res.Found {
 		p := f.Path
 		if p == "" {
 			p = "."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", field(f.Name), field(p), truncate(oneLine(f.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Field(f.Name), ui.Field(p), ui.Truncate(ui.OneLine(f.Description), 70))
 	}
 	return tw.Flush()
 }
@@ -130,9 +102,9 @@ func (p *pipeline) fetchSources(refs []source.Ref, skills []string, maxSkills in
 	if len(refs) == 0 {
 		return nil, func() {}, nil
 	}
-	tmp, err := os.MkdirTemp(ensureDir(filepath.Join(p.e.cacheDir(), "staging")), "sources-")
+	tmp, err := os.MkdirTemp(ensureDir(filepath.Join(p.e.ws.CacheDir(), "staging")), "sources-")
 	if err != nil {
-		return nil, func() {}, &Error{Code: "ASK_IO", Summary: "cannot create a staging folder", Err: err}
+		return nil, func() {}, &askerr.Error{Code: "ASK_IO", Message: "cannot create a staging folder", Err: err}
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
 	seen := map[string]bool{}
@@ -149,7 +121,7 @@ func (p *pipeline) fetchSources(refs []source.Ref, skills []string, maxSkills in
 		}
 		if res.Registry {
 			cleanup()
-			return nil, func() {}, &Error{Code: "ASK_USAGE", Summary: r.Input + " is a registry, not a skill source",
+			return nil, func() {}, &askerr.Error{Code: "ASK_USAGE", Message: r.Input + " is a registry, not a skill source",
 				Try: []string{"agent-skills registry add <name> " + res.RegistryURL, "then: agent-skills install <name>:<skill>"}}
 		}
 		for _, pk := range res.Packages {
@@ -159,7 +131,7 @@ func (p *pipeline) fetchSources(refs []source.Ref, skills []string, maxSkills in
 			}
 			if prev, ok := byName[pk.Name]; ok {
 				cleanup()
-				return nil, func() {}, usageError("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
+				return nil, func() {}, askerr.Usage("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
 			}
 			seen[key], byName[pk.Name] = true, pk.Source
 			out = append(out, sourceFetched(pk, string(resolve.RoleRequested)))
@@ -184,9 +156,9 @@ func (p *pipeline) restoreSources(entries map[string]resolve.LockedSkill) ([]fet
 	if len(entries) == 0 {
 		return nil, func() {}, nil
 	}
-	tmp, err := os.MkdirTemp(ensureDir(filepath.Join(p.e.cacheDir(), "staging")), "restore-")
+	tmp, err := os.MkdirTemp(ensureDir(filepath.Join(p.e.ws.CacheDir(), "staging")), "restore-")
 	if err != nil {
-		return nil, func() {}, &Error{Code: "ASK_IO", Summary: "cannot create a staging folder", Err: err}
+		return nil, func() {}, &askerr.Error{Code: "ASK_IO", Message: "cannot create a staging folder", Err: err}
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
 	var out []fetched
@@ -196,9 +168,8 @@ func (p *pipeline) restoreSources(entries map[string]resolve.LockedSkill) ([]fet
 			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, p.e.sourceOptions(filepath.Join(tmp, name), nil))
 		if err != nil {
 			cleanup()
-			var c coded
-			if errors.As(err, &c) && c.ErrorCode() == "ASK_INTEGRITY_MISMATCH" {
-				return nil, func() {}, &Error{Code: "ASK_INTEGRITY_MISMATCH", Summary: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
+			if askerr.Is(err, "ASK_INTEGRITY_MISMATCH") {
+				return nil, func() {}, &askerr.Error{Code: "ASK_INTEGRITY_MISMATCH", Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
 					Try: []string{"nothing was installed; check who changed the source at commit " + l.Commit}}
 			}
 			return nil, func() {}, err

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -43,7 +45,7 @@ func (c *uninstallCmd) Run(e *env) error {
 	if c.Force {
 		p.flags = []string{"--force"}
 	}
-	opts := install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun,
+	opts := install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters, Force: c.Force, DryRun: c.DryRun,
 		Hook: e.faultHook()}
 	var rep *install.Report
 	run := func() error {
@@ -118,7 +120,7 @@ func (c *uninstallCmd) Run(e *env) error {
 // finishing what the lock says, not an error; a name neither installed
 // nor locked stays in targets, for Uninstall to report as not installed.
 func (p *pipeline) splitFinishing(names []string, prev, done *journal) (targets, finishing []string, err error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -169,14 +171,14 @@ func (p *pipeline) noteFinishing(finishing []string, prev, done *journal, dryRun
 		}
 	}
 	if len(before) > 0 {
-		p.e.info("already removed by the interrupted %q: %s", by.describe(), nameList(before))
+		p.e.Info("already removed by the interrupted %q: %s", by.String(), nameList(before))
 	}
 	switch {
 	case len(lockOnly) == 0:
 	case dryRun:
-		p.e.info("not installed here for %s, would leave skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
+		p.e.Info("not installed here for %s, would leave skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
 	default:
-		p.e.info("not installed here for %s, left skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
+		p.e.Info("not installed here for %s, left skills.lock only: %s", agentList(p.adapters), nameList(lockOnly))
 	}
 }
 
@@ -197,9 +199,9 @@ func refusedOnly(rep *install.Report) *install.Report {
 // would leave: the installed one with each planned skill's dependencies.
 // The caller holds the run lock unless dryRun.
 func (p *pipeline) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun bool) error {
-	if !dryRun && p.sc.scope == agents.ScopeProject {
+	if !dryRun && p.sc.Kind == agents.ScopeProject {
 		var err error
-		if p.lock, err = readLock(p.sc.lockPath()); err != nil {
+		if p.lock, err = readLock(p.sc.LockPath()); err != nil {
 			return err
 		}
 	}
@@ -221,7 +223,7 @@ func (p *pipeline) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun 
 	var urep *install.Report
 	remove := func() error {
 		var err error
-		urep, err = install.Uninstall(p.e.ctx, orphans, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters,
+		urep, err = install.Uninstall(p.e.ctx, orphans, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters,
 			DryRun: dryRun, Hook: p.e.faultHook()})
 		return err
 	}
@@ -243,7 +245,7 @@ func (p *pipeline) noteOrphans(orphans []string, dryRun bool) {
 		verb = "it would be removed too"
 	}
 	for _, o := range orphans {
-		p.e.info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
+		p.e.Info("%s was installed as a dependency and nothing requires it any more: %s", o, verb)
 	}
 }
 
@@ -266,7 +268,7 @@ type depGraph struct {
 // receipts of the selected agents' roots. Roles and states come from the
 // receipts either way.
 func (p *pipeline) installedGraph() (*depGraph, error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +280,7 @@ func (p *pipeline) installedGraph() (*depGraph, error) {
 		}
 		g.prunable[in.Name] = ok
 	}
-	if p.sc.scope == agents.ScopeProject && p.lock != nil {
+	if p.sc.Kind == agents.ScopeProject && p.lock != nil {
 		for n, s := range p.lock.Skills {
 			d := s.Dependencies
 			if d == nil {
@@ -368,9 +370,9 @@ func (g *depGraph) requiredElsewhere(names []string) error {
 		return nil
 	}
 	all := append(slices.Clone(names), keep...)
-	return &Error{
+	return &askerr.Error{
 		Code:    "ASK_SKILL_REQUIRED",
-		Summary: "cannot uninstall " + strings.Join(names, ", ") + ": other installed skills require it",
+		Message: "cannot uninstall " + strings.Join(names, ", ") + ": other installed skills require it",
 		Detail:  detail,
 		Try: []string{
 			"agent-skills uninstall " + strings.Join(all, " ") + "   to remove them together",

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -42,10 +44,10 @@ Examples:
 
 func (c *updateCmd) Run(e *env) error {
 	if c.WithSuggests && len(c.Skills) == 0 {
-		return usageError("--with-suggests needs skill names: suggestions are added only for skills you name")
+		return askerr.Usage("--with-suggests needs skill names: suggestions are added only for skills you name")
 	}
 	if c.KeepLocal && c.Force {
-		return usageError("--keep-local and --force contradict each other: keep your edits, or replace them")
+		return askerr.Usage("--keep-local and --force contradict each other: keep your edits, or replace them")
 	}
 	p, err := e.newPipeline(c.Scope, c.Agent)
 	if err != nil {
@@ -88,7 +90,7 @@ func (c *updateCmd) Run(e *env) error {
 		}
 		sortStrings(names)
 		if len(names) == 0 {
-			e.info("nothing to update: no skills installed in %s scope", p.sc.scope)
+			e.Info("nothing to update: no skills installed in %s scope", p.sc.Kind)
 			return nil
 		}
 	}
@@ -106,7 +108,7 @@ func (c *updateCmd) Run(e *env) error {
 		}
 		cur, ok := installed[ref.Name]
 		if !ok {
-			return &Error{Code: "ASK_NOT_INSTALLED", Summary: fmt.Sprintf("%s is not installed in %s scope", ref.Name, p.sc.scope),
+			return &askerr.Error{Code: "ASK_NOT_INSTALLED", Message: fmt.Sprintf("%s is not installed in %s scope", ref.Name, p.sc.Kind),
 				Try: []string{"agent-skills list", "agent-skills install " + ref.Name}}
 		}
 		if ref.Registry == "" {
@@ -132,9 +134,9 @@ func (c *updateCmd) Run(e *env) error {
 		}
 	}
 	if len(srcNames) > 0 {
-		tmp, err := os.MkdirTemp(ensureDir(filepath.Join(e.cacheDir(), "staging")), "update-")
+		tmp, err := os.MkdirTemp(ensureDir(filepath.Join(e.ws.CacheDir(), "staging")), "update-")
 		if err != nil {
-			return &Error{Code: "ASK_IO", Summary: "cannot create a staging folder", Err: err}
+			return &askerr.Error{Code: "ASK_IO", Message: "cannot create a staging folder", Err: err}
 		}
 		defer os.RemoveAll(tmp)
 		moredFetched, err := p.updateSources(srcNames, c.Major, tmp)
@@ -144,7 +146,7 @@ func (c *updateCmd) Run(e *env) error {
 		fs = append(fs, moredFetched...)
 	}
 	if len(fs) == 0 {
-		e.info("everything is up to date")
+		e.Info("everything is up to date")
 		return p.pruneOnly(c.DryRun, c.JSON)
 	}
 	force := c.Force
@@ -169,7 +171,7 @@ func (c *updateCmd) Run(e *env) error {
 // skill in the scope: from skills.lock in a project, else from receipts.
 func (p *pipeline) installedVersions() (map[string]resolve.Pin, error) {
 	out := map[string]resolve.Pin{}
-	if p.sc.scope == agents.ScopeProject && p.lock != nil {
+	if p.sc.Kind == agents.ScopeProject && p.lock != nil {
 		for n, s := range p.lock.Skills {
 			if s.Source == "" {
 				out[n] = resolve.Pin{Version: s.Version, Registry: s.Registry}
@@ -177,7 +179,7 @@ func (p *pipeline) installedVersions() (map[string]resolve.Pin, error) {
 		}
 		return out, nil
 	}
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,11 @@ import (
 	"strings"
 	"testing/fstest"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+
 	"github.com/Masterminds/semver/v3"
+
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/format"
@@ -51,7 +55,7 @@ func (p *pipeline) updateSources(names []string, major bool, tmp string) ([]fetc
 			return nil, err
 		}
 		if len(res.Packages) != 1 {
-			return nil, &Error{Code: "ASK_SOURCE_NOT_FOUND", Summary: fmt.Sprintf("%s is no longer at %s in %s", name, l.Subpath, l.Source)}
+			return nil, &askerr.Error{Code: "ASK_SOURCE_NOT_FOUND", Message: fmt.Sprintf("%s is no longer at %s in %s", name, l.Subpath, l.Source)}
 		}
 		pk := res.Packages[0]
 		if format.SameIntegrity(pk.Integrity, l.Integrity) {
@@ -61,7 +65,7 @@ func (p *pipeline) updateSources(names []string, major bool, tmp string) ([]fetc
 		if err == nil {
 			p.printChanges(name, l, pk, old.Pkg)
 		} else {
-			p.e.warn("cannot show what changed in %s: %s", field(name), field(err.Error()))
+			p.e.Warn("cannot show what changed in %s: %s", ui.Field(name), ui.Field(err.Error()))
 		}
 		f := sourceFetched(pk, string(resolve.RoleRequested))
 		f.ref = ref
@@ -128,13 +132,13 @@ func (p *pipeline) printChanges(name string, l resolve.LockedSkill, pk source.Pa
 	if len(from) > 12 {
 		from = from[:12]
 	}
-	fmt.Fprintf(p.e.stdout, "%s %s (%s) → %s (%s) from %s:\n", field(name), field(l.Version), field(dash(from)), field(pk.Version), field(dash(to)), field(l.Source))
+	fmt.Fprintf(p.e.Out, "%s %s (%s) → %s (%s) from %s:\n", ui.Field(name), ui.Field(l.Version), ui.Field(ui.Dash(from)), ui.Field(pk.Version), ui.Field(ui.Dash(to)), ui.Field(l.Source))
 	for _, g := range []struct {
 		label string
 		files []string
 	}{{"added", added}, {"removed", removed}, {"modified", modified}} {
 		if len(g.files) > 0 {
-			fmt.Fprintf(p.e.stdout, "  %-8s %s\n", g.label, fields(g.files, ", "))
+			fmt.Fprintf(p.e.Out, "  %-8s %s\n", g.label, ui.Fields(g.files, ", "))
 		}
 	}
 }
@@ -144,7 +148,7 @@ func (p *pipeline) printChanges(name string, l resolve.LockedSkill, pk source.Pa
 // copy replaces the new version's file. It returns the packages rebuilt
 // over memory and the files kept.
 func (p *pipeline) keepLocal(fs []fetched) ([]fetched, error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.scope, Env: p.aenv, Agents: p.adapters})
+	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +194,11 @@ func (p *pipeline) keepLocal(fs []fetched) ([]fetched, error) {
 		}
 		np, diags := format.Load(mem, format.LoadOptions{})
 		if np == nil || diags.HasErrors() {
-			return nil, &Error{Code: "ASK_VALIDATION_FAILED", Summary: fmt.Sprintf("%s with your edits kept is not a valid package", f.name),
+			return nil, &askerr.Error{Code: "ASK_VALIDATION_FAILED", Message: fmt.Sprintf("%s with your edits kept is not a valid package", f.name),
 				Detail: diagLines(diags), Try: []string{"update " + f.name + " without --keep-local, then apply your edits again"}}
 		}
 		slices.Sort(kept)
-		p.e.info("%s: keeping your version of %s", field(f.name), fields(kept, ", "))
+		p.e.Info("%s: keeping your version of %s", ui.Field(f.name), ui.Fields(kept, ", "))
 		fs[i].item.Pkg = np
 	}
 	return fs, nil

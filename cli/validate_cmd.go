@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -53,24 +56,24 @@ type validateSummary struct {
 func (c *validateCmd) Run(e *env) error {
 	root, err := filepath.Abs(c.Path)
 	if err != nil {
-		return &Error{Code: "ASK_USAGE", Summary: "cannot resolve " + c.Path, Err: err}
+		return &askerr.Error{Code: "ASK_USAGE", Message: "cannot resolve " + c.Path, Err: err}
 	}
 	fi, err := os.Stat(root)
 	if err != nil {
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("cannot read %s", e.rel(root)), Err: err,
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("cannot read %s", e.Rel(root)), Err: err,
 			Try: []string{"agent-skills validate <folder of a skill package>"}}
 	}
 	if !fi.IsDir() {
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("%s is not a folder", e.rel(root)),
-			Try: []string{"agent-skills validate " + e.rel(filepath.Dir(root))}}
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
+			Try: []string{"agent-skills validate " + e.Rel(filepath.Dir(root))}}
 	}
-	results, err := validatePath(root, validateOptions(c.Strict))
+	results, err := workspace.ValidatePath(root, workspace.ValidateOptions(c.Strict))
 	if err != nil {
 		return err
 	}
 	rep := validateReport{SchemaVersion: 1, Strict: c.Strict, Packages: []validatePackage{}}
 	for _, r := range results {
-		pkgPath := e.rel(filepath.Join(root, filepath.FromSlash(r.Path)))
+		pkgPath := e.Rel(filepath.Join(root, filepath.FromSlash(r.Path)))
 		p := validatePackage{Path: filepath.ToSlash(pkgPath), Name: r.Name, Kind: string(r.Kind), Version: r.Version,
 			Valid: !r.Diagnostics.HasErrors(), Diagnostics: []format.Diagnostic{}}
 		for _, d := range r.Diagnostics {
@@ -90,34 +93,34 @@ func (c *validateCmd) Run(e *env) error {
 	rep.Summary.Packages = len(rep.Packages)
 
 	if c.JSON {
-		if err := e.printJSON(rep); err != nil {
+		if err := e.JSON(rep); err != nil {
 			return err
 		}
 	} else {
 		for _, p := range rep.Packages {
 			for _, d := range p.Diagnostics {
-				sev := e.style.red(d.Severity.String())
+				sev := e.Style.Red(d.Severity.String())
 				if d.Severity == format.SeverityWarning {
-					sev = e.style.yellow(d.Severity.String())
+					sev = e.Style.Yellow(d.Severity.String())
 				}
-				fmt.Fprintf(e.stdout, "%s: %s %s %s\n", location(d), sev, field(d.Code), field(d.Message))
-				if d.Fix != "" && !e.g.Quiet {
-					fmt.Fprintf(e.stdout, "    %s %s\n", e.style.dim("fix:"), field(d.Fix))
+				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), sev, ui.Field(d.Code), ui.Field(d.Message))
+				if d.Fix != "" && !e.Quiet() {
+					fmt.Fprintf(e.Out, "    %s %s\n", e.Style.Dim("fix:"), ui.Field(d.Fix))
 				}
 			}
 		}
 		if rep.Summary.Packages > 0 {
-			e.info("%s", summaryLine(rep.Summary))
+			e.Info("%s", summaryLine(rep.Summary))
 		}
 	}
 	if rep.Summary.Packages == 0 {
-		return &Error{Code: "ASK_USAGE", Summary: fmt.Sprintf("no skill package found in %s", e.rel(root)),
+		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("no skill package found in %s", e.Rel(root)),
 			Detail: []string{"A package is a folder with a skill.yaml, or a SKILL.md for a bare skill."},
 			Try:    []string{"agent-skills create <name>   to start one"}}
 	}
 	if rep.Summary.Invalid > 0 {
-		return &Error{Code: "ASK_VALIDATION_FAILED",
-			Summary: fmt.Sprintf("%d of %d %s failed validation", rep.Summary.Invalid, rep.Summary.Packages, plural(rep.Summary.Packages, "package", "packages")),
+		return &askerr.Error{Code: "ASK_VALIDATION_FAILED",
+			Message: fmt.Sprintf("%d of %d %s failed validation", rep.Summary.Invalid, rep.Summary.Packages, ui.Plural(rep.Summary.Packages, "package", "packages")),
 			Try:     []string{"fix the errors listed above, then run agent-skills validate again"}}
 	}
 	return nil
@@ -127,31 +130,14 @@ func (c *validateCmd) Run(e *env) error {
 // unknown; the file name, which a package chose, is escaped (field).
 func location(d format.Diagnostic) string {
 	if d.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d", field(d.File), d.Line, max(d.Col, 1))
+		return fmt.Sprintf("%s:%d:%d", ui.Field(d.File), d.Line, max(d.Col, 1))
 	}
-	return field(d.File)
+	return ui.Field(d.File)
 }
 
 func summaryLine(s validateSummary) string {
 	return fmt.Sprintf("%d %s checked: %d %s, %d %s",
-		s.Packages, plural(s.Packages, "package", "packages"),
-		s.Errors, plural(s.Errors, "error", "errors"),
-		s.Warnings, plural(s.Warnings, "warning", "warnings"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// rel returns p relative to the working directory when it lies below it,
-// and p itself otherwise.
-func (e *env) rel(p string) string {
-	r, err := filepath.Rel(e.cwd, p)
-	if err != nil || strings.HasPrefix(r, "..") {
-		return p
-	}
-	return r
+		s.Packages, ui.Plural(s.Packages, "package", "packages"),
+		s.Errors, ui.Plural(s.Errors, "error", "errors"),
+		s.Warnings, ui.Plural(s.Warnings, "warning", "warnings"))
 }

@@ -70,9 +70,9 @@ type Cache struct {
 // Error is a configuration problem: the file, the line when known, and what
 // to do about it.
 type Error struct {
-	File string
-	Line int
-	Msg  string
+	File    string
+	Line    int
+	Message string
 	// Err is set when the file could not be read at all (a permission, a
 	// path through a file): the machine's state, not the file's content,
 	// so the code is ASK_IO.
@@ -81,9 +81,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %s", e.File, e.Message)
 }
 
 // ErrorCode returns ASK_CONFIG_INVALID, or ASK_IO when the file could not
@@ -98,8 +98,8 @@ func (e *Error) ErrorCode() string {
 // Unwrap returns the read failure, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Hint says how to recover.
-func (e *Error) Hint() []string {
+// ErrorTry says how to recover.
+func (e *Error) ErrorTry() []string {
 	if e.Err != nil {
 		return []string{"check the permissions of " + e.File + " and of the folders above it, or set AGENT_SKILLS_HOME to a folder you own"}
 	}
@@ -138,7 +138,7 @@ func Load(path string) (*Config, error) {
 		return Default(), nil
 	}
 	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read the file: " + err.Error(), Err: err}
+		return nil, &Error{File: path, Message: "cannot read the file: " + err.Error(), Err: err}
 	}
 	return Parse(data, path)
 }
@@ -153,13 +153,13 @@ func Parse(data []byte, file string) (*Config, error) {
 		return nil, decodeError(data, file, err)
 	}
 	if dec.More() {
-		return nil, &Error{File: file, Line: lineAt(data, int(dec.InputOffset())), Msg: "unexpected data after the JSON object"}
+		return nil, &Error{File: file, Line: lineAt(data, int(dec.InputOffset())), Message: "unexpected data after the JSON object"}
 	}
 	if c.SchemaVersion == 0 {
 		c.SchemaVersion = SchemaVersion
 	}
 	if c.SchemaVersion > SchemaVersion {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("schemaVersion %d is newer than this agent-skills understands (%d); upgrade agent-skills", c.SchemaVersion, SchemaVersion)}
+		return nil, &Error{File: file, Message: fmt.Sprintf("schemaVersion %d is newer than this agent-skills understands (%d); upgrade agent-skills", c.SchemaVersion, SchemaVersion)}
 	}
 	if c.Cache.TTLSeconds == 0 {
 		c.Cache.TTLSeconds = 3600
@@ -184,18 +184,18 @@ func (c *Config) check() error {
 	for i, r := range c.Registries {
 		switch {
 		case !registryName.MatchString(r.Name) || len(r.Name) > 64:
-			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d]: name %q must be lowercase letters, digits and hyphens", i, r.Name)}
+			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d]: name %q must be lowercase letters, digits and hyphens", i, r.Name)}
 		case seen[r.Name]:
-			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d]: the name %q is used twice", i, r.Name)}
+			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d]: the name %q is used twice", i, r.Name)}
 		case r.URL == "":
-			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d] (%s): url is empty", i, r.Name)}
+			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d] (%s): url is empty", i, r.Name)}
 		case !slices.Contains([]string{KindLocal, KindGit, KindHTTP, KindBundled}, r.Kind):
-			return &Error{Line: -(i + 1), Msg: fmt.Sprintf("registries[%d] (%s): kind %q is not one of local, git, http, bundled", i, r.Name, r.Kind)}
+			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d] (%s): kind %q is not one of local, git, http, bundled", i, r.Name, r.Kind)}
 		}
 		seen[r.Name] = true
 	}
 	if c.Cache.TTLSeconds < 0 {
-		return &Error{Msg: "cache.ttlSeconds must not be negative"}
+		return &Error{Message: "cache.ttlSeconds must not be negative"}
 	}
 	return nil
 }
@@ -243,16 +243,16 @@ func decodeError(data []byte, file string, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return &Error{File: file, Line: lineAt(data, int(se.Offset)), Msg: "not valid JSON: " + se.Error()}
+		return &Error{File: file, Line: lineAt(data, int(se.Offset)), Message: "not valid JSON: " + se.Error()}
 	case errors.As(err, &te):
-		return &Error{File: file, Line: lineAt(data, int(te.Offset)), Msg: fmt.Sprintf("%s must be %s, not %s", te.Field, te.Type, te.Value)}
+		return &Error{File: file, Line: lineAt(data, int(te.Offset)), Message: fmt.Sprintf("%s must be %s, not %s", te.Field, te.Type, te.Value)}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{File: file, Line: lineOf(data, `"`+field+`"`), Msg: fmt.Sprintf("unknown key %q", field)}
+		return &Error{File: file, Line: lineOf(data, `"`+field+`"`), Message: fmt.Sprintf("unknown key %q", field)}
 	case errors.Is(err, io.EOF):
-		return &Error{File: file, Msg: "the file is empty; delete it to use the defaults"}
+		return &Error{File: file, Message: "the file is empty; delete it to use the defaults"}
 	}
-	return &Error{File: file, Msg: err.Error()}
+	return &Error{File: file, Message: err.Error()}
 }
 
 // lineAt returns the 1-based line holding byte offset off.

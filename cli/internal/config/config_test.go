@@ -41,8 +41,8 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: Parse = %v, want *Error", tt.name, err)
 			continue
 		}
-		if ce.Line != tt.line || !strings.Contains(ce.Msg, tt.msg) {
-			t.Errorf("%s: Parse = line %d %q, want line %d containing %q", tt.name, ce.Line, ce.Msg, tt.line, tt.msg)
+		if ce.Line != tt.line || !strings.Contains(ce.Message, tt.msg) {
+			t.Errorf("%s: Parse = line %d %q, want line %d containing %q", tt.name, ce.Line, ce.Message, tt.line, tt.msg)
 		}
 		if ce.ErrorCode() != "ASK_CONFIG_INVALID" {
 			t.Errorf("%s: code = %s", tt.name, ce.ErrorCode())

@@ -5,6 +5,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,7 +46,7 @@ func TestAliasedRootsAreOneRoot(t *testing.T) {
 				}
 				before := snapshot(t, root)
 				_, err := Install(t.Context(), []Item{writePkg(t, w.base, pkgSpec{name: "s", version: "1.0.0"})}, opts)
-				var ie *Error
+				var ie *askerr.Error
 				if !errors.As(err, &ie) || ie.Code != CodeRootUnsafe {
 					t.Errorf("Install into aliased roots without Canonical = %v, want ASK_ROOT_UNSAFE", err)
 				}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -197,4 +198,9 @@ func exists(p string) bool {
 
 func formatCompat(id, min string) format.AgentCompat {
 	return format.AgentCompat{ID: id, MinVersion: min}
+}
+
+// shown is what a user reads of err: its message and its detail lines.
+func shown(err error) string {
+	return strings.Join(append([]string{err.Error()}, askerr.DetailOf(err)...), "\n")
 }

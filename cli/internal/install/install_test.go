@@ -2,6 +2,7 @@ package install
 
 import (
 	"errors"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,11 +134,11 @@ func TestInstallRefusesModifiedAndUnmanaged(t *testing.T) {
 			o2 := writePkg(t, w.base, pkgSpec{name: "other", version: "2.0.0"})
 			before := snapshot(t, w.base)
 			rep, err := Install(t.Context(), []Item{o2, v2}, opts)
-			var ie *Error
+			var ie *askerr.Error
 			if !errors.As(err, &ie) || ie.ErrorCode() != "ASK_MODIFIED_INSTALL" {
 				t.Fatalf("Install over %s = %v, want ASK_MODIFIED_INSTALL", tt.name, err)
 			}
-			if !strings.Contains(err.Error(), tt.want) {
+			if !strings.Contains(shown(err), tt.want) {
 				t.Errorf("Install over %s = %q, want it to name %q", tt.name, err, tt.want)
 			}
 			refused := 0
@@ -260,7 +261,7 @@ func TestSkipsAndCommands(t *testing.T) {
 	if err := os.WriteFile(file, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Uninstall(t.Context(), []string{"ship"}, opts); err == nil || !strings.Contains(err.Error(), "ship.md (changed)") {
+	if _, err := Uninstall(t.Context(), []string{"ship"}, opts); err == nil || !strings.Contains(shown(err), "ship.md (changed)") {
 		t.Errorf("Uninstall(modified command) = %v, want ASK_MODIFIED_INSTALL naming ship.md", err)
 	}
 	opts.Force = true
@@ -279,8 +280,8 @@ func TestUninstall(t *testing.T) {
 		writePkg(t, w.base, pkgSpec{name: "b", version: "1.0.0"}))
 
 	_, err := Uninstall(t.Context(), []string{"a", "nope"}, opts)
-	var ie *Error
-	if !errors.As(err, &ie) || ie.Code != "ASK_NOT_INSTALLED" || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "installed: a, b") {
+	var ie *askerr.Error
+	if !errors.As(err, &ie) || ie.Code != "ASK_NOT_INSTALLED" || !strings.Contains(shown(err), `"nope"`) || !strings.Contains(shown(err), "installed: a, b") {
 		t.Fatalf("Uninstall(nope) = %v, want ASK_NOT_INSTALLED listing a, b", err)
 	}
 	if !exists(filepath.Join(w.project, ".claude/skills/a")) {
@@ -441,8 +442,8 @@ func TestInstallIOError(t *testing.T) {
 	os.WriteFile(filepath.Join(w.project, ".claude/skills/.agent-skills/staging"), []byte("in the way"), 0o644)
 	before := snapshot(t, w.project)
 	_, err := Install(t.Context(), []Item{writePkg(t, w.base, pkgSpec{name: "s", version: "2.0.0"})}, opts)
-	var ie *Error
-	if !errors.As(err, &ie) || ie.ErrorCode() != "ASK_IO" || len(ie.Hint()) == 0 {
+	var ie *askerr.Error
+	if !errors.As(err, &ie) || ie.ErrorCode() != "ASK_IO" || len(ie.ErrorTry()) == 0 {
 		t.Fatalf("Install into a broken root = %v, want ASK_IO with hints", err)
 	}
 	if after := snapshot(t, w.project); after != before {

@@ -4,6 +4,7 @@ package install
 
 import (
 	"errors"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,8 +143,8 @@ func TestHostileMetadataIsRefused(t *testing.T) {
 			}
 			for _, op := range []string{"install", "install --force", "install --dry-run", "uninstall --force", "recover", "scan"} {
 				err := ops[op]()
-				var ie *Error
-				if !errors.As(err, &ie) || ie.Code != CodeRootUnsafe || len(ie.Hints) == 0 || ie.ExitCode() != 5 {
+				var ie *askerr.Error
+				if !errors.As(err, &ie) || ie.Code != CodeRootUnsafe || len(ie.Try) == 0 {
 					t.Errorf("%s = %v, want ASK_ROOT_UNSAFE (exit 5) with hints", op, err)
 				}
 			}
@@ -265,8 +266,8 @@ func TestNamesStayBelowRoot(t *testing.T) {
 	opts.Force = true
 	for _, name := range []string{"../precious", "..", ".agent-skills", "a/b", "", "../skills/.agent-skills/x"} {
 		_, err := Uninstall(t.Context(), []string{name}, opts)
-		var ie *Error
-		if !errors.As(err, &ie) || ie.Code != "ASK_REFERENCE_INVALID" || ie.ExitCode() != 2 {
+		var ie *askerr.Error
+		if !errors.As(err, &ie) || ie.Code != "ASK_REFERENCE_INVALID" {
 			t.Errorf("Uninstall(%q) = %v, want ASK_REFERENCE_INVALID", name, err)
 		}
 	}

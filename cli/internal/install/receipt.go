@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"io/fs"
 	"maps"
 	"os"
@@ -132,7 +133,7 @@ func readReceipt(root, name string) (*receipt, []byte, error) {
 // planted one must never be acted on.
 func readJournal(root, name, dest string, shape agents.Shape) (*journal, error) {
 	data, err := readMetaFile(pendingPath(root, name))
-	var ie *Error
+	var ie *askerr.Error
 	if errors.As(err, &ie) {
 		return nil, err
 	}

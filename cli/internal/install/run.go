@@ -128,10 +128,8 @@ func checkAliases(txns []*txn) error {
 		for i, other := range infos {
 			if os.SameFile(info, other) {
 				e := unsafeError(t.root, "it is the same folder as "+roots[i]+", reached by another path", nil)
-				e.Hints = []string{
-					"agent-skills sees through symbolic links between agent folders, not through bind mounts: make one a symbolic link to the other, or point both agents at one path in the configuration (agents.<id>.projectRoot or globalRoot)",
-					"Nothing was changed in any agent folder",
-				}
+				e.Detail = []string{"agent-skills sees through symbolic links between agent folders, not through bind mounts.", "Nothing was changed in any agent folder."}
+				e.Try = []string{"make one a symbolic link to the other, or point both agents at one path in the configuration (agents.<id>.projectRoot or globalRoot)"}
 				return e
 			}
 		}

@@ -2,7 +2,7 @@ package publish
 
 import (
 	"context"
-	"errors"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,14 +132,8 @@ func TestPrepareRefuses(t *testing.T) {
 	}
 }
 
-// codeHints returns the Hint of err, if any.
-func codeHints(err error) []string {
-	var h interface{ Hint() []string }
-	if errors.As(err, &h) {
-		return h.Hint()
-	}
-	return nil
-}
+// codeHints returns the next actions of err, if any.
+func codeHints(err error) []string { return askerr.TryOf(err) }
 
 func TestPrepareAccepts(t *testing.T) {
 	root := t.TempDir()

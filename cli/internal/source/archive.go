@@ -76,7 +76,7 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 			return err
 		}
 		e := &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown,
-			Details: []string{scrub(err.Error(), secrets)}, Try: []string{"check the URL and your network, then retry"}}
+			Detail: []string{scrub(err.Error(), secrets)}, Try: []string{"check the URL and your network, then retry"}}
 		switch {
 		case errors.Is(err, registry.ErrHTTPTimeout):
 			e.Message += ": the server timed out"

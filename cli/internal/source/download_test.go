@@ -141,7 +141,7 @@ func TestArchiveDownloadRedirects(t *testing.T) {
 	opts := Options{CacheDir: cache, Dir: filepath.Join(t.TempDir(), "out"), HTTPTimeouts: fastTimeouts,
 		HTTPTransport: transport, Notify: func(s string) { notes = append(notes, s) }}
 	_, err := Fetch(t.Context(), mustParse(t, origin.URL+"/plain.tar.gz"), opts)
-	if codeOf(err) != "ASK_SOURCE_UNAVAILABLE" || !strings.Contains(err.Error(), "refused redirect to http://plain-http-remote.example/") {
+	if codeOf(err) != "ASK_SOURCE_UNAVAILABLE" || !strings.Contains(shownErr(err), "refused redirect to http://plain-http-remote.example/") {
 		t.Fatalf("Fetch(redirect to plain http) = %v (%s), want the redirect refused", err, codeOf(err))
 	}
 	for _, p := range proxied {

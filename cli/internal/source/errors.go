@@ -18,7 +18,7 @@ func invalid(ref, why string) *Error {
 
 // notFound builds an ASK_SOURCE_NOT_FOUND error.
 func notFound(msg string, details []string, try ...string) *Error {
-	return &Error{Code: "ASK_SOURCE_NOT_FOUND", Message: msg, Details: details, Try: try}
+	return &Error{Code: "ASK_SOURCE_NOT_FOUND", Message: msg, Detail: details, Try: try}
 }
 
 // quote wraps s in double quotes for messages.

@@ -67,7 +67,7 @@ func TestFetchDiscovery(t *testing.T) {
 	// Several skills, none named, not interactive: a usage error listing them.
 	opts.List = false
 	_, err = Fetch(context.Background(), mustParse(t, "acme/skills"), opts)
-	if codeOf(err) != "ASK_SOURCE_AMBIGUOUS" || !strings.Contains(err.Error(), "gamma") {
+	if codeOf(err) != "ASK_SOURCE_AMBIGUOUS" || !strings.Contains(shownErr(err), "gamma") {
 		t.Errorf("Fetch(several) = %v, want ASK_SOURCE_AMBIGUOUS listing gamma", err)
 	}
 	// Interactive: Pick is asked.

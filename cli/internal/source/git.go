@@ -312,7 +312,7 @@ func (g *gitRunner) classify(err error, ref string) error {
 	switch {
 	case isAuth(err):
 		return &Error{Code: "ASK_SOURCE_AUTH", Message: shown + ": authentication required; set GITHUB_TOKEN or configure a credential helper",
-			Details: []string{stderr},
+			Detail: []string{stderr},
 			Try: []string{"export GITHUB_TOKEN=… (GitHub), GITLAB_TOKEN=… (GitLab), or set up a git credential helper",
 				"for ssh URLs, load your key into ssh-agent"}}
 	case strings.Contains(s, "couldn't find remote ref"), strings.Contains(s, "not our ref"),
@@ -329,6 +329,6 @@ func (g *gitRunner) classify(err error, ref string) error {
 		return notFound("repository "+shown+" not found", []string{stderr},
 			"check the owner and repository name", "a private repository needs GITHUB_TOKEN or a credential helper")
 	}
-	return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Details: []string{stderr},
+	return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Detail: []string{stderr},
 		Try: []string{"check the URL and your network, then retry"}}
 }

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,4 +133,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// shownErr is what a user reads of err: its message and detail lines.
+func shownErr(err error) string {
+	return strings.Join(append([]string{err.Error()}, askerr.DetailOf(err)...), "\n")
 }

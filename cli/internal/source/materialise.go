@@ -77,7 +77,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			Try:     []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}}
 		for _, d := range diags {
 			if d.Severity == format.SeverityError {
-				e.Details = append(e.Details, d.String())
+				e.Detail = append(e.Detail, d.String())
 			}
 		}
 		return nil, e
@@ -92,7 +92,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if want != "" && !format.SameIntegrity(want, sum) {
 		return nil, &Error{Code: "ASK_INTEGRITY_MISMATCH",
 			Message: fmt.Sprintf("%s from %s does not match skills.lock", name, where),
-			Details: []string{"expected (skills.lock): " + want, "actual:                 " + sum},
+			Detail: []string{"expected (skills.lock): " + want, "actual:                 " + sum},
 			Try: []string{"nothing was installed; the source's bytes changed since they were locked",
 				"agent-skills update " + name + "   (only if you trust the new bytes)"}}
 	}
@@ -142,7 +142,7 @@ func refusal(diags format.Diagnostics, name, where string) error {
 			Try: []string{"do not install this skill; report it to the repository's maintainers"}}
 	}
 	return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %d files cannot be installed safely", name, where, len(hits)),
-		Details: hits, Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+		Detail: hits, Try: []string{"do not install this skill; report it to the repository's maintainers"}}
 }
 
 // copyTree copies the regular files and folders under the folder dir of

@@ -1,4 +1,4 @@
-package cli
+package workspace
 
 import (
 	"context"
@@ -15,20 +15,20 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
 
-// agentEnv builds the agents module's view of this machine for a scope.
-func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
+// AgentEnv builds the agents module's view of this machine for a scope.
+func (m *Machine) AgentEnv(cfg *config.Config, projectRoot string) agents.Env {
 	over := map[string]agents.RootOverride{}
 	for id, a := range cfg.Agents {
 		if a.GlobalRoot != "" || a.ProjectRoot != "" {
 			over[id] = agents.RootOverride{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}
 		}
 	}
-	untrusted := e.untrustedDirs(projectRoot)
-	home := e.userHome()
+	untrusted := m.untrustedDirs(projectRoot)
+	home := m.UserHome()
 	return agents.Env{
 		Home:         home,
-		Getenv:       e.getenv,
-		LookPath:     func(file string) (string, error) { return e.lookPathOutside(file, untrusted) },
+		Getenv:       m.Getenv,
+		LookPath:     func(file string) (string, error) { return m.lookPathOutside(file, untrusted) },
 		Stat:         os.Stat,
 		ReadFile:     os.ReadFile,
 		EvalSymlinks: filepath.EvalSymlinks,
@@ -39,7 +39,7 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 			return agentVersion(ctx, id, exe)
 		},
 		ProjectRoot: projectRoot,
-		WorkDir:     e.cwd,
+		WorkDir:     m.Cwd,
 		Overrides:   over,
 		// Roots that are one folder through a link are one root.
 		Canonical: install.Canonicalizer(projectRoot, home),
@@ -49,12 +49,12 @@ func (e *env) agentEnv(cfg *config.Config, projectRoot string) agents.Env {
 // errProjectExecutable refuses to run an executable the project controls.
 var errProjectExecutable = errors.New("refusing to run an executable inside the project or the working folder")
 
-// lookPath finds an executable on the PATH of this invocation's
+// LookPath finds an executable on the PATH of this invocation's
 // environment (which tests isolate), not the process's, skipping every
 // PATH entry the working folder or its project controls (see
 // lookPathOutside).
-func (e *env) lookPath(file string) (string, error) {
-	return e.lookPathOutside(file, e.untrustedDirs(""))
+func (m *Machine) LookPath(file string) (string, error) {
+	return m.lookPathOutside(file, m.untrustedDirs(""))
 }
 
 // lookPathOutside finds file on PATH like exec.LookPath, but only in
@@ -65,8 +65,8 @@ func (e *env) lookPath(file string) (string, error) {
 // and similar tools prepend: an executable found there is the project's
 // code, and detection runs "<agent> --version" (issue 11, B16). Go's
 // exec.LookPath refuses relative entries for the same reason (ErrDot).
-func (e *env) lookPathOutside(file string, untrusted []string) (string, error) {
-	for _, dir := range filepath.SplitList(e.getenv("PATH")) {
+func (m *Machine) lookPathOutside(file string, untrusted []string) (string, error) {
+	for _, dir := range filepath.SplitList(m.Getenv("PATH")) {
 		if dir == "" || !filepath.IsAbs(dir) || insideAny(dir, untrusted) {
 			continue
 		}
@@ -88,11 +88,11 @@ func (e *env) lookPathOutside(file string, untrusted []string) (string, error) {
 // folder, and the working folder itself, each also with its symbolic
 // links resolved. A folder that holds the home folder is left out (the
 // home folder is never a project, and ~/.local/bin is where agents live).
-func (e *env) untrustedDirs(projectRoot string) []string {
-	found, _ := e.projectRoot("")
-	home := filepath.Clean(e.userHome())
+func (m *Machine) untrustedDirs(projectRoot string) []string {
+	found, _ := m.ProjectRoot("")
+	home := filepath.Clean(m.UserHome())
 	var out []string
-	for _, d := range []string{projectRoot, found, e.cwd} {
+	for _, d := range []string{projectRoot, found, m.Cwd} {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
@@ -152,10 +152,10 @@ func agentVersion(ctx context.Context, _ string, exe string) (string, error) {
 	return "", nil
 }
 
-// selectAgents returns the agents to act on: those named with --agent, or
+// SelectAgents returns the agents to act on: those named with --agent, or
 // every detected agent with strong evidence; agents disabled in the
 // configuration are left out unless named.
-func (e *env) selectAgents(cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, []agents.Report, error) {
+func (m *Machine) SelectAgents(ctx context.Context, cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, []agents.Report, error) {
 	reg := agents.Default()
 	if len(names) > 0 {
 		sel, err := reg.Select(names)
@@ -167,19 +167,19 @@ func (e *env) selectAgents(cfg *config.Config, names []string, aenv agents.Env) 
 			enabled = append(enabled, a)
 		}
 	}
-	reports := agents.DetectAll(e.ctx, aenv, enabled)
+	reports := agents.DetectAll(ctx, aenv, enabled)
 	sel, err := agents.AutoSelect(reports)
 	return sel, reports, err
 }
 
-// seenAgents returns the agents whose view matters for list and doctor:
+// SeenAgents returns the agents whose view matters for list and doctor:
 // those named, else every detected agent, else every supported agent (so
 // that skills are still found on a machine where detection finds none).
-func (e *env) seenAgents(cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, error) {
+func (m *Machine) SeenAgents(ctx context.Context, cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, error) {
 	if len(names) > 0 {
 		return agents.Default().Select(names)
 	}
-	if sel, _, err := e.selectAgents(cfg, nil, aenv); err == nil && len(sel) > 0 {
+	if sel, _, err := m.SelectAgents(ctx, cfg, nil, aenv); err == nil && len(sel) > 0 {
 		return sel, nil
 	}
 	return agents.Default().All(), nil

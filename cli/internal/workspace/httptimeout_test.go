@@ -1,4 +1,4 @@
-package cli
+package workspace
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func TestHTTPTimeoutsFrom(t *testing.T) {
 		{"-5", 0, true},
 	}
 	for _, tt := range tests {
-		got, warning := httpTimeoutsFrom(func(k string) string {
+		got, warning := HTTPTimeoutsFrom(func(k string) string {
 			if k == httpTimeoutEnv {
 				return tt.value
 			}
@@ -36,13 +36,13 @@ func TestHTTPTimeoutsFrom(t *testing.T) {
 			want.Connect, want.TLSHandshake, want.ResponseHeader, want.Idle = tt.want, tt.want, tt.want, tt.want
 		}
 		if got != want || (warning != "") != tt.warn {
-			t.Errorf("httpTimeoutsFrom(%q) = %+v, %q; want %+v, warning %v", tt.value, got, warning, want, tt.warn)
+			t.Errorf("HTTPTimeoutsFrom(%q) = %+v, %q; want %+v, warning %v", tt.value, got, warning, want, tt.warn)
 		}
 		if tt.warn && !strings.Contains(warning, httpTimeoutEnv) {
-			t.Errorf("httpTimeoutsFrom(%q) warning %q does not name the variable", tt.value, warning)
+			t.Errorf("HTTPTimeoutsFrom(%q) warning %q does not name the variable", tt.value, warning)
 		}
 		if got.Total != def.Total {
-			t.Errorf("httpTimeoutsFrom(%q).Total = %v, want the default %v", tt.value, got.Total, def.Total)
+			t.Errorf("HTTPTimeoutsFrom(%q).Total = %v, want the default %v", tt.value, got.Total, def.Total)
 		}
 	}
 }

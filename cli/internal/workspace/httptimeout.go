@@ -1,4 +1,4 @@
-package cli
+package workspace
 
 import (
 	"fmt"
@@ -14,12 +14,12 @@ import (
 // Go duration ("1m30s", "500ms").
 const httpTimeoutEnv = "AGENT_SKILLS_HTTP_TIMEOUT"
 
-// httpTimeoutsFrom returns the limits of every registry and archive
+// HTTPTimeoutsFrom returns the limits of every registry and archive
 // download: registry's defaults, with AGENT_SKILLS_HTTP_TIMEOUT, when set,
 // replacing the connect, TLS handshake, response header and idle limits
 // (the overall deadline stays). A value that is not a positive duration
 // is ignored; the second result is then the warning to print.
-func httpTimeoutsFrom(getenv func(string) string) (registry.HTTPTimeouts, string) {
+func HTTPTimeoutsFrom(getenv func(string) string) (registry.HTTPTimeouts, string) {
 	t := registry.DefaultHTTPTimeouts()
 	v := strings.TrimSpace(getenv(httpTimeoutEnv))
 	if v == "" {

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/redact"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
+)
+
+// Options configure a Printer.
+type Options struct {
+	// Color turns colour on (see WantColor).
+	Color bool
+	// Quiet prints only errors and the results a command exists for.
+	Quiet bool
+	// Verbose also prints the lines of Printer.Verbose.
+	Verbose bool
+	// Cwd is the working folder paths are shown relative to.
+	Cwd string
+	// CI says the process runs in continuous integration: no progress
+	// line.
+	CI bool
+}
+
+// Printer writes a command's output: results on Out, everything else
+// (progress, notices, warnings, errors) on Err. Both pass the terminal
+// backstop.
+type Printer struct {
+	// Out is standard output, behind the backstop.
+	Out io.Writer
+	// Err is standard error, behind the backstop.
+	Err io.Writer
+	// Style colours the output.
+	Style Style
+
+	out, err *termtext.Writer
+	opts     Options
+}
+
+// New returns a Printer writing to stdout and stderr.
+func New(stdout, stderr io.Writer, o Options) *Printer {
+	st := Style{Color: o.Color}
+	p := &Printer{Style: st, opts: o, out: guard(stdout, st), err: guard(stderr, st)}
+	p.Out, p.Err = p.out, p.err
+	return p
+}
+
+// guard wraps w in the terminal backstop: everything is escaped except
+// the colour sequences st writes, and URL passwords are masked.
+func guard(w io.Writer, st Style) *termtext.Writer {
+	return termtext.NewWriter(w, termtext.Options{Allow: st.Sequences(), Filter: redact.Text})
+}
+
+// Quieted returns a Printer on the same streams that prints no notices,
+// warnings or progress: for work that must stay quiet (hooks, MCP tools).
+func (p *Printer) Quieted() *Printer {
+	q := *p
+	q.opts.Quiet = true
+	return &q
+}
+
+// Quiet reports whether --quiet was given.
+func (p *Printer) Quiet() bool { return p.opts.Quiet }
+
+// Info prints a progress or summary line on Err unless quiet.
+func (p *Printer) Info(format string, args ...any) {
+	if !p.opts.Quiet {
+		fmt.Fprintf(p.Err, format+"\n", args...)
+	}
+}
+
+// Note prints a notice (a registry skipped, a cache used) unless quiet.
+func (p *Printer) Note(format string, args ...any) {
+	if !p.opts.Quiet {
+		fmt.Fprintf(p.Err, "%s %s\n", p.Style.Dim("note:"), fmt.Sprintf(format, args...))
+	}
+}
+
+// Warn prints a warning unless quiet.
+func (p *Printer) Warn(format string, args ...any) {
+	if !p.opts.Quiet {
+		fmt.Fprintf(p.Err, "%s %s\n", p.Style.Yellow("warning:"), fmt.Sprintf(format, args...))
+	}
+}
+
+// Verbose prints a line only with --verbose (and not --quiet).
+func (p *Printer) Verbose(format string, args ...any) {
+	if p.opts.Verbose && !p.opts.Quiet {
+		fmt.Fprintf(p.Err, format+"\n", args...)
+	}
+}
+
+// JSON writes v to Out as indented JSON with a trailing new line: the
+// --json form of every command. Control characters JSON leaves raw are
+// written as \u escapes (termtext.JSON), so the value a program decodes
+// is unchanged and the backstop, which still masks URL passwords, has
+// nothing else to change.
+func (p *Printer) JSON(v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return askerr.Internal("cannot encode the result as JSON", err)
+	}
+	_, err = fmt.Fprintf(p.Out, "%s\n", termtext.JSON(b))
+	return err
+}
+
+// RawOut returns standard output without the backstop, for a protocol
+// stream (MCP) that a program reads.
+func (p *Printer) RawOut() io.Writer { return p.out.Raw() }
+
+// RawErr returns standard error without the backstop, for a line that
+// overwrites itself (progress) and escapes its parts itself.
+func (p *Printer) RawErr() io.Writer { return p.err.Raw() }
+
+// Flush writes out what the backstops hold back of an unfinished line:
+// before waiting for input after a prompt, and before exiting.
+func (p *Printer) Flush() {
+	_ = p.out.Flush()
+	_ = p.err.Flush()
+}
+
+// Rel returns path relative to the working folder when it lies below it,
+// and path itself otherwise.
+func (p *Printer) Rel(path string) string {
+	r, err := filepath.Rel(p.opts.Cwd, path)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return path
+	}
+	return r
+}
+
+// ErrIsTerminal reports whether standard error is a terminal.
+func (p *Printer) ErrIsTerminal() bool { return IsTerminal(p.err.Unwrap()) }
+
+// OutIsTerminal reports whether standard output is a terminal.
+func (p *Printer) OutIsTerminal() bool { return IsTerminal(p.out.Unwrap()) }
+
+// WantColor decides whether to colour output written to w: only on a
+// terminal, never with NO_COLOR, TERM=dumb, CI, --no-color or --json.
+func WantColor(w io.Writer, getenv func(string) string, args []string) bool {
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" || getenv("CI") != "" {
+		return false
+	}
+	for _, a := range args {
+		if a == "--no-color" || a == "--json" {
+			return false
+		}
+	}
+	return IsTerminal(w)
+}
+
+// IsTerminal reports whether w (beneath a backstop) is a character device.
+func IsTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

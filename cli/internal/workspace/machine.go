@@ -1,0 +1,92 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/registry"
+)
+
+// Machine is the environment of one command.
+type Machine struct {
+	// Getenv reads the command's environment (tests isolate it).
+	Getenv func(string) string
+	// Cwd is the working folder, absolute.
+	Cwd string
+	// OfflineFlag is --offline; AGENT_SKILLS_OFFLINE=1 does the same (see
+	// Offline).
+	OfflineFlag bool
+	// HTTP bounds every registry and archive download (see
+	// HTTPTimeoutsFrom).
+	HTTP registry.HTTPTimeouts
+	// Notify receives the notices of registries and sources (a cache
+	// used, a redirect followed); nil drops them.
+	Notify func(msg string)
+}
+
+// notify passes msg to Notify, if set.
+func (m *Machine) notify(msg string) {
+	if m.Notify != nil {
+		m.Notify(msg)
+	}
+}
+
+// UserHome returns the user's home folder from HOME (USERPROFILE on
+// Windows), falling back to the operating system's answer.
+func (m *Machine) UserHome() string {
+	if h := m.Getenv("HOME"); h != "" {
+		return h
+	}
+	if h := m.Getenv("USERPROFILE"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Home returns the agent-skills home folder ($AGENT_SKILLS_HOME or
+// ~/.agent-skills).
+func (m *Machine) Home() string { return config.Home(m.Getenv, m.UserHome()) }
+
+// ConfigPath returns the path of config.json.
+func (m *Machine) ConfigPath() string { return config.Path(m.Home()) }
+
+// CacheDir returns the folder of registry, source and metadata caches.
+func (m *Machine) CacheDir() string { return filepath.Join(m.Home(), "cache") }
+
+// LoadConfig reads the configuration, or the defaults when there is none.
+func (m *Machine) LoadConfig() (*config.Config, error) { return config.Load(m.ConfigPath()) }
+
+// Offline reports whether network use is forbidden (--offline or
+// AGENT_SKILLS_OFFLINE=1): registries serve their caches only.
+func (m *Machine) Offline() bool {
+	return m.OfflineFlag || m.Getenv("AGENT_SKILLS_OFFLINE") == "1"
+}
+
+// Configured loads the configuration and opens every registry it names.
+func (m *Machine) Configured() (*registry.Set, *config.Config, error) {
+	cfg, err := m.LoadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := m.OpenRegistries(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return set, cfg, nil
+}
+
+// ConfigAndProject loads the configuration and finds the project root
+// (see ProjectRoot), which most read-only commands need together.
+func (m *Machine) ConfigAndProject(explicit string) (*config.Config, string, error) {
+	cfg, err := m.LoadConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	root, err := m.ProjectRoot(explicit)
+	if err != nil {
+		return nil, "", err
+	}
+	return cfg, root, nil
+}

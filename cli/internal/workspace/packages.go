@@ -1,0 +1,46 @@
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/validate"
+)
+
+// OverrideKeys returns, per agent id, the agentOverrides keys its adapter
+// allows; validation checks manifests against it.
+func OverrideKeys() map[string][]string { return agents.Default().OverrideKeys() }
+
+// LoadOptions are the format.LoadOptions for packages read from the local
+// disk: on top of format's own checks, a file with more than one hard link
+// is refused, since it may alias a file outside the package.
+func LoadOptions() format.LoadOptions {
+	return format.LoadOptions{Inspect: func(path string, info fs.FileInfo) error {
+		if n := linkCount(info); n > 1 {
+			return fmt.Errorf("%s has %d hard links; a package file must not alias another file", path, n)
+		}
+		return nil
+	}}
+}
+
+// ValidateOptions are the validation options of every command: the
+// agents' override allowlists and the disk load options.
+func ValidateOptions(strict bool) validate.Options {
+	return validate.Options{Strict: strict, OverrideKeys: OverrideKeys(), Load: LoadOptions()}
+}
+
+// ValidatePath validates the package or collection at root, an absolute
+// folder path.
+func ValidatePath(root string, opts validate.Options) ([]validate.Result, error) {
+	opts.DirName = filepath.Base(root)
+	results, err := validate.Collection(os.DirFS(root), opts)
+	if err != nil {
+		return nil, askerr.IO("cannot read "+root, err)
+	}
+	return results, nil
+}
