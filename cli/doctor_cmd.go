@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
@@ -274,7 +273,7 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 		}
 		if sc == agents.ScopeProject {
 			psc := workspace.Scope{Kind: sc, Root: root}
-			lock, err := readLock(psc.LockPath())
+			lock, err := skillset.ReadLock(psc.LockPath())
 			if err != nil {
 				d.add("skills", "skills.lock", "fail", err.Error(), "fix the named lines, or restore the file from version control")
 				continue
@@ -304,73 +303,25 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 // report what that leaves, and never offer to restore what an
 // interrupted uninstall had removed. Nothing is written.
 func (d *doctor) interrupted(aenv agents.Env, sc workspace.Scope, lock *resolve.Lock) *resolve.Lock {
-	j, err := d.e.pendingJournal(sc)
-	if err == nil && j != nil {
-		var out settled
-		if out, err = d.e.settleJournal(d.e.ctx, aenv, sc, j, false); err == nil {
-			what := fmt.Sprintf("an interrupted %q (started %s)", j.String(), j.Started)
-			status, msg := "warn", what+" left its journal; skills.lock already records what it did"
-			if out.changed {
-				status, msg = "fail", what+" is not recorded in skills.lock: "+strings.Join(lockDiff(lock, out.lock), "; ")
-			}
-			fix := "run any agent-skills install, update or uninstall in this project: it records what the interrupted run did, first"
-			if len(out.partial) > 0 {
-				fix = j.rerun() + "   (finishes it)"
-			}
-			d.add("skills", "skills.lock", status, msg, fix)
-			return out.lock
-		}
-	}
+	run, err := skillset.PendingRun(d.e.ctx, d.e.ws, sc, aenv)
 	if err != nil {
-		d.add("skills", "skills.lock", "fail", err.Error(), "read "+d.e.journalPath(sc)+", then remove it")
+		d.add("skills", "skills.lock", "fail", err.Error(), "read "+skillset.JournalPath(d.e.ws, sc)+", then remove it")
+		return lock
 	}
-	return lock
-}
-
-// lockDiff says how lock b differs from lock a, skill by skill.
-func lockDiff(a, b *resolve.Lock) []string {
-	skills := func(l *resolve.Lock) map[string]resolve.LockedSkill {
-		if l == nil {
-			return nil
-		}
-		return l.Skills
+	if run == nil {
+		return lock
 	}
-	as, bs := skills(a), skills(b)
-	var gone, added, moved, agentsChanged []string
-	for _, n := range slices.Sorted(maps.Keys(as)) {
-		x := as[n]
-		y, ok := bs[n]
-		switch {
-		case !ok:
-			gone = append(gone, n)
-		case x.Version != y.Version:
-			moved = append(moved, fmt.Sprintf("%s %s → %s", n, x.Version, y.Version))
-		case !slices.Equal(sortedAgents(x.Agents), sortedAgents(y.Agents)):
-			agentsChanged = append(agentsChanged, fmt.Sprintf("%s [%s] → [%s]", n, strings.Join(sortedAgents(x.Agents), ", "), strings.Join(sortedAgents(y.Agents), ", ")))
-		}
+	what := fmt.Sprintf("an interrupted %q (started %s)", run.Command, run.Started)
+	status, msg := "warn", what+" left its journal; skills.lock already records what it did"
+	if run.Changed {
+		status, msg = "fail", what+" is not recorded in skills.lock: "+strings.Join(run.Diff, "; ")
 	}
-	for _, n := range slices.Sorted(maps.Keys(bs)) {
-		if _, ok := as[n]; !ok {
-			added = append(added, n)
-		}
+	fix := "run any agent-skills install, update or uninstall in this project: it records what the interrupted run did, first"
+	if len(run.Partial) > 0 {
+		fix = run.Rerun + "   (finishes it)"
 	}
-	var out []string
-	if len(gone) > 0 {
-		out = append(out, "locked but removed: "+nameList(gone))
-	}
-	if len(added) > 0 {
-		out = append(out, "installed but not locked: "+nameList(added))
-	}
-	if len(moved) > 0 {
-		out = append(out, "at another version: "+strings.Join(moved, ", "))
-	}
-	if len(agentsChanged) > 0 {
-		out = append(out, "agents: "+strings.Join(agentsChanged, ", "))
-	}
-	if len(out) == 0 {
-		out = append(out, "dependency versions differ")
-	}
-	return out
+	d.add("skills", "skills.lock", status, msg, fix)
+	return run.Lock
 }
 
 // writable reports whether a new file can be created in dir.

@@ -2,15 +2,14 @@ package cli
 
 import (
 	"fmt"
-	"slices"
-	"sort"
+	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
-
-	"github.com/agent-skills/agent-skills/agents"
-	"github.com/agent-skills/agent-skills/cli/internal/install"
-	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
 )
 
 type installCmd struct {
@@ -51,9 +50,35 @@ Sources are pinned in skills.lock by commit and verified by digest; see docs/sou
 }
 
 func (c *installCmd) Run(e *env) error {
-	if c.WithSuggests && c.NoDeps {
-		return askerr.Usage("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
+	if c.List {
+		return c.list(e)
 	}
+	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
+		Generator: generator(), Fault: e.faultHook()})
+	if err != nil {
+		return err
+	}
+	var out *skillset.Outcome
+	if len(c.Skills) == 0 {
+		if c.WithSuggests {
+			return askerr.Usage("--with-suggests needs skill names")
+		}
+		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Progress: e.Progress(c.JSON)})
+	} else {
+		var pick func([]source.Found) ([]source.Found, error)
+		if e.OutIsTerminal() && e.stdinIsTerminal() {
+			pick = e.pickSkills
+		}
+		out, err = s.Install(e.ctx, skillset.InstallRequest{Args: c.Skills, Skills: c.Skill, MaxSkills: c.MaxSkills,
+			Registry: c.Registry, NoDeps: c.NoDeps, WithSuggests: c.WithSuggests, Force: c.Force, DryRun: c.DryRun,
+			FrozenLockfile: c.FrozenLockfile, Pick: pick, Progress: e.Progress(c.JSON)})
+	}
+	e.Report(out, c.JSON)
+	return err
+}
+
+// list prints what one source offers (--list).
+func (c *installCmd) list(e *env) error {
 	if c.MaxSkills < 0 {
 		return askerr.Usage("--max-skills must not be negative")
 	}
@@ -61,243 +86,78 @@ func (c *installCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.List {
-		if len(srcRefs) != 1 || len(regArgs) != 0 {
-			return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
+	if len(srcRefs) != 1 || len(regArgs) != 0 {
+		return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
+	}
+	return e.listSource(srcRefs[0], c.MaxSkills)
+}
+
+// stdinIsTerminal reports whether standard input is a terminal.
+func (e *env) stdinIsTerminal() bool {
+	f, ok := e.stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// pickSkills asks on the terminal which of several skills to install.
+func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
+	fmt.Fprintln(e.Err, "This source offers several skills:")
+	for i, f := range found {
+		fmt.Fprintf(e.Err, "  %d) %s  %s\n", i+1, ui.Field(f.Name), ui.Truncate(ui.OneLine(f.Description), 60))
+	}
+	fmt.Fprint(e.Err, "Install which? (numbers separated by spaces, or * for all): ")
+	e.Flush() // the prompt has no new line; show it before waiting
+	var line string
+	buf := make([]byte, 1)
+	for {
+		n, err := e.stdin.Read(buf)
+		if n == 0 || err != nil || buf[0] == '\n' {
+			break
 		}
-		return e.listSource(srcRefs[0], c.MaxSkills)
+		line += string(buf[:n])
 	}
-	if len(c.Skill) > 0 && len(srcRefs) == 0 {
-		return askerr.Usage("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
+	line = strings.TrimSpace(line)
+	if line == "*" {
+		return found, nil
 	}
-	p, err := e.newPipeline(c.Scope, c.Agent)
+	var out []source.Found
+	for _, f := range strings.Fields(line) {
+		var i int
+		if _, err := fmt.Sscanf(f, "%d", &i); err != nil || i < 1 || i > len(found) {
+			return nil, askerr.Usage("%q is not one of the numbers shown", f)
+		}
+		out = append(out, found[i-1])
+	}
+	if len(out) == 0 {
+		return nil, askerr.Usage("no skill chosen")
+	}
+	return out, nil
+}
+
+// listSource prints what a source offers (install --list), reading at
+// most maxSkills skills (0: the default cap).
+func (e *env) listSource(r source.Ref, maxSkills int) error {
+	opts := e.ws.SourceOptions("", nil)
+	opts.List, opts.MaxSkills = true, maxSkills
+	res, err := source.Fetch(e.ctx, r, opts)
 	if err != nil {
 		return err
 	}
-	p.json = c.JSON
-	p.command, p.requested, p.flags = "install", c.Skills, c.rerunFlags()
-	if err := p.recoverFirst(c.DryRun); err != nil {
-		return err
-	}
-	var fs []fetched
-	var plan *resolve.Plan
-	if len(c.Skills) == 0 {
-		if p.sc.Kind != agents.ScopeProject || p.lock == nil {
-			return askerr.Usage("name the skills to install (restoring with no names needs a project with a skills.lock)")
-		}
-		if c.WithSuggests {
-			return askerr.Usage("--with-suggests needs skill names")
-		}
-		fromSources := map[string]resolve.LockedSkill{}
-		for n, l := range p.lock.Skills {
-			if l.Source != "" {
-				fromSources[n] = l
-			}
-		}
-		srcFetched, cleanup, err := p.restoreSources(fromSources)
-		defer cleanup()
-		if err != nil {
-			return err
-		}
-		roles, err := p.installedRoles()
-		if err != nil {
-			return err
-		}
-		regFetched, _, err := p.fetch(restoreWants(p.lock, roles))
-		if err != nil {
-			return err
-		}
-		fs = append(srcFetched, regFetched...)
-	} else {
-		srcFetched, cleanup, err := p.fetchSources(srcRefs, c.Skill, c.MaxSkills)
-		defer cleanup()
-		if err != nil {
-			return err
-		}
-		refs, err := c.references(regArgs)
-		if err != nil {
-			return err
-		}
-		// A source package's own dependencies resolve in the registries.
-		for _, f := range srcFetched {
-			if m := f.item.Pkg.Manifest; m != nil && !c.NoDeps {
-				for _, d := range m.Dependencies {
-					refs = append(refs, resolve.Reference{Name: d.Name, Range: d.Version})
-				}
-			}
-		}
-		var wants []want
-		if len(refs) > 0 {
-			opts := resolve.Options{WithSuggests: c.WithSuggests, NoDeps: c.NoDeps}
-			plan, wants, err = p.resolveKeeping(refs, nil, opts, true)
-			if err != nil {
-				return err
-			}
-			e.resolutionWarnings(plan)
-		}
-		if c.FrozenLockfile {
-			if err := frozenCheck(p, wants, srcFetched); err != nil {
-				return err
-			}
-		}
-		regFetched, _, err := p.fetch(wants)
-		if err != nil {
-			return err
-		}
-		fs = append(srcFetched, regFetched...)
-	}
-	rep, err := p.apply(fs, plan, c.Force, c.DryRun)
-	if rep != nil {
-		if c.JSON {
-			printJSONReport(e, p, plan, rep)
-		} else {
-			p.printReport(rep)
-		}
-	}
-	return err
-}
-
-// rerunFlags are the flags that running the same install again needs.
-func (c *installCmd) rerunFlags() []string {
-	var out []string
-	for _, s := range c.Skill {
-		out = append(out, "--skill", s)
-	}
-	if c.Registry != "" {
-		out = append(out, "--registry", c.Registry)
-	}
-	for _, f := range []struct {
-		name string
-		on   bool
-	}{{"--force", c.Force}, {"--no-deps", c.NoDeps}, {"--with-suggests", c.WithSuggests}} {
-		if f.on {
-			out = append(out, f.name)
-		}
-	}
-	return out
-}
-
-// references parses the skill arguments; --registry qualifies bare names.
-func (c *installCmd) references(args []string) ([]resolve.Reference, error) {
-	var refs []resolve.Reference
-	for _, s := range args {
-		r, err := resolve.ParseReference(s)
-		if err != nil {
-			return nil, err
-		}
-		if r.Registry == "" {
-			r.Registry = c.Registry
-		}
-		refs = append(refs, r)
-	}
-	return refs, nil
-}
-
-// installedRoles returns the role each skill installed in the scope has
-// for the selected agents: requested when any install of it has that role.
-func (p *pipeline) installedRoles() (map[string]string, error) {
-	found, err := install.Scan(p.e.ctx, install.Options{Scope: p.sc.Kind, Env: p.aenv, Agents: p.adapters})
-	if err != nil {
-		return nil, err
-	}
-	roles := map[string]string{}
-	for _, in := range found {
-		if in.Role != "" && roles[in.Name] != string(resolve.RoleRequested) {
-			roles[in.Name] = in.Role
-		}
-	}
-	return roles, nil
-}
-
-// restoreWants lists exactly what the lock records. The lock records no
-// roles: a skill already installed for some agent keeps its role (roles)
-// for the others too — a dependency restored for a second agent stays a
-// dependency, which uninstall may prune — and is requested otherwise.
-func restoreWants(l *resolve.Lock, roles map[string]string) []want {
-	names := make([]string, 0, len(l.Skills))
-	for n := range l.Skills {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := make([]want, 0, len(names))
-	for _, n := range names {
-		s := l.Skills[n]
-		if s.Source != "" {
-			continue // restored from its source, not a registry
-		}
-		role := roles[n]
-		if role == "" {
-			role = string(resolve.RoleRequested)
-		}
-		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: role,
-			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
-	}
-	return out
-}
-
-// frozenCheck refuses a plan that would change skills.lock.
-func frozenCheck(p *pipeline, wants []want, fromSources []fetched) error {
-	var diffs []string
-	for _, f := range fromSources {
-		var l resolve.LockedSkill
-		ok := false
-		if p.lock != nil {
-			l, ok = p.lock.Skills[f.name]
-		}
-		if !ok || l.Source != f.source || l.Commit != f.commit || l.Integrity != f.integrity {
-			diffs = append(diffs, fmt.Sprintf("%s from %s at %s is not what skills.lock records", f.name, f.source, f.commit))
-		}
-	}
-	for _, w := range wants {
-		var l resolve.LockedSkill
-		ok := false
-		if p.lock != nil {
-			l, ok = p.lock.Skills[w.name]
-		}
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s@%s is not in skills.lock", w.name, w.version))
-		case l.Version != w.version || l.Registry != w.registry:
-			diffs = append(diffs, fmt.Sprintf("%s: skills.lock has %s@%s from %s, the plan needs %s from %s", w.name, w.name, l.Version, l.Registry, w.version, w.registry))
-		}
-	}
-	if len(diffs) == 0 {
+	if res.Registry {
+		fmt.Fprintf(e.Out, "%s is a registry; add it with: agent-skills registry add <name> %s\n", ui.Field(r.Input), ui.Field(res.RegistryURL))
 		return nil
 	}
-	return &askerr.Error{Code: "ASK_LOCK_FROZEN", Message: "skills.lock would change, and --frozen-lockfile forbids it",
-		Detail: diffs,
-		Try:    []string{"run agent-skills install without --frozen-lockfile and commit the updated skills.lock"}}
-}
-
-// printJSONReport prints the plan and the outcomes.
-func printJSONReport(e *env, p *pipeline, plan *resolve.Plan, rep *install.Report) error {
-	out := struct {
-		Scope    string              `json:"scope"`
-		Project  string              `json:"project,omitempty"`
-		Agents   []string            `json:"agents"`
-		DryRun   bool                `json:"dryRun"`
-		Plan     []resolve.Selection `json:"plan,omitempty"`
-		Warnings []resolve.Warning   `json:"warnings,omitempty"`
-		Results  []install.Result    `json:"results"`
-	}{Scope: string(p.sc.Kind), Project: p.sc.Root, DryRun: rep.DryRun, Results: rep.Results}
-	for _, a := range p.adapters {
-		out.Agents = append(out.Agents, a.ID())
+	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tPATH\tDESCRIPTION")
+	for _, f := range res.Found {
+		p := f.Path
+		if p == "" {
+			p = "."
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Field(f.Name), ui.Field(p), ui.Truncate(ui.OneLine(f.Description), 70))
 	}
-	if plan != nil {
-		out.Plan, out.Warnings = plan.Skills, plan.Warnings
-	}
-	if out.Results == nil {
-		out.Results = []install.Result{}
-	}
-	return e.JSON(out)
-}
-
-// agentList renders agent ids for messages.
-func agentList(as []agents.Adapter) string {
-	ids := make([]string, len(as))
-	for i, a := range as {
-		ids[i] = a.ID()
-	}
-	slices.Sort(ids)
-	return strings.Join(ids, ", ")
+	return tw.Flush()
 }

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -197,12 +198,12 @@ func (w *killWorld) killOpts(t *testing.T) install.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{ctx: t.Context(), ws: &workspace.Machine{Getenv: w.getenv, Cwd: w.proj}, g: &globals{}}
-	cfg, err := e.ws.LoadConfig()
+	ws := &workspace.Machine{Getenv: w.getenv, Cwd: w.proj}
+	cfg, err := ws.LoadConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return install.Options{Scope: agents.ScopeProject, Env: e.ws.AgentEnv(cfg, w.proj), Agents: as}
+	return install.Options{Scope: agents.ScopeProject, Env: ws.AgentEnv(cfg, w.proj), Agents: as}
 }
 
 // state is what the consistency checks read: the lock and the scan.
@@ -213,7 +214,7 @@ type killState struct {
 
 func (w *killWorld) state(t *testing.T) killState {
 	t.Helper()
-	l, err := readLock(filepath.Join(w.proj, workspace.LockFileName))
+	l, err := skillset.ReadLock(filepath.Join(w.proj, workspace.LockFileName))
 	if err != nil {
 		t.Fatalf("skills.lock does not read back: %v", err)
 	}
@@ -226,7 +227,7 @@ func (w *killWorld) state(t *testing.T) killState {
 
 // journalFile is the project's run journal.
 func (w *killWorld) journalFile() string {
-	return (&env{ws: &workspace.Machine{Getenv: w.getenv}}).journalPath(workspace.Scope{Kind: agents.ScopeProject, Root: w.proj})
+	return skillset.JournalPath(&workspace.Machine{Getenv: w.getenv}, workspace.Scope{Kind: agents.ScopeProject, Root: w.proj})
 }
 
 // checkConsistent asserts that after a mutating command no journal is

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
@@ -63,19 +64,17 @@ func (c *listCmd) Run(e *env) error {
 	var lock *resolve.Lock
 	if root != "" {
 		psc := workspace.Scope{Kind: agents.ScopeProject, Root: root}
-		if lock, err = readLock(psc.LockPath()); err != nil {
+		if lock, err = skillset.ReadLock(psc.LockPath()); err != nil {
 			return err
 		}
 		// A read-only command reports an interrupted run and shows what
 		// the next mutating one will record; it writes nothing.
-		if j, err := e.pendingJournal(psc); err != nil {
+		if run, err := skillset.PendingRun(e.ctx, e.ws, psc, aenv); err != nil {
 			e.Warn("%s", err.Error())
-		} else if j != nil {
+		} else if run != nil {
 			e.Warn("an interrupted %q (started %s) is not finished; the next install, update or uninstall in this project records what it did (agent-skills doctor says more)",
-				j.String(), j.Started)
-			if out, err := e.settleJournal(e.ctx, aenv, psc, j, false); err == nil {
-				lock = out.lock
-			}
+				run.Command, run.Started)
+			lock = run.Lock
 		}
 	}
 	var all []listEntry

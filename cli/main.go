@@ -20,6 +20,9 @@ import (
 // override it with -ldflags "-X github.com/agent-skills/agent-skills/cli.Version=…".
 var Version = "0.1.0-dev"
 
+// generator is what skills.lock records as generatedWith.
+func generator() string { return "agent-skills@" + Version }
+
 // globals are the flags every command accepts.
 type globals struct {
 	Verbose bool             `short:"v" help:"Print more detail about what is done."`

@@ -1,15 +1,18 @@
 package cli
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"sync"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
@@ -211,30 +214,39 @@ func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, er
 	return info, nil
 }
 
-// Install implements mcpserver.Backend with the install command.
+// Install implements mcpserver.Backend with the install use case.
 func (b *mcpBackend) Install(ctx context.Context, req mcpserver.WriteRequest) (mcpserver.WriteResult, error) {
-	return b.write(ctx, req, func(e *env, sf scopeFlags) error {
-		c := installCmd{Skills: []string{req.Skill}, Agent: req.Agents, Scope: sf, DryRun: req.DryRun, JSON: true}
-		return c.Run(e)
+	return b.write(ctx, req, func(s *skillset.Session) (*skillset.Outcome, error) {
+		return s.Install(ctx, skillset.InstallRequest{Args: []string{req.Skill}, DryRun: req.DryRun})
 	})
 }
 
-// Uninstall implements mcpserver.Backend with the uninstall command.
+// Uninstall implements mcpserver.Backend with the uninstall use case.
 func (b *mcpBackend) Uninstall(ctx context.Context, req mcpserver.WriteRequest) (mcpserver.WriteResult, error) {
-	return b.write(ctx, req, func(e *env, sf scopeFlags) error {
-		c := uninstallCmd{Skills: []string{req.Skill}, Agent: req.Agents, Scope: sf, DryRun: req.DryRun, JSON: true}
-		return c.Run(e)
+	return b.write(ctx, req, func(s *skillset.Session) (*skillset.Outcome, error) {
+		return s.Uninstall(ctx, skillset.UninstallRequest{Names: []string{req.Skill}, DryRun: req.DryRun})
 	})
 }
 
-// write runs one write command with its JSON report captured.
-func (b *mcpBackend) write(ctx context.Context, req mcpserver.WriteRequest, run func(*env, scopeFlags) error) (mcpserver.WriteResult, error) {
+// write opens a session for the request's scope and agents and runs one
+// use case on it; the report is the outcome as install --json prints it.
+func (b *mcpBackend) write(ctx context.Context, req mcpserver.WriteRequest, run func(*skillset.Session) (*skillset.Outcome, error)) (mcpserver.WriteResult, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out, errs bytes.Buffer
-	e := b.e.withContext(ctx)
-	e.Out, e.Err = &out, &errs
-	sf := scopeFlags{Global: req.Scope == "global", Project: req.Scope == "project"}
-	err := run(e, sf)
-	return mcpserver.WriteResult{DryRun: req.DryRun, Report: out.String()}, err
+	q := b.e.withContext(ctx)
+	res := mcpserver.WriteResult{DryRun: req.DryRun}
+	s, err := skillset.Open(ctx, q.ws, skillset.Options{Agents: req.Agents, Generator: generator(),
+		Scope: workspace.ScopeRequest{Global: req.Scope == "global", Project: req.Scope == "project"}})
+	if err != nil {
+		return res, err
+	}
+	out, err := run(s)
+	if out != nil {
+		data, jerr := json.MarshalIndent(out, "", "  ")
+		if jerr != nil {
+			return res, askerr.Internal("cannot encode the result as JSON", jerr)
+		}
+		res.Report = string(termtext.JSON(data)) + "\n"
+	}
+	return res, err
 }

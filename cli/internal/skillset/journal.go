@@ -1,4 +1,4 @@
-package cli
+package skillset
 
 import (
 	"bytes"
@@ -107,18 +107,6 @@ func (le *lockEntry) locked() resolve.LockedSkill {
 	return s
 }
 
-// journalPath is the journal of a project, beside its run lock.
-func (e *env) journalPath(sc workspace.Scope) string {
-	return filepath.Join(e.ws.Home(), "locks", runKey(sc)+".journal")
-}
-
-// donePath is where the journal of an interrupted run is kept once
-// another command settled it, when it removed skills: running the same
-// uninstall again then knows which names it had already removed.
-func (e *env) donePath(sc workspace.Scope) string {
-	return e.journalPath(sc) + ".done"
-}
-
 // newJournal starts the journal of a command acting for adapters in the
 // project of sc.
 func newJournal(command string, requested, flags []string, sc workspace.Scope, adapters []agents.Adapter) *journal {
@@ -182,13 +170,13 @@ func nameList(names []string) string {
 func writeJournal(path string, j *journal) error {
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
-		return &askerr.Error{Code: "ASK_INTERNAL", Message: "cannot encode the run journal", Err: err}
+		return askerr.Internal("cannot encode the run journal", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + filepath.Dir(path), Err: err}
+		return askerr.IO("cannot create "+filepath.Dir(path), err)
 	}
 	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot write the run journal " + path, Err: err}
+		return askerr.IO("cannot write the run journal "+path, err)
 	}
 	return nil
 }
@@ -201,8 +189,7 @@ func (j *journal) removes(name string) bool {
 // removeJournal deletes the journal once skills.lock records its outcome.
 func removeJournal(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot remove the run journal " + path, Err: err,
-			Try: []string{"check the permissions of " + filepath.Dir(path)}}
+		return askerr.IO("cannot remove the run journal "+path, err, "check the permissions of "+filepath.Dir(path))
 	}
 	return nil
 }
@@ -216,14 +203,14 @@ func readJournal(path, root string) (*journal, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &askerr.Error{Code: "ASK_IO", Message: "cannot read the run journal " + path, Err: err}
+		return nil, askerr.IO("cannot read the run journal "+path, err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, journalInvalid(path, "it is not a regular file")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &askerr.Error{Code: "ASK_IO", Message: "cannot read the run journal " + path, Err: err}
+		return nil, askerr.IO("cannot read the run journal "+path, err)
 	}
 	var j journal
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -268,7 +255,7 @@ func (j *journal) check(root string) string {
 
 // journalInvalid is the error for a journal that cannot be used.
 func journalInvalid(path, why string) *askerr.Error {
-	return &askerr.Error{Code: "ASK_JOURNAL_INVALID",
+	return &askerr.Error{Code: CodeJournalInvalid,
 		Message: "the journal of an interrupted run cannot be used: " + why,
 		Detail:  []string{path, "skills.lock may not record what the agent folders hold until it is dealt with."},
 		Try: []string{"look at it, then remove it: rm " + path,

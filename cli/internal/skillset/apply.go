@@ -1,0 +1,178 @@
+package skillset
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// apply installs the fetched packages under the run lock and records them
+// in skills.lock (project scope). The roots change and the lock follows
+// them under a run journal (see journalled), so that a run killed at any
+// point leaves what the next run records; the packages go in dependencies
+// first, so that a run cut short leaves no installed skill without what
+// it needs.
+func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
+	order := dependenciesFirst(fs)
+	items := make([]install.Item, len(order))
+	for i, k := range order {
+		items[i] = fs[k].item
+	}
+	opts := install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun,
+		Hook: p.opts.Fault}
+	var rep *install.Report
+	put := func() error {
+		var err error
+		rep, err = install.Install(p.ctx, items, opts)
+		if rep != nil {
+			sortResults(rep, fs)
+		}
+		return err
+	}
+	if dryRun {
+		if err := put(); err != nil || !p.prune {
+			return rep, err
+		}
+		return rep, p.pruneOrphans(rep, plan, true)
+	}
+	err := p.underRunLock(func() error {
+		if err := p.journalled(p.installJournal(fs, plan), put); err != nil {
+			return err
+		}
+		if p.prune {
+			return p.pruneOrphans(rep, plan, false)
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// underRunLock runs fn holding the run lock of the scope, after finishing
+// what an interrupted run left and reading skills.lock afresh.
+func (p *op) underRunLock(fn func() error) error {
+	return install.WithLock(p.ctx, p.runLockPath(), func() error {
+		if _, err := p.finishInterrupted(false); err != nil {
+			return err
+		}
+		var err error
+		if p.lock, err = ReadLock(p.Scope.LockPath()); err != nil {
+			return err
+		}
+		return fn()
+	})
+}
+
+// installJournal is the journal of an install: for every fetched package
+// its entry before and the entry it gets once in place, and for every
+// locked skill that stays put the new versions of its dependencies. It
+// is nil outside project scope.
+func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
+	if !p.Scope.Project() {
+		return nil
+	}
+	j := newJournal(p.command, p.requested, p.flags, p.Scope, p.Agents)
+	l := p.lock
+	if l == nil {
+		l = &resolve.Lock{Skills: map[string]resolve.LockedSkill{}}
+	}
+	for _, f := range fs {
+		after := &lockEntry{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
+			Integrity: f.item.Integrity, Dependencies: map[string]string{},
+			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath}
+		for k, v := range f.deps {
+			after.Dependencies[k] = v
+		}
+		js := journalSkill{Change: changeInstall, After: after}
+		if old, ok := l.Skills[f.name]; ok {
+			js.Before = entryOf(old)
+			// The same bytes installed earlier for other agents are still there.
+			if old.Version == f.version && format.SameIntegrity(old.Integrity, f.item.Integrity) {
+				after.Agents = slices.Clone(old.Agents)
+			}
+		}
+		j.Skills[f.name] = js
+	}
+	// Skills that stay put may now depend on versions that move.
+	if plan != nil {
+		for _, sel := range plan.Skills {
+			old, ok := l.Skills[sel.Name]
+			if _, fetched := j.Skills[sel.Name]; fetched || !ok || old.Version != sel.Version {
+				continue
+			}
+			deps := map[string]string{}
+			for k, v := range sel.Dependencies {
+				deps[k] = v
+			}
+			if maps.Equal(deps, old.Dependencies) {
+				continue
+			}
+			after := entryOf(old)
+			after.Dependencies = deps
+			j.Skills[sel.Name] = journalSkill{Change: changeInstall, Before: entryOf(old), After: after}
+		}
+	}
+	return j
+}
+
+// removalJournal is the journal of removing names: each one's entry
+// before. It is nil outside project scope.
+func (p *op) removalJournal(names []string) *journal {
+	if !p.Scope.Project() {
+		return nil
+	}
+	j := newJournal(p.command, p.requested, p.flags, p.Scope, p.Agents)
+	for _, n := range names {
+		js := journalSkill{Change: changeRemove}
+		if p.lock != nil {
+			if old, ok := p.lock.Skills[n]; ok {
+				js.Before = entryOf(old)
+			}
+		}
+		j.Skills[n] = js
+	}
+	return j
+}
+
+// dependenciesFirst returns the order in which to install fs: every
+// package after the fetched packages it depends on, otherwise as given.
+func dependenciesFirst(fs []fetched) []int {
+	pos := map[string]int{}
+	for i, f := range fs {
+		pos[f.name] = i
+	}
+	var order []int
+	state := make([]int, len(fs)) // 0 new, 1 visiting, 2 placed
+	var visit func(i int)
+	visit = func(i int) {
+		if state[i] != 0 {
+			return // placed, or a cycle, which resolution refuses anyway
+		}
+		state[i] = 1
+		for _, d := range slices.Sorted(maps.Keys(fs[i].deps)) {
+			if k, ok := pos[d]; ok {
+				visit(k)
+			}
+		}
+		state[i] = 2
+		order = append(order, i)
+	}
+	for i := range fs {
+		visit(i)
+	}
+	return order
+}
+
+// sortResults puts a report back in the order of fs, which is the order
+// users read it in, whatever order the packages were installed in.
+func sortResults(rep *install.Report, fs []fetched) {
+	pos := map[string]int{}
+	for i, f := range fs {
+		if _, ok := pos[f.name]; !ok {
+			pos[f.name] = i
+		}
+	}
+	slices.SortStableFunc(rep.Results, func(a, b install.Result) int { return pos[a.Name] - pos[b.Name] })
+}

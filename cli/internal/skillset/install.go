@@ -1,0 +1,140 @@
+package skillset
+
+import (
+	"context"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// InstallRequest is what `agent-skills install <names…>` asks for.
+type InstallRequest struct {
+	// Args are the skills to install: [registry:]name[@version or range]
+	// references and direct sources (owner/repo, git URLs, folders,
+	// archives), in any mix.
+	Args []string
+	// Skills pick skills from a source offering several ("*" for all).
+	Skills []string
+	// MaxSkills caps how many skills a source may offer (0: the default).
+	MaxSkills int
+	// Registry resolves unqualified names in this registry only.
+	Registry string
+	// NoDeps installs only the named skills; WithSuggests also their
+	// direct suggestions.
+	NoDeps, WithSuggests bool
+	// Force overwrites an install that was modified or not made by
+	// agent-skills.
+	Force bool
+	// DryRun plans and writes nothing.
+	DryRun bool
+	// FrozenLockfile fails instead of changing skills.lock.
+	FrozenLockfile bool
+	// Pick asks which of several skills a source offers to install; nil
+	// when no one can be asked.
+	Pick func([]source.Found) ([]source.Found, error)
+	// Progress shows the fetch; nil shows nothing.
+	Progress Progress
+}
+
+// rerun is the flags of r that running the command again needs.
+func (r InstallRequest) rerun() []string {
+	var out []string
+	for _, s := range r.Skills {
+		out = append(out, "--skill", s)
+	}
+	if r.Registry != "" {
+		out = append(out, "--registry", r.Registry)
+	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"--force", r.Force}, {"--no-deps", r.NoDeps}, {"--with-suggests", r.WithSuggests}} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// Install resolves the named skills and their dependencies (with every
+// installed skill of the scope pinned, so that nothing installed breaks),
+// fetches and verifies every package, and puts each where the selected
+// agents read it; in a project skills.lock records the result.
+func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, error) {
+	if len(r.Args) == 0 {
+		return nil, askerr.Usage("name the skills to install (restoring with no names is Restore)")
+	}
+	if r.WithSuggests && r.NoDeps {
+		return nil, askerr.Usage("--with-suggests cannot be combined with --no-deps: suggestions are installed with their dependencies")
+	}
+	if r.MaxSkills < 0 {
+		return nil, askerr.Usage("--max-skills must not be negative")
+	}
+	srcRefs, regArgs, err := s.ws.SplitSources(r.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Skills) > 0 && len(srcRefs) == 0 {
+		return nil, askerr.Usage("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
+	}
+	p := s.begin(ctx, "install", r.Args, r.rerun(), r.DryRun, r.Progress)
+	p.pick = r.Pick
+	if err := p.recoverFirst(r.DryRun); err != nil {
+		return p.out, err
+	}
+	srcFetched, cleanup, err := p.fetchSources(srcRefs, r.Skills, r.MaxSkills)
+	defer cleanup()
+	if err != nil {
+		return p.out, err
+	}
+	refs, err := references(regArgs, r.Registry)
+	if err != nil {
+		return p.out, err
+	}
+	// A source package's own dependencies resolve in the registries.
+	for _, f := range srcFetched {
+		if m := f.item.Pkg.Manifest; m != nil && !r.NoDeps {
+			for _, d := range m.Dependencies {
+				refs = append(refs, resolve.Reference{Name: d.Name, Range: d.Version})
+			}
+		}
+	}
+	var plan *resolve.Plan
+	var wants []want
+	if len(refs) > 0 {
+		plan, wants, err = p.resolveKeeping(refs, nil, resolve.Options{WithSuggests: r.WithSuggests, NoDeps: r.NoDeps}, true)
+		if err != nil {
+			return p.out, err
+		}
+		p.out.setPlan(plan)
+	}
+	if r.FrozenLockfile {
+		if err := frozenCheck(p.lock, wants, srcFetched); err != nil {
+			return p.out, err
+		}
+	}
+	regFetched, err := p.fetch(wants)
+	if err != nil {
+		return p.out, err
+	}
+	rep, err := p.apply(append(srcFetched, regFetched...), plan, r.Force, r.DryRun)
+	p.out.addReport(rep)
+	return p.out, err
+}
+
+// references parses skill arguments; registry qualifies bare names.
+func references(args []string, registry string) ([]resolve.Reference, error) {
+	var refs []resolve.Reference
+	for _, a := range args {
+		ref, err := resolve.ParseReference(a)
+		if err != nil {
+			return nil, err
+		}
+		if ref.Registry == "" {
+			ref.Registry = registry
+		}
+		refs = append(refs, ref)
+	}
+	return refs, nil
+}

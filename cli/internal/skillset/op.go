@@ -1,0 +1,64 @@
+package skillset
+
+import (
+	"context"
+
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// Progress shows the steps of a long fetch; the CLI draws a line on a
+// terminal, other callers pass nil.
+type Progress interface {
+	Step(i, n int, label, item string)
+	Done()
+}
+
+// noProgress shows nothing.
+type noProgress struct{}
+
+func (noProgress) Step(int, int, string, string) {}
+func (noProgress) Done()                         {}
+
+// op is one use case running on a session: its context, the outcome it
+// builds, the lock as it reads it under the run lock, and what its run
+// journal records of the command (to say how to finish it).
+type op struct {
+	*Session
+	ctx      context.Context
+	out      *Outcome
+	lock     *resolve.Lock // nil outside project scope or without a lock file
+	progress Progress
+	// pick asks the user which of several skills a source offers to
+	// install; nil when no one can be asked.
+	pick func([]source.Found) ([]source.Found, error)
+	// prune removes, after an apply, the dependencies nothing requires any
+	// more (update sets it: a new version may drop a dependency).
+	prune bool
+	// command, requested and flags are the command, the names the user
+	// gave it and the flags that running it again needs, for the run
+	// journal.
+	command          string
+	requested, flags []string
+}
+
+// begin starts a use case.
+func (s *Session) begin(ctx context.Context, command string, requested, flags []string, dryRun bool, progress Progress) *op {
+	if progress == nil {
+		progress = noProgress{}
+	}
+	return &op{Session: s, ctx: ctx, out: s.newOutcome(dryRun), lock: s.Lock, progress: progress,
+		command: command, requested: requested, flags: flags}
+}
+
+// installOptions are the install package's options for the session's
+// scope and agents.
+func (p *op) installOptions(force, dryRun bool) install.Options {
+	return install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun, Hook: p.opts.Fault}
+}
+
+// info, note and warn add notices to the outcome.
+func (p *op) info(format string, args ...any) { p.out.notify(LevelInfo, format, args...) }
+func (p *op) note(format string, args ...any) { p.out.notify(LevelNote, format, args...) }
+func (p *op) warn(format string, args ...any) { p.out.notify(LevelWarn, format, args...) }

@@ -1,0 +1,112 @@
+package skillset
+
+import (
+	"fmt"
+
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// Outcome is what a use case did, or with DryRun would do: its JSON form
+// is the --json output of install, update and uninstall and the result of
+// the MCP write tools.
+type Outcome struct {
+	// Scope is "global" or "project".
+	Scope string `json:"scope"`
+	// Project is the project root in project scope.
+	Project string `json:"project,omitempty"`
+	// Agents are the ids of the selected agents.
+	Agents []string `json:"agents"`
+	// DryRun says nothing was written.
+	DryRun bool `json:"dryRun"`
+	// Plan is the resolution: every selected skill and version.
+	Plan []resolve.Selection `json:"plan,omitempty"`
+	// Warnings are the resolver's warnings.
+	Warnings []resolve.Warning `json:"warnings,omitempty"`
+	// Results are the outcomes per package and agent folder, in the order
+	// the user reads them.
+	Results []install.Result `json:"results"`
+	// Duplicates are the agents that see a package through more than one
+	// folder because no choice of folders avoids it.
+	Duplicates []install.Duplicate `json:"duplicates,omitempty"`
+	// Changes are, for skills a source update moves, the files it adds,
+	// removes and modifies.
+	Changes []Change `json:"changes,omitempty"`
+	// Problems are the validation errors of the packages that refused the
+	// run (ASK_VALIDATION_FAILED).
+	Problems []Problem `json:"problems,omitempty"`
+	// Notices are what the user should read besides the results: an
+	// orphaned dependency removed too, an interrupted run finished, files
+	// kept from a local edit.
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Level grades a notice.
+type Level string
+
+// Notice levels, from the least to the most pressing.
+const (
+	// LevelInfo is a line of progress or summary.
+	LevelInfo Level = "info"
+	// LevelNote is a notice about how the work was done.
+	LevelNote Level = "note"
+	// LevelWarn is something the user should act on.
+	LevelWarn Level = "warning"
+)
+
+// Notice is one line for the user. Text is plain: it may hold names and
+// paths from packages, which the renderer escapes.
+type Notice struct {
+	Level Level  `json:"level"`
+	Text  string `json:"text"`
+}
+
+// Change is what a source update changes in one skill.
+type Change struct {
+	Name string `json:"name"`
+	// From and To are the versions; FromCommit and ToCommit the commits.
+	From       string   `json:"from"`
+	FromCommit string   `json:"fromCommit,omitempty"`
+	To         string   `json:"to"`
+	ToCommit   string   `json:"toCommit,omitempty"`
+	Source     string   `json:"source"`
+	Added      []string `json:"added,omitempty"`
+	Removed    []string `json:"removed,omitempty"`
+	Modified   []string `json:"modified,omitempty"`
+}
+
+// Problem is a package refused by validation, with its errors.
+type Problem struct {
+	// Package is "name@version".
+	Package     string             `json:"package"`
+	Diagnostics format.Diagnostics `json:"diagnostics"`
+}
+
+// newOutcome starts the outcome of a use case on s.
+func (s *Session) newOutcome(dryRun bool) *Outcome {
+	o := &Outcome{Scope: string(s.Scope.Kind), Project: s.Scope.Root, Agents: s.AgentIDs(), DryRun: dryRun,
+		Results: []install.Result{}}
+	return o
+}
+
+// notify adds a notice.
+func (o *Outcome) notify(level Level, format string, args ...any) {
+	o.Notices = append(o.Notices, Notice{Level: level, Text: fmt.Sprintf(format, args...)})
+}
+
+// addReport takes the results and duplicates of an install report.
+func (o *Outcome) addReport(rep *install.Report) {
+	if rep == nil {
+		return
+	}
+	o.Results = append(o.Results, rep.Results...)
+	o.Duplicates = append(o.Duplicates, rep.Duplicates...)
+}
+
+// setPlan takes the selections and warnings of a resolution.
+func (o *Outcome) setPlan(plan *resolve.Plan) {
+	if plan != nil {
+		o.Plan, o.Warnings = plan.Skills, plan.Warnings
+	}
+}

@@ -1,0 +1,124 @@
+package skillset
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// Options open a Session.
+type Options struct {
+	// Scope is what the user asked for with --global, --project and
+	// --project-root.
+	Scope workspace.ScopeRequest
+	// Agents are the agents named with --agent; none selects every
+	// detected agent.
+	Agents []string
+	// Generator is recorded in skills.lock as generatedWith, e.g.
+	// "agent-skills@0.2.0".
+	Generator string
+	// Fault, when set, is called at every fault-injection point (install's
+	// and the journal's); an error aborts the run there. Tests set it.
+	Fault func(point string) error
+}
+
+// Session is one scope's skills: where they are, for which agents, from
+// which registries, and what skills.lock pins.
+type Session struct {
+	// Scope is the decided scope.
+	Scope workspace.Scope
+	// Agents are the selected agents.
+	Agents []agents.Adapter
+	// Env resolves every agent folder of the scope.
+	Env agents.Env
+	// Config is the configuration the registries come from.
+	Config *config.Config
+	// Registries are the configured registries, in precedence order.
+	Registries *registry.Set
+	// Lock is skills.lock as it was read when the session opened; nil
+	// outside a project or without a lock file. Every use case reads it
+	// afresh under the run lock.
+	Lock *resolve.Lock
+
+	ws   *workspace.Machine
+	opts Options
+}
+
+// Open decides the scope, opens the configured registries, selects the
+// agents and reads skills.lock.
+func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, error) {
+	sc, err := ws.DecideScope(opts.Scope)
+	if err != nil {
+		return nil, err
+	}
+	set, cfg, err := ws.Configured()
+	if err != nil {
+		return nil, err
+	}
+	env := ws.AgentEnv(cfg, sc.Root)
+	adapters, _, err := ws.SelectAgents(ctx, cfg, opts.Agents, env)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, ws: ws, opts: opts}
+	if s.Lock, err = ReadLock(sc.LockPath()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// AgentIDs returns the ids of the selected agents, in selection order.
+func (s *Session) AgentIDs() []string {
+	ids := make([]string, len(s.Agents))
+	for i, a := range s.Agents {
+		ids[i] = a.ID()
+	}
+	return ids
+}
+
+// runLockPath is the scope's run lock.
+func (s *Session) runLockPath() string { return s.ws.RunLockPath(s.Scope) }
+
+// journalPath is the scope's run journal (see journal).
+func (s *Session) journalPath() string { return JournalPath(s.ws, s.Scope) }
+
+// donePath is where the journal of an interrupted run is kept once
+// another command settled it, when it removed skills: running the same
+// uninstall again then knows which names it had already removed.
+func (s *Session) donePath() string { return s.journalPath() + ".done" }
+
+// JournalPath is the run journal of the project of sc, beside its run
+// lock: $AGENT_SKILLS_HOME/locks/<key>.journal.
+func JournalPath(ws *workspace.Machine, sc workspace.Scope) string {
+	return filepath.Join(ws.Home(), "locks", workspace.RunKey(sc)+".journal")
+}
+
+// stagingDir creates a new folder for fetched sources under the cache;
+// the caller removes it.
+func (s *Session) stagingDir(prefix string) (string, error) {
+	parent := filepath.Join(s.ws.CacheDir(), "staging")
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", askerr.IO("cannot create "+parent, err)
+	}
+	dir, err := os.MkdirTemp(parent, prefix)
+	if err != nil {
+		return "", askerr.IO("cannot create a staging folder", err)
+	}
+	return dir, nil
+}
+
+// fault calls the fault-injection hook at point, if there is one.
+func (s *Session) fault(point string) error {
+	if s.opts.Fault != nil {
+		return s.opts.Fault(point)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package skillset
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// This file pins skills installed straight from sources: fetching the
+// chosen skills of a source, and the exact commits and folders a lock
+// records.
+
+// sourceOptions are the options of a source fetch in this use case: the
+// machine's, with the interactive picker the caller gave.
+func (p *op) sourceOptions(dir string, skills []string) source.Options {
+	o := p.ws.SourceOptions(dir, skills)
+	o.Interactive, o.Pick = p.pick != nil, p.pick
+	return o
+}
+
+// fetchSources materialises the chosen skills of every source into a
+// temporary folder (removed by the returned cleanup) as verified packages,
+// reading at most maxSkills skills from each (0: the default cap). The
+// same skill reached through two references is fetched once.
+func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]fetched, func(), error) {
+	if len(refs) == 0 {
+		return nil, func() {}, nil
+	}
+	tmp, err := p.stagingDir("sources-")
+	if err != nil {
+		return nil, func() {}, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	seen := map[string]bool{}
+	byName := map[string]string{}
+	var out []fetched
+	for i, r := range refs {
+		dir := filepath.Join(tmp, fmt.Sprint(i))
+		opts := p.sourceOptions(dir, skills)
+		opts.MaxSkills = maxSkills
+		res, err := source.Fetch(p.ctx, r, opts)
+		if err != nil {
+			cleanup()
+			return nil, func() {}, err
+		}
+		if res.Registry {
+			cleanup()
+			return nil, func() {}, &askerr.Error{Code: askerr.CodeUsage, Message: r.Input + " is a registry, not a skill source",
+				Try: []string{"agent-skills registry add <name> " + res.RegistryURL, "then: agent-skills install <name>:<skill>"}}
+		}
+		for _, pk := range res.Packages {
+			key := pk.Source + "|" + pk.Subpath
+			if seen[key] {
+				continue
+			}
+			if prev, ok := byName[pk.Name]; ok {
+				cleanup()
+				return nil, func() {}, askerr.Usage("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
+			}
+			seen[key], byName[pk.Name] = true, pk.Source
+			out = append(out, sourceFetched(pk, string(resolve.RoleRequested)))
+		}
+	}
+	return out, cleanup, nil
+}
+
+// sourceFetched turns a materialised source package into an install item.
+func sourceFetched(pk source.Package, role string) fetched {
+	return fetched{
+		want: want{name: pk.Name, version: pk.Version, role: role, integrity: pk.Integrity,
+			source: pk.Source, ref: pk.Ref, commit: pk.Commit, subpath: pk.Subpath, deps: map[string]string{}},
+		item: install.Item{Pkg: pk.Pkg, Dir: pk.Dir, Resolved: pk.Resolved, Integrity: pk.Integrity, Role: role,
+			Dependencies: map[string]string{}},
+	}
+}
+
+// restoreSources fetches exactly the commits and folders the lock records
+// for skills installed from sources, verifying their integrity.
+func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, func(), error) {
+	if len(entries) == 0 {
+		return nil, func() {}, nil
+	}
+	tmp, err := p.stagingDir("restore-")
+	if err != nil {
+		return nil, func() {}, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	var out []fetched
+	for _, name := range sortedKeys(entries) {
+		l := entries[name]
+		pk, err := source.Restore(p.ctx, source.Pin{Name: name, Version: l.Version, Source: l.Source, Resolved: l.Resolved,
+			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, p.sourceOptions(filepath.Join(tmp, name), nil))
+		if err != nil {
+			cleanup()
+			if askerr.Is(err, CodeIntegrityMismatch) {
+				return nil, func() {}, &askerr.Error{Code: CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
+					Detail: []string{"Nothing was installed."},
+					Try:    []string{"check who changed the source at commit " + l.Commit}}
+			}
+			return nil, func() {}, err
+		}
+		f := sourceFetched(*pk, string(resolve.RoleRequested))
+		f.ref = l.Ref
+		out = append(out, f)
+	}
+	return out, cleanup, nil
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

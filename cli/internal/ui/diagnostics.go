@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// Diagnostics prints validation problems on Out, one per line:
+//
+//	<prefix><file>:<line>:<col>: <severity> <CODE> <message>
+//	    fix: <what to do>
+//
+// the form of validate, create, publish and install alike. File names come
+// from packages and are escaped; the fix lines are left out when quiet.
+func (p *Printer) Diagnostics(prefix string, ds format.Diagnostics) {
+	for _, d := range ds {
+		sev := p.Style.Red(d.Severity.String())
+		if d.Severity == format.SeverityWarning {
+			sev = p.Style.Yellow(d.Severity.String())
+		}
+		fmt.Fprintf(p.Out, "%s%s: %s %s %s\n", Field(prefix), Location(d), sev, Field(d.Code), Field(d.Message))
+		if d.Fix != "" && !p.opts.Quiet {
+			fmt.Fprintf(p.Out, "    %s %s\n", p.Style.Dim("fix:"), Field(d.Fix))
+		}
+	}
+}
+
+// Location renders "file:line:col", or just "file" when the line is
+// unknown; the file name, which a package chose, is escaped.
+func Location(d format.Diagnostic) string {
+	if d.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", Field(d.File), d.Line, max(d.Col, 1))
+	}
+	return Field(d.File)
+}

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
+)
+
+// Outcome prints what an install, update or uninstall did: the files a
+// source update changes and the results on Out; the resolver's warnings,
+// the notices and the agents that see a package twice on Err. The
+// problems of a package that validation refused come first.
+func (p *Printer) Outcome(o *skillset.Outcome) {
+	for _, pr := range o.Problems {
+		p.Diagnostics(pr.Package+"/", pr.Diagnostics)
+	}
+	p.notices(o)
+	for _, c := range o.Changes {
+		fmt.Fprintf(p.Out, "%s %s (%s) → %s (%s) from %s:\n", Field(c.Name), Field(c.From), Field(Dash(short(c.FromCommit))),
+			Field(c.To), Field(Dash(short(c.ToCommit))), Field(c.Source))
+		for _, g := range []struct {
+			label string
+			files []string
+		}{{"added", c.Added}, {"removed", c.Removed}, {"modified", c.Modified}} {
+			if len(g.files) > 0 {
+				fmt.Fprintf(p.Out, "  %-8s %s\n", g.label, Fields(g.files, ", "))
+			}
+		}
+	}
+	p.results(o.DryRun, o.Results)
+	for _, d := range o.Duplicates {
+		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
+			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
+	}
+}
+
+// notices prints the resolver's warnings and the outcome's notices on Err.
+func (p *Printer) notices(o *skillset.Outcome) {
+	for _, w := range o.Warnings {
+		p.Warn("%s %s", Field(w.Code), Field(w.Message))
+	}
+	for _, n := range o.Notices {
+		switch n.Level {
+		case skillset.LevelWarn:
+			p.Warn("%s", Field(n.Text))
+		case skillset.LevelNote:
+			p.Note("%s", Field(n.Text))
+		default:
+			p.Info("%s", Field(n.Text))
+		}
+	}
+}
+
+// short abbreviates a commit to twelve hex digits.
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+// dryVerbs are the words of a dry run's outcomes.
+var dryVerbs = map[install.Outcome]string{install.OutcomeInstalled: "would install", install.OutcomeUpgraded: "would upgrade",
+	install.OutcomeDowngraded: "would downgrade", install.OutcomeReinstalled: "would reinstall",
+	install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove"}
+
+// results prints one line per package and agent folder.
+func (p *Printer) results(dryRun bool, results []install.Result) {
+	for _, r := range results {
+		word := string(r.Outcome)
+		if v, ok := dryVerbs[r.Outcome]; ok && dryRun {
+			word = v
+		}
+		switch r.Outcome {
+		case install.OutcomeSkipped:
+			fmt.Fprintf(p.Out, "%s %s for %s: %s\n", p.Style.Dim("skipped"), Field(r.Name), Field(r.Agent), Field(r.Reason))
+		case install.OutcomeRefused:
+			fmt.Fprintf(p.Out, "%s %s in %s: %s\n", p.Style.Red("refused"), Field(r.Name), Field(p.Rel(r.Root)), Field(r.Reason))
+			for _, m := range r.Modified {
+				fmt.Fprintf(p.Out, "    %s\n", Field(m))
+			}
+		default:
+			ver := Field(r.Version)
+			if r.Previous != "" && r.Previous != r.Version {
+				ver = Field(r.Previous) + " → " + ver
+			}
+			fmt.Fprintf(p.Out, "%s %s %s → %s (%s)\n", p.Style.Green(word), Field(r.Name), ver, Field(p.Rel(r.Dest)), Fields(r.Readers, ", "))
+			if len(r.Preserved) > 0 {
+				fmt.Fprintf(p.Out, "    kept your files: %s\n", Fields(r.Preserved, ", "))
+			}
+		}
+	}
+}
+
+// Report prints an outcome as text, or with asJSON as JSON on Out and
+// the warnings and notices, for a person, on Err; a nil outcome (the use
+// case refused before it began) prints nothing.
+func (p *Printer) Report(o *skillset.Outcome, asJSON bool) {
+	switch {
+	case o == nil:
+	case asJSON:
+		_ = p.JSON(o)
+		p.notices(o)
+	default:
+		p.Outcome(o)
+	}
+}
