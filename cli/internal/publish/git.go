@@ -250,7 +250,7 @@ func (t GitTarget) failed(err error) error {
 	return &Error{
 		Code:    "ASK_PUBLISH_GIT_FAILED",
 		Message: "git " + ce.Command + " failed",
-		Detail: strings.Split(msg, "\n"),
+		Detail:  strings.Split(msg, "\n"),
 		Try:     []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")},
 	}
 }

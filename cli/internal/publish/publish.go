@@ -191,7 +191,7 @@ func checkVersion(idx *registry.Index, name, version string) error {
 			return &Error{
 				Code:    "ASK_PUBLISH_VERSION_EXISTS",
 				Message: fmt.Sprintf("%s@%s is already published in the target registry", name, v.Version),
-				Detail: []string{"published versions cannot be replaced: installs locked to it rely on its integrity"},
+				Detail:  []string{"published versions cannot be replaced: installs locked to it rely on its integrity"},
 				Try:     []string{"raise version in skill.yaml (and SKILL.md if it declares one), then publish again"},
 			}
 		}
@@ -235,7 +235,7 @@ func checkAgents(m *format.Manifest, known []string) error {
 	return &Error{
 		Code:    "ASK_AGENT_UNKNOWN",
 		Message: fmt.Sprintf("compatibility.agents names unknown agent id(s): %s", strings.Join(unknown, ", ")),
-		Detail: []string{"known agent ids: " + strings.Join(sorted, ", ")},
+		Detail:  []string{"known agent ids: " + strings.Join(sorted, ", ")},
 		Try:     []string{"use one of the known ids in skill.yaml compatibility.agents, or drop the entry"},
 	}
 }

@@ -441,7 +441,7 @@ func choose(found []Found, r Ref, opts *Options) ([]Found, error) {
 	}
 	return nil, &Error{Code: "ASK_SOURCE_AMBIGUOUS",
 		Message: fmt.Sprintf("the source offers %d skills; name the ones to install", len(found)),
-		Detail: offered(found),
+		Detail:  offered(found),
 		Try:     []string{"--skill NAME (repeatable)", "--skill '*' for all of them", "owner/repo@NAME"}}
 }
 

@@ -92,7 +92,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if want != "" && !format.SameIntegrity(want, sum) {
 		return nil, &Error{Code: "ASK_INTEGRITY_MISMATCH",
 			Message: fmt.Sprintf("%s from %s does not match skills.lock", name, where),
-			Detail: []string{"expected (skills.lock): " + want, "actual:                 " + sum},
+			Detail:  []string{"expected (skills.lock): " + want, "actual:                 " + sum},
 			Try: []string{"nothing was installed; the source's bytes changed since they were locked",
 				"agent-skills update " + name + "   (only if you trust the new bytes)"}}
 	}
