@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
@@ -163,16 +162,11 @@ func (c *catalogSearchCmd) Run(e *env) error {
 			Results []catalog.Hit `json:"results"`
 		}{query, hits})
 	}
-	if len(hits) == 0 {
-		e.Info("no skills match %q", query)
-		return nil
+	rows := make([]ui.Hit, len(hits))
+	for i, h := range hits {
+		rows[i] = ui.Hit{Name: h.Name, Version: h.Version, Source: h.Source, Description: h.Description}
 	}
-	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tSOURCE\tDESCRIPTION")
-	for _, h := range hits {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ui.Field(h.Name), ui.Field(ui.Dash(h.Version)), ui.Field(h.Source), ui.Truncate(ui.OneLine(h.Description), 70))
-	}
-	return tw.Flush()
+	return e.SearchResults(query, "SOURCE", rows)
 }
 
 type catalogReadCmd struct {

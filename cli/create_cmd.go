@@ -96,10 +96,7 @@ func (c *createCmd) adopt(e *env) error {
 	if err != nil {
 		var se *scaffold.Error
 		if errors.As(err, &se) {
-			for _, d := range se.Diagnostics {
-				d.File = filepath.ToSlash(filepath.Join(e.Rel(dir), filepath.FromSlash(d.File)))
-				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), d.Severity, d.Code, d.Message)
-			}
+			e.Diagnostics(filepath.ToSlash(e.Rel(dir)), se.Diagnostics)
 		}
 		return err
 	}

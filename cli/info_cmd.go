@@ -2,17 +2,14 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/skillinfo"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
-
-	"github.com/Masterminds/semver/v3"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
-	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -33,29 +30,11 @@ Examples:
   agent-skills info official:jvm-gc-tuning`
 }
 
-// infoReport is the --json shape of info.
+// infoReport is the --json shape of info: the published skill and where
+// it is installed.
 type infoReport struct {
-	Name                 string              `json:"name"`
-	Registry             string              `json:"registry"`
-	Version              string              `json:"version"`
-	Latest               string              `json:"latest"`
-	Kind                 string              `json:"kind"`
-	Description          string              `json:"description"`
-	License              string              `json:"license,omitempty"`
-	Keywords             []string            `json:"keywords,omitempty"`
-	Authors              []string            `json:"authors,omitempty"`
-	Homepage             string              `json:"homepage,omitempty"`
-	Repository           string              `json:"repository,omitempty"`
-	Integrity            string              `json:"integrity"`
-	Dependencies         []format.Dependency `json:"dependencies"`
-	OptionalDependencies []format.Dependency `json:"optionalDependencies"`
-	Suggests             []string            `json:"suggests"`
-	Compatibility        []string            `json:"compatibility"`
-	Capabilities         []string            `json:"capabilities"`
-	Versions             []infoVersion       `json:"versions"`
-	AlsoIn               []string            `json:"alsoIn,omitempty"`
-	Owner                string              `json:"owner,omitempty"`
-	Installed            []infoInstalled     `json:"installed"`
+	*skillinfo.Info
+	Installed []infoInstalled `json:"installed"`
 }
 
 type infoInstalled struct {
@@ -64,13 +43,6 @@ type infoInstalled struct {
 	Agents  []string `json:"agents"`
 	State   string   `json:"state"`
 	Path    string   `json:"path"`
-}
-
-type infoVersion struct {
-	Version           string `json:"version"`
-	PublishedAt       string `json:"publishedAt,omitempty"`
-	Deprecated        bool   `json:"deprecated,omitempty"`
-	DeprecationReason string `json:"deprecationReason,omitempty"`
 }
 
 func (c *infoCmd) Run(e *env) error {
@@ -88,102 +60,16 @@ func (c *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	reg, sk, err := set.Lookup(e.ctx, ref.Registry, ref.Name)
+	info, err := skillinfo.Lookup(e.ctx, set, ref)
 	if err != nil {
 		return err
 	}
-	v, err := pickVersion(sk, ref)
-	if err != nil {
-		return err
-	}
-	pkg, err := reg.Package(e.ctx, sk.Name, v.Version)
-	if err != nil {
-		return err
-	}
-	rep := infoReport{
-		Name: sk.Name, Registry: reg.Name(), Version: v.Version, Latest: sk.Latest,
-		Kind: string(pkg.Kind), Description: pkg.Description(), Integrity: v.Integrity,
-		Dependencies: []format.Dependency{}, OptionalDependencies: []format.Dependency{},
-		Suggests: []string{}, Compatibility: []string{}, Capabilities: []string{},
-	}
-	if m := pkg.Manifest; m != nil {
-		rep.License, rep.Keywords, rep.Homepage = m.License, m.Keywords, m.Homepage
-		for _, a := range m.Authors {
-			rep.Authors = append(rep.Authors, a.String())
-		}
-		if m.Repository != nil {
-			rep.Repository = m.Repository.URL
-			if m.Repository.Directory != "" {
-				rep.Repository += " (" + m.Repository.Directory + ")"
-			}
-		}
-		rep.Dependencies = append(rep.Dependencies, m.Dependencies...)
-		rep.OptionalDependencies = append(rep.OptionalDependencies, m.OptionalDependencies...)
-		rep.Suggests = append(rep.Suggests, m.Suggests...)
-		for _, a := range m.Compatibility.Agents {
-			s := a.ID
-			if a.MinVersion != "" {
-				s += " " + a.MinVersion
-			}
-			rep.Compatibility = append(rep.Compatibility, s)
-		}
-		rep.Capabilities = append(rep.Capabilities, m.Capabilities...)
-	}
-	for _, pv := range sk.Sorted() {
-		rep.Versions = append(rep.Versions, infoVersion{pv.Version, pv.PublishedAt, pv.Deprecated, pv.DeprecationReason})
-	}
-	for _, r := range set.Registries() {
-		if r.Name() == reg.Name() {
-			continue
-		}
-		if idx, err := r.Index(e.ctx); err == nil {
-			if _, ok := idx.Skill(sk.Name); ok {
-				rep.AlsoIn = append(rep.AlsoIn, r.Name())
-			}
-		}
-	}
-	if owner, _, err := set.Owner(e.ctx, sk.Name); err == nil {
-		rep.Owner = owner.Name()
-	}
-	rep.Installed = e.installedState(sk.Name)
+	rep := infoReport{Info: info, Installed: e.installedState(info.Name)}
 	if c.JSON {
 		return e.JSON(rep)
 	}
 	printInfo(e, rep)
 	return nil
-}
-
-// pickVersion chooses the version info shows: the one named exactly, the
-// highest non-deprecated one satisfying a range, or the latest.
-func pickVersion(sk *registry.Skill, ref resolve.Reference) (*registry.Version, error) {
-	want := ref.Range
-	if want == "" || want == "latest" {
-		want = sk.Latest
-		if want == "" {
-			if vs := sk.Sorted(); len(vs) > 0 {
-				return vs[0], nil
-			}
-		}
-	}
-	if v, ok := sk.Version(want); ok {
-		return v, nil
-	}
-	con, err := semver.NewConstraint(want)
-	if err == nil {
-		for _, v := range sk.Sorted() {
-			if !v.Deprecated && v.Semver() != nil && con.Check(v.Semver()) {
-				return v, nil
-			}
-		}
-	}
-	var have []string
-	for _, v := range sk.Sorted() {
-		have = append(have, v.Version)
-	}
-	return nil, &askerr.Error{Code: "ASK_VERSION_NOT_FOUND",
-		Message: fmt.Sprintf("%s has no version matching %s", sk.Name, want),
-		Detail:  []string{"published: " + strings.Join(have, ", ")},
-		Try:     []string{"agent-skills info " + sk.Name}}
 }
 
 // printInfo renders the report; every value comes from an index or a

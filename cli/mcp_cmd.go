@@ -3,16 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"sync"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/skillinfo"
 	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/resolve"
 
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
@@ -170,7 +173,8 @@ func (b *mcpBackend) Overview(ctx context.Context, opts catalog.OverviewOptions)
 	return catalog.BuildOverview(all, opts), nil
 }
 
-// Info implements mcpserver.Backend.
+// Info implements mcpserver.Backend with the assembly of info (skillinfo)
+// and the installed copies the catalog sees.
 func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, error) {
 	src, err := b.source(ctx, false)
 	if err != nil {
@@ -186,31 +190,27 @@ func (b *mcpBackend) Info(ctx context.Context, skill string) (mcpserver.Info, er
 			}
 		}
 	}
-	q := b.e.withContext(ctx)
-	reg, sk, err := q.catalogLookup(b.set, skill, "")
-	if err != nil {
-		if len(info.Installed) > 0 && askerr.CodeOf(err) == "ASK_CATALOG_NOT_FOUND" {
+	pub, err := skillinfo.Lookup(ctx, b.set, resolve.Reference{Name: skill})
+	if errors.Is(err, registry.ErrNotFound) {
+		if len(info.Installed) > 0 {
 			return info, nil
 		}
+		return mcpserver.Info{}, catalogNotFound(skill, "")
+	}
+	if err != nil {
 		return mcpserver.Info{}, err
 	}
-	info.Registry, info.Latest, info.Description = reg.Name(), sk.Latest, ui.FoldSpace(sk.Description)
-	for _, v := range sk.Sorted() {
+	info.Registry, info.Latest, info.Description = pub.Registry, pub.Latest, ui.FoldSpace(pub.Description)
+	for _, v := range pub.Versions {
 		info.Versions = append(info.Versions, mcpserver.VersionInfo{Version: v.Version, Deprecated: v.Deprecated})
 	}
-	if sk.Latest != "" {
-		req, err := b.set.Requirements(ctx, reg.Name(), skill, sk.Latest)
-		if err != nil {
-			return mcpserver.Info{}, err
-		}
-		for _, d := range req.Dependencies {
-			info.Requires = append(info.Requires, mcpserver.Requirement{Name: d.Name, Range: d.Range})
-		}
-		for _, d := range req.Optional {
-			info.Optional = append(info.Optional, mcpserver.Requirement{Name: d.Name, Range: d.Range})
-		}
-		info.Suggests = append(info.Suggests, req.Suggests...)
+	for _, d := range pub.Dependencies {
+		info.Requires = append(info.Requires, mcpserver.Requirement{Name: d.Name, Range: d.Version})
 	}
+	for _, d := range pub.OptionalDependencies {
+		info.Optional = append(info.Optional, mcpserver.Requirement{Name: d.Name, Range: d.Version})
+	}
+	info.Suggests = append(info.Suggests, pub.Suggests...)
 	return info, nil
 }
 

@@ -70,10 +70,7 @@ func (c *publishCmd) Run(e *env) error {
 	if err != nil {
 		var pe *publish.Error
 		if errors.As(err, &pe) {
-			for _, d := range pe.Diagnostics {
-				d.File = filepath.ToSlash(filepath.Join(e.Rel(c.Path), filepath.FromSlash(d.File)))
-				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), d.Severity, ui.Field(d.Code), ui.Field(d.Message))
-			}
+			e.Diagnostics(filepath.ToSlash(e.Rel(c.Path)), pe.Diagnostics)
 		}
 		return err
 	}

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
@@ -52,18 +50,13 @@ func (c *searchCmd) Run(e *env) error {
 			Hits  []registry.Hit `json:"results"`
 		}{query, hits})
 	}
-	if len(hits) == 0 {
-		e.Info("no skills match %q", query)
-		return nil
-	}
-	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tREGISTRY\tDESCRIPTION")
-	for _, h := range hits {
-		reg := h.Registry
+	rows := make([]ui.Hit, len(hits))
+	for i, h := range hits {
+		src := h.Registry
 		if h.Shadowed {
-			reg += " (shadowed by " + h.ShadowedBy + ")"
+			src += " (shadowed by " + h.ShadowedBy + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ui.Field(h.Name), ui.Field(h.Latest), ui.Field(reg), ui.Truncate(ui.OneLine(h.Description), 70))
+		rows[i] = ui.Hit{Name: h.Name, Version: h.Latest, Source: src, Description: h.Description}
 	}
-	return tw.Flush()
+	return e.SearchResults(query, "REGISTRY", rows)
 }

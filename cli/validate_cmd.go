@@ -98,16 +98,7 @@ func (c *validateCmd) Run(e *env) error {
 		}
 	} else {
 		for _, p := range rep.Packages {
-			for _, d := range p.Diagnostics {
-				sev := e.Style.Red(d.Severity.String())
-				if d.Severity == format.SeverityWarning {
-					sev = e.Style.Yellow(d.Severity.String())
-				}
-				fmt.Fprintf(e.Out, "%s: %s %s %s\n", location(d), sev, ui.Field(d.Code), ui.Field(d.Message))
-				if d.Fix != "" && !e.Quiet() {
-					fmt.Fprintf(e.Out, "    %s %s\n", e.Style.Dim("fix:"), ui.Field(d.Fix))
-				}
-			}
+			e.Diagnostics("", p.Diagnostics)
 		}
 		if rep.Summary.Packages > 0 {
 			e.Info("%s", summaryLine(rep.Summary))
@@ -124,15 +115,6 @@ func (c *validateCmd) Run(e *env) error {
 			Try:     []string{"fix the errors listed above, then run agent-skills validate again"}}
 	}
 	return nil
-}
-
-// location renders "file:line:col", or just "file" when the line is
-// unknown; the file name, which a package chose, is escaped (field).
-func location(d format.Diagnostic) string {
-	if d.Line > 0 {
-		return fmt.Sprintf("%s:%d:%d", ui.Field(d.File), d.Line, max(d.Col, 1))
-	}
-	return ui.Field(d.File)
 }
 
 func summaryLine(s validateSummary) string {

@@ -2,24 +2,30 @@ package ui
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/agent-skills/agent-skills/format"
 )
 
 // Diagnostics prints validation problems on Out, one per line:
 //
-//	<prefix><file>:<line>:<col>: <severity> <CODE> <message>
+//	<dir>/<file>:<line>:<col>: <severity> <CODE> <message>
 //	    fix: <what to do>
 //
-// the form of validate, create, publish and install alike. File names come
-// from packages and are escaped; the fix lines are left out when quiet.
-func (p *Printer) Diagnostics(prefix string, ds format.Diagnostics) {
+// the form of validate, create, publish and install alike; dir is the
+// slash-separated folder the files are shown in ("" for none). File names
+// come from packages and are escaped; the fix lines are left out when
+// quiet.
+func (p *Printer) Diagnostics(dir string, ds format.Diagnostics) {
 	for _, d := range ds {
+		if dir != "" {
+			d.File = path.Join(dir, d.File)
+		}
 		sev := p.Style.Red(d.Severity.String())
 		if d.Severity == format.SeverityWarning {
 			sev = p.Style.Yellow(d.Severity.String())
 		}
-		fmt.Fprintf(p.Out, "%s%s: %s %s %s\n", Field(prefix), Location(d), sev, Field(d.Code), Field(d.Message))
+		fmt.Fprintf(p.Out, "%s: %s %s %s\n", Location(d), sev, Field(d.Code), Field(d.Message))
 		if d.Fix != "" && !p.opts.Quiet {
 			fmt.Fprintf(p.Out, "    %s %s\n", p.Style.Dim("fix:"), Field(d.Fix))
 		}

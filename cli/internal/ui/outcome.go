@@ -13,7 +13,7 @@ import (
 // problems of a package that validation refused come first.
 func (p *Printer) Outcome(o *skillset.Outcome) {
 	for _, pr := range o.Problems {
-		p.Diagnostics(pr.Package+"/", pr.Diagnostics)
+		p.Diagnostics(pr.Package, pr.Diagnostics)
 	}
 	p.notices(o)
 	for _, c := range o.Changes {
