@@ -5,11 +5,12 @@ package install
 import (
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
 	"github.com/agent-skills/agent-skills/agents"
 )

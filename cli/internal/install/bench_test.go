@@ -34,10 +34,9 @@ func BenchmarkInstall50(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		dir := filepath.Join(base, fmt.Sprintf("run-%d", i))
 		opts := Options{
-			Scope:    agents.ScopeProject,
-			Env:      agents.Env{Home: filepath.Join(dir, "home"), ProjectRoot: filepath.Join(dir, "project")},
-			Agents:   sel,
-			LockPath: filepath.Join(dir, "home", ".agent-skills", "locks", "p.lock"),
+			Scope:  agents.ScopeProject,
+			Env:    agents.Env{Home: filepath.Join(dir, "home"), ProjectRoot: filepath.Join(dir, "project")},
+			Agents: sel,
 		}
 		rep, err := Install(b.Context(), items, opts)
 		if err != nil || len(rep.Results) != 100 {

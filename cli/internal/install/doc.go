@@ -127,16 +127,16 @@
 //
 // # Locking and dry runs
 //
-// Options.LockPath names a file locked with flock(2) for the whole run;
-// the CLI chooses it ($AGENT_SKILLS_HOME/locks/<sha256 of the project
-// root or "global">.lock) and takes the same lock with WithLock while it
-// writes skills.lock. With DryRun nothing is written at all — no staging,
-// no receipts, no recovery, no lock file — and the report is the full
+// Install, Uninstall and Recover do not lock: the caller holds a file
+// locked with flock(2) (WithLock) for the whole run — the CLI's
+// $AGENT_SKILLS_HOME/locks/<sha256 of the project root or "global">.lock,
+// held while it writes skills.lock too. With DryRun nothing is written at
+// all — no staging, no receipts, no recovery — and the report is the full
 // plan.
 //
 // # Errors
 //
-// Errors carry ErrorCode() and Hint(): ASK_MODIFIED_INSTALL (exit 1),
+// Errors are *askerr.Error values: ASK_MODIFIED_INSTALL (exit 1),
 // ASK_NOT_INSTALLED (exit 1), ASK_IO (exit 1), ASK_ROOT_UNSAFE (exit 5),
 // and ASK_LAYOUT_INVALID from package agents.
 package install

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
@@ -30,6 +31,43 @@ type onDisk struct {
 
 // modified reports whether any tracked file was changed or is missing.
 func (d *onDisk) modified() bool { return len(d.changed) > 0 || len(d.missing) > 0 }
+
+// DriftState is how one file of an installed package differs from what
+// its receipt records.
+type DriftState string
+
+// Drift states.
+const (
+	// DriftChanged is a tracked file whose bytes or mode changed.
+	DriftChanged DriftState = "changed"
+	// DriftMissing is a tracked file that is gone.
+	DriftMissing DriftState = "missing"
+	// DriftAdded is a file the receipt does not list: the user's own.
+	DriftAdded DriftState = "added"
+)
+
+// Drift is one file of an installed package that differs from its
+// receipt.
+type Drift struct {
+	// Path is the file, slash-separated, relative to the package folder.
+	Path  string     `json:"path"`
+	State DriftState `json:"state"`
+}
+
+// drift lists every file that differs from the receipt, sorted by path.
+func (d *onDisk) drift() []Drift {
+	var out []Drift
+	for _, g := range []struct {
+		files []string
+		state DriftState
+	}{{d.changed, DriftChanged}, {d.missing, DriftMissing}, {d.added, DriftAdded}} {
+		for _, f := range g.files {
+			out = append(out, Drift{Path: f, State: g.state})
+		}
+	}
+	slices.SortFunc(out, func(a, b Drift) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
 
 // modifiedList renders the changed and missing files for a report.
 func (d *onDisk) modifiedList() []string {

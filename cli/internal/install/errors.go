@@ -3,9 +3,10 @@ package install
 import (
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 )
 
 // Codes this package raises, besides askerr's; its errors are

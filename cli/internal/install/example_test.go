@@ -9,6 +9,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 // The CLI fetches and verifies a package into a folder, loads it, and
@@ -24,12 +25,11 @@ func Example() {
 
 	selected, _ := agents.Default().Select([]string{"claude", "codex"})
 	opts := install.Options{
-		Scope:    agents.ScopeProject,
-		Env:      agents.Env{Home: filepath.Join(base, "home"), ProjectRoot: filepath.Join(base, "app")},
-		Agents:   selected,
-		LockPath: filepath.Join(base, "home", ".agent-skills", "locks", "app.lock"),
+		Scope:  agents.ScopeProject,
+		Env:    agents.Env{Home: filepath.Join(base, "home"), ProjectRoot: filepath.Join(base, "app")},
+		Agents: selected,
 	}
-	item := install.Item{Pkg: pkg, Dir: payload, Registry: "local", Role: install.RoleRequested}
+	item := install.Item{Pkg: pkg, Dir: payload, Registry: "local", Role: resolve.RoleRequested}
 	ctx := context.Background()
 	for range 2 {
 		rep, _ := install.Install(ctx, []install.Item{item}, opts)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 var points = []string{PointStaged, PointBeforeSwap, PointMidSwap, PointAfterSwap, PointBeforeReceipt, PointAfterReceipt}
@@ -182,7 +183,7 @@ func TestHelperProcess(t *testing.T) {
 			t.Fatal(ds)
 		}
 		integrity, _ := format.Digest(pkg.FS, pkg.Files)
-		items = append(items, Item{Pkg: pkg, Dir: dir, Integrity: integrity, Role: RoleRequested})
+		items = append(items, Item{Pkg: pkg, Dir: dir, Integrity: integrity, Role: resolve.RoleRequested})
 	}
 	if mode == "kill" {
 		n, _ := strconv.Atoi(os.Getenv("HELPER_N"))
@@ -191,7 +192,12 @@ func TestHelperProcess(t *testing.T) {
 			select {}
 		})
 	}
-	if _, err := Install(t.Context(), items, opts); err != nil {
+	// The CLI holds the run lock around every install; so do the
+	// concurrent helpers.
+	if err := WithLock(t.Context(), w.lock, func() error {
+		_, err := Install(t.Context(), items, opts)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -324,7 +330,10 @@ func TestConcurrentInstalls(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					if kind == "goroutines" {
-						_, errs[i] = Install(t.Context(), items, opts)
+						errs[i] = WithLock(t.Context(), w.lock, func() error {
+							_, err := Install(t.Context(), items, opts)
+							return err
+						})
 						return
 					}
 					out, err := helper(t, w, "install", items).CombinedOutput()

@@ -4,13 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/resolve"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
@@ -72,7 +74,7 @@ func writePkg(t testing.TB, base string, spec pkgSpec) Item {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Item{Pkg: pkg, Dir: dir, Registry: "test", Resolved: "file://" + dir, Integrity: integrity, Role: RoleRequested}
+	return Item{Pkg: pkg, Dir: dir, Registry: "test", Resolved: "file://" + dir, Integrity: integrity, Role: resolve.RoleRequested}
 }
 
 // world is a fake machine: a home folder and a project.
@@ -104,10 +106,9 @@ func (w *world) opts(t testing.TB, scope agents.Scope, ids ...string) Options {
 		t.Fatal(err)
 	}
 	return Options{
-		Scope:    scope,
-		Env:      agents.Env{Home: w.home, ProjectRoot: w.project, WorkDir: w.project, Getenv: func(string) string { return "" }},
-		Agents:   sel,
-		LockPath: w.lock,
+		Scope:  scope,
+		Env:    agents.Env{Home: w.home, ProjectRoot: w.project, WorkDir: w.project, Getenv: func(string) string { return "" }},
+		Agents: sel,
 	}
 }
 

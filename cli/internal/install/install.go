@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -52,13 +53,7 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 			return nil, nameError(it.Pkg.Name())
 		}
 	}
-	var rep *Report
-	err := locked(ctx, &opts, func() error {
-		var err error
-		rep, err = install(ctx, items, &opts)
-		return err
-	})
-	return rep, err
+	return install(ctx, items, &opts)
 }
 
 // install is Install under the lock.

@@ -4,12 +4,13 @@ package install
 
 import (
 	"errors"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
 	"github.com/agent-skills/agent-skills/agents"
 )

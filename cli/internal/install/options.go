@@ -5,16 +5,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
-)
-
-// Roles a package plays in an install, recorded in its receipt.
-const (
-	// RoleRequested is a package the user named.
-	RoleRequested = "requested"
-	// RoleDependency is a package pulled in by another one's dependencies.
-	RoleDependency = "dependency"
-	// RoleSuggested is a package pulled in by --with-suggests.
-	RoleSuggested = "suggested"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 // Fault-injection points at which Options.Hook is called, in the order a
@@ -41,10 +32,12 @@ const (
 
 // Item is one package to install, already fetched, verified and loaded.
 type Item struct {
-	// Pkg is the package loaded from Dir (Pkg.FS = os.DirFS(Dir)).
+	// Pkg is the loaded package; the layout's CopyFrom entries are read
+	// through Pkg.FS (a verified in-memory snapshot for registry packages,
+	// the staged folder for sources).
 	Pkg *format.Package
-	// Dir is the verified payload folder on disk; the layout's CopyFrom
-	// entries are read from it through Pkg.FS.
+	// Dir is the folder the package was loaded from, read when Pkg.FS is
+	// nil; "" for a package held in memory.
 	Dir string
 	// Registry is the name of the registry the package came from.
 	Registry string
@@ -52,8 +45,9 @@ type Item struct {
 	Resolved string
 	// Integrity is the verified package digest ("sha256-…").
 	Integrity string
-	// Role is RoleRequested, RoleDependency or RoleSuggested.
-	Role string
+	// Role is why the package is installed: requested, a dependency or
+	// a suggestion.
+	Role resolve.Role
 	// Dependencies maps each dependency the plan selected for the package
 	// to its version; the receipt keeps it, so that uninstall can tell
 	// which installed skills still need which. nil when unknown.
@@ -79,11 +73,6 @@ type Options struct {
 	// DryRun computes the full report and writes nothing: no staging,
 	// no receipts, no lock file.
 	DryRun bool
-	// LockPath is the lock file held for the whole Install or Uninstall
-	// (see WithLock); "" takes no lock. Leave it empty when the caller
-	// already holds the lock with WithLock: the lock is not re-entrant,
-	// and taking it a second time waits until ctx is done.
-	LockPath string
 	// AgentVersions holds the detected version of each agent, by id, for
 	// the minVersion constraints of a manifest's compatibility.agents. An
 	// agent whose version is unknown is not skipped for a constraint.

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/resolve"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
@@ -39,7 +41,7 @@ type receipt struct {
 	Registry      string       `json:"registry,omitempty"`
 	Resolved      string       `json:"resolved,omitempty"`
 	Integrity     string       `json:"integrity,omitempty"`
-	Role          string       `json:"role,omitempty"`
+	Role          resolve.Role `json:"role,omitempty"`
 	// Dependencies maps each dependency installed with the package to its
 	// version then. Receipts written before it was recorded lack it (nil).
 	Dependencies map[string]string `json:"dependencies"`

@@ -17,9 +17,9 @@ import (
 // resolved by looking at which version is actually in place (the receipt
 // whose every file matches its digest wins), an old version renamed aside
 // by the fallback path is put back when its destination is missing, and
-// staging leftovers are removed. Install and Uninstall call it under
-// their lock before anything else; it takes the lock itself when
-// opts.LockPath is set. With opts.DryRun it does nothing.
+// staging leftovers are removed. Install and Uninstall call it before
+// anything else. The caller holds the scope's run lock (WithLock). With
+// opts.DryRun it does nothing.
 //
 // It first checks every root (guard) and refuses with ASK_ROOT_UNSAFE,
 // changing nothing, a root that a link in the project leads out of it, a
@@ -30,21 +30,11 @@ func Recover(ctx context.Context, opts Options) error {
 	if opts.DryRun {
 		return nil
 	}
-	return locked(ctx, &opts, func() error {
-		roots := scanRoots(&opts)
-		if err := guard(&opts, roots); err != nil {
-			return err
-		}
-		return recoverRoots(ctx, roots, format.NewDigester())
-	})
-}
-
-// locked runs fn under opts.LockPath, unless it is empty or the run is dry.
-func locked(ctx context.Context, opts *Options, fn func() error) error {
-	if opts.DryRun || opts.LockPath == "" {
-		return fn()
+	roots := scanRoots(&opts)
+	if err := guard(&opts, roots); err != nil {
+		return err
 	}
-	return WithLock(ctx, opts.LockPath, fn)
+	return recoverRoots(ctx, roots, format.NewDigester())
 }
 
 // guard checks, before anything is read or written, that every root is

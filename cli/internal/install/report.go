@@ -3,6 +3,7 @@ package install
 import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 // Outcome is what an install or uninstall did to one package in one root.
@@ -42,7 +43,7 @@ type Result struct {
 	Version string      `json:"version,omitempty"`
 	Kind    format.Kind `json:"kind"`
 	// Role is the package's role in the install.
-	Role string `json:"role,omitempty"`
+	Role resolve.Role `json:"role,omitempty"`
 	// Outcome is what happened.
 	Outcome Outcome `json:"outcome"`
 	// Reason explains a skip or a refusal in one sentence.
@@ -122,17 +123,21 @@ type Installed struct {
 	Readers []string `json:"readers"`
 	// State is the package's health.
 	State State `json:"state"`
+	// Drift lists every file that differs from the receipt: changed,
+	// missing or added by the user.
+	Drift []Drift `json:"drift,omitempty"`
 	// ModifiedFiles are the tracked files changed or missing, each followed
-	// by " (changed)" or " (missing)".
+	// by " (changed)" or " (missing)": Drift's changed and missing files
+	// as list and doctor print them.
 	ModifiedFiles []string `json:"modifiedFiles,omitempty"`
 	// AddedFiles are files in the package folder that the receipt does not
 	// list: the user's own.
 	AddedFiles []string `json:"addedFiles,omitempty"`
 	// Registry, Resolved, Integrity and Role come from the receipt.
-	Registry  string `json:"registry,omitempty"`
-	Resolved  string `json:"resolved,omitempty"`
-	Integrity string `json:"integrity,omitempty"`
-	Role      string `json:"role,omitempty"`
+	Registry  string       `json:"registry,omitempty"`
+	Resolved  string       `json:"resolved,omitempty"`
+	Integrity string       `json:"integrity,omitempty"`
+	Role      resolve.Role `json:"role,omitempty"`
 	// Agents are the agents the receipt says it was written for.
 	Agents []string `json:"agents,omitempty"`
 	// Dependencies are the dependencies the receipt records, nil when it

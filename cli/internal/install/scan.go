@@ -120,6 +120,9 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 				in.ModifiedFiles = disk.modifiedList()
 			}
 			if rec != nil {
+				in.Drift = disk.drift()
+			}
+			if rec != nil {
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
 				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
 				in.AddedFiles = disk.added

@@ -33,13 +33,7 @@ func Uninstall(ctx context.Context, names []string, opts Options) (*Report, erro
 			return nil, nameError(n)
 		}
 	}
-	var rep *Report
-	err := locked(ctx, &opts, func() error {
-		var err error
-		rep, err = uninstall(ctx, names, &opts)
-		return err
-	})
-	return rep, err
+	return uninstall(ctx, names, &opts)
 }
 
 // uninstall is Uninstall under the lock.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 // This file is the dependency graph of the installed skills of a scope:
@@ -39,7 +40,7 @@ func (p *op) installedGraph() (*depGraph, error) {
 	}
 	g := &depGraph{deps: map[string]map[string]string{}, versions: map[string]string{}, prunable: map[string]bool{}}
 	for _, in := range found {
-		ok := in.Role == install.RoleDependency && in.State == install.StateOK
+		ok := in.Role == resolve.RoleDependency && in.State == install.StateOK
 		if v, seen := g.prunable[in.Name]; seen {
 			ok = ok && v
 		}

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
 )
 
@@ -23,9 +24,9 @@ func (p *op) keepLocal(fs []fetched) ([]fetched, error) {
 	}
 	edits := map[string]map[string][]byte{}
 	for _, in := range found {
-		for _, m := range in.ModifiedFiles {
-			f, ok := strings.CutSuffix(m, " (changed)")
-			if !ok || in.Kind != format.KindSkill {
+		for _, dr := range in.Drift {
+			f := dr.Path
+			if dr.State != install.DriftChanged || in.Kind != format.KindSkill {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join(in.Dest, filepath.FromSlash(f)))

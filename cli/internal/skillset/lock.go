@@ -64,7 +64,7 @@ func sortedAgents(ids []string) []string {
 // its role (roles) for the others too — a dependency restored for a
 // second agent stays a dependency, which uninstall may prune — and is
 // requested otherwise.
-func restoreWants(l *resolve.Lock, roles map[string]string) []want {
+func restoreWants(l *resolve.Lock, roles map[string]resolve.Role) []want {
 	out := make([]want, 0, len(l.Skills))
 	for _, n := range slices.Sorted(maps.Keys(l.Skills)) {
 		s := l.Skills[n]
@@ -73,7 +73,7 @@ func restoreWants(l *resolve.Lock, roles map[string]string) []want {
 		}
 		role := roles[n]
 		if role == "" {
-			role = string(resolve.RoleRequested)
+			role = resolve.RoleRequested
 		}
 		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: role,
 			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
@@ -115,14 +115,14 @@ func frozenCheck(l *resolve.Lock, wants []want, fromSources []fetched) error {
 
 // installedRoles returns the role each skill installed in the scope has
 // for the selected agents: requested when any install of it has that role.
-func (p *op) installedRoles() (map[string]string, error) {
+func (p *op) installedRoles() (map[string]resolve.Role, error) {
 	found, err := p.scan()
 	if err != nil {
 		return nil, err
 	}
-	roles := map[string]string{}
+	roles := map[string]resolve.Role{}
 	for _, in := range found {
-		if in.Role != "" && roles[in.Name] != string(resolve.RoleRequested) {
+		if in.Role != "" && roles[in.Name] != resolve.RoleRequested {
 			roles[in.Name] = in.Role
 		}
 	}

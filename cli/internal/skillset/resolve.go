@@ -7,7 +7,7 @@ import (
 // want is one package to fetch: a resolved selection, or a lock entry.
 type want struct {
 	name, version, registry string
-	role                    string
+	role                    resolve.Role
 	integrity               string // expected, from the lock; "" when not locked
 	deps                    map[string]string
 	// keepRole keeps the role of an existing install's receipt: for a
@@ -24,7 +24,7 @@ type want struct {
 func (p *op) wantsFromPlan(plan *resolve.Plan) []want {
 	out := make([]want, 0, len(plan.Skills))
 	for _, s := range plan.Skills {
-		w := want{name: s.Name, version: s.Version, registry: s.Registry, role: string(s.Role), deps: s.Dependencies}
+		w := want{name: s.Name, version: s.Version, registry: s.Registry, role: s.Role, deps: s.Dependencies}
 		if p.lock != nil {
 			if l, ok := p.lock.Skills[s.Name]; ok && l.Version == s.Version && l.Registry == s.Registry {
 				w.integrity = l.Integrity
@@ -70,8 +70,8 @@ func (p *op) resolveKeeping(refs []resolve.Reference, moved map[string]bool, opt
 	for _, w := range p.wantsFromPlan(plan) {
 		pin, ok := installed[w.name]
 		if (keepNamed && named[w.name]) || !ok || pin.Version != w.version || pin.Registry != w.registry {
-			if !named[w.name] && w.role == string(resolve.RoleRequested) {
-				w.role = string(resolve.RoleDependency)
+			if !named[w.name] && w.role == resolve.RoleRequested {
+				w.role = resolve.RoleDependency
 			}
 			w.keepRole = ok && !named[w.name]
 			wants = append(wants, w)

@@ -65,14 +65,14 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 				return nil, func() {}, askerr.Usage("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
 			}
 			seen[key], byName[pk.Name] = true, pk.Source
-			out = append(out, sourceFetched(pk, string(resolve.RoleRequested)))
+			out = append(out, sourceFetched(pk, resolve.RoleRequested))
 		}
 	}
 	return out, cleanup, nil
 }
 
 // sourceFetched turns a materialised source package into an install item.
-func sourceFetched(pk source.Package, role string) fetched {
+func sourceFetched(pk source.Package, role resolve.Role) fetched {
 	return fetched{
 		want: want{name: pk.Name, version: pk.Version, role: role, integrity: pk.Integrity,
 			source: pk.Source, ref: pk.Ref, commit: pk.Commit, subpath: pk.Subpath, deps: map[string]string{}},
@@ -106,7 +106,7 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 			}
 			return nil, func() {}, err
 		}
-		f := sourceFetched(*pk, string(resolve.RoleRequested))
+		f := sourceFetched(*pk, resolve.RoleRequested)
 		f.ref = l.Ref
 		out = append(out, f)
 	}

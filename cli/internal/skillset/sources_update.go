@@ -62,7 +62,7 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		} else {
 			p.warn("cannot show what changed in %s: %s", name, err.Error())
 		}
-		f := sourceFetched(pk, string(resolve.RoleRequested))
+		f := sourceFetched(pk, resolve.RoleRequested)
 		f.ref = ref
 		out = append(out, f)
 	}
