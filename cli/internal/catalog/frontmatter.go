@@ -24,6 +24,9 @@ func parseFrontMatter(data []byte) (frontMatter, error) {
 
 // scanFrontMatter is the fast path; ok is false when it cannot be sure.
 func scanFrontMatter(data []byte) (fm frontMatter, ok bool) {
+	if otherBreaks(data) {
+		return fm, false
+	}
 	lines := strings.Split(string(data), "\n")
 	seen := map[string]bool{}
 	for i := 0; i < len(lines); i++ {
@@ -220,4 +223,13 @@ func parseManifest(data []byte) manifestMeta {
 		return manifestMeta{}
 	}
 	return m
+}
+
+// otherBreaks reports whether data holds a line break the scanner does
+// not split at and YAML does: a carriage return not followed by a line
+// feed, NEL (U+0085), LS (U+2028) or PS (U+2029). Such input is left to
+// the YAML decoder.
+func otherBreaks(data []byte) bool {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return strings.ContainsAny(s, "\r\u0085\u2028\u2029")
 }
