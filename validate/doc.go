@@ -30,8 +30,9 @@
 //	                              or an empty description; name or description missing
 //	                              from SKILL.md / WORKFLOW.js meta (a warning for a
 //	                              COMMAND.md without description)
-//	ASK_NAME_INVALID              name grammar: 2-64 characters, ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$,
-//	                              no "--"; "@" and "/" are reserved for scoped names
+//	ASK_NAME_INVALID              the name grammar of format.CheckName: 1-64 characters of
+//	                              a-z, 0-9 and "-", no hyphen at either end, no "--";
+//	                              "@" and "/" are reserved for scoped names
 //	ASK_NAME_MISMATCH             skill.yaml name ≠ directory name, or entrypoint name ≠
 //	                              skill.yaml name (directory name for a bare skill)
 //	ASK_KIND_UNKNOWN              kind is not skill, command or workflow

@@ -115,7 +115,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 		}
 	} else if s, ok := v.(string); !ok {
 		invalid("name", fmt.Sprintf("%s name is a %s; it must be a string", where, typeName(v)), "write the name as text, such as `name: my-skill`")
-	} else if reasons := nameReasons(s, 1); len(reasons) > 0 {
+	} else if reasons := format.CheckName(s); len(reasons) > 0 {
 		invalid("name", fmt.Sprintf("%s name %q %s", where, s, strings.Join(reasons, "; ")), nameFix(s))
 	}
 

@@ -288,7 +288,9 @@ func (c *checker) entrypoint() {
 	}
 
 	m := c.pkg.Manifest
-	if name, ok := e.Fields["name"].(string); ok && nameReasonsOK(name) {
+	// An invalid name has been reported above; a mismatch is not reported
+	// on top of it.
+	if name, ok := e.Fields["name"].(string); ok && format.ValidName(name) {
 		want, from := "", ""
 		switch {
 		case m != nil && m.Name != "":
@@ -323,10 +325,6 @@ func (c *checker) entrypoint() {
 		c.links(file, e)
 	}
 }
-
-// nameReasonsOK reports whether a front-matter name passed its own rules,
-// so that a mismatch is not reported on top of an invalid name.
-func nameReasonsOK(name string) bool { return len(nameReasons(name, 1)) == 0 }
 
 // entrypointPos places a front-matter problem: on the key for unknown keys,
 // on the value otherwise, and on the opening `---` for missing fields.

@@ -16,7 +16,7 @@ const (
 	MaxPathLen = format.DefaultMaxPathLength
 	// MaxSegmentLen is the longest path segment CheckPath accepts, in
 	// bytes: the file-name limit of common file systems (ext4, APFS, NTFS).
-	MaxSegmentLen = format.MaxNameLength
+	MaxSegmentLen = format.MaxSegmentLength
 )
 
 // CheckPath reports whether p is a package path that is safe to create on
