@@ -54,7 +54,7 @@ skills:
 	// Output:
 	// latest: 1.0.0
 	// ASK_REGISTRY_INVALID_INDEX
-	// skills.yaml:2:5: skills[0].name: name "Bad_Name" must be lowercase letters, digits and single inner hyphens (and 1 more problem)
+	// skills.yaml:2:5: skills[0].name: name "Bad_Name" contains uppercase letters ("B", "N"); names are lowercase; contains '_'; only lowercase letters, digits and hyphens are allowed (and 1 more problem)
 	//   skills.yaml:2:5: skills[0].versions: a skill needs at least one version
 }
 

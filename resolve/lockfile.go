@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/format"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -306,7 +307,7 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 	var refs []depRef
 	eachPair(skills, bad, func(k, v *yaml.Node) {
 		name := k.Value
-		if !ValidName(name) {
+		if !format.ValidName(name) {
 			bad(k, "%q is not a valid skill name", name)
 		}
 		if v.Kind != yaml.MappingNode {

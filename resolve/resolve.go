@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // root is a request as the search sees it: a range on a name and the
@@ -50,7 +52,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	})
 	registry := make(map[string]string)
 	for _, r := range refs {
-		if !ValidName(r.Name) {
+		if !format.ValidName(r.Name) {
 			return nil, referenceError(r.String(), fmt.Sprintf("%q is not a valid skill name", r.Name))
 		}
 		if _, err := parseRange(r.Range); err != nil {
@@ -290,7 +292,7 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 		for _, n := range by[sg] {
 			who = append(who, n.e.name+"@"+n.e.vers[n.sel].raw)
 		}
-		if e.notFound != nil || !ValidName(sg) {
+		if e.notFound != nil || !format.ValidName(sg) {
 			warns = append(warns, Warning{
 				Code:    "ASK_SUGGESTION_NOT_FOUND",
 				Message: fmt.Sprintf("suggested skill %q (suggested by %s) was not found in any registry; skipped", sg, strings.Join(who, ", ")),
