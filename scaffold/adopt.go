@@ -191,7 +191,7 @@ func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (se
 		return s, fieldError(ep, "name", "SKILL.md front matter has no name",
 			"add `name: "+suggestName(dirName)+"` to the front matter of SKILL.md")
 	}
-	if err := CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return s, err
 	}
 	if dirName != "" && name != dirName {

@@ -32,15 +32,18 @@
 //
 // # Inputs and their defaults
 //
-// The name must satisfy CheckName (2–64 characters of a-z, 0-9 and single
-// inner hyphens; "@" and "/" reserved). An empty kind means skill. An empty
+// The name must follow the package-name grammar (format.CheckName, applied
+// through validate.CheckName: 1–64 characters of a-z, 0-9 and single inner
+// hyphens; "@" and "/" reserved). An empty kind means skill. An empty
 // description is replaced by one built from the name that says what the
 // package covers and when to use it; a given description is trimmed and
 // must be one line of printable text (no line breaks, tabs, control, format
 // or bidirectional characters) of at most MaxDescriptionLen characters. The
-// licence defaults to DefaultLicense and must be a current SPDX expression,
-// LicenseRef-…, or UNLICENSED. The version defaults to DefaultVersion and
-// must be strict semver. The author is "Name", "Name <email>" or
+// licence defaults to DefaultLicense and must pass validate.CheckLicense
+// without even a warning: a current SPDX expression, LicenseRef-…, or
+// UNLICENSED. The version defaults to DefaultVersion and must pass
+// validate.CheckVersion (strict semver). Name, licence and version errors
+// are validate's own messages, with its fix as the hint. The author is "Name", "Name <email>" or
 // "Name <email> (url)" and is written in the mapping form.
 //
 // # Errors
