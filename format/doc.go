@@ -8,14 +8,22 @@
 //
 // Decoding checks shape and types only and reports every problem found, each
 // as a Diagnostic with a file, a 1-based line and column, a stable ASK_* code
-// and a fix. The rules of the format — name grammar, semver, SPDX licences,
-// the Agent Skills front-matter rules — belong to package validate, which
-// reads the values and positions decoded here (Manifest.Pos, Manifest.KeyPos,
-// Manifest.Has, Entrypoint.Pos, …). The one exception is the rule set for
-// portable paths (CheckPath, CheckEntryPath, CheckPaths, FoldPath): every
-// reader of a package — Load, validate, the registry's extractor, the CLI's
-// source copier and the agents' layouts — needs it, so it lives here, in
-// the lowest module, once.
+// and a fix. The rules of the format — semver, SPDX licences, the Agent
+// Skills front-matter rules — belong to package validate, which reads the
+// values and positions decoded here (Manifest.Pos, Manifest.KeyPos,
+// Manifest.Has, Entrypoint.Pos, …). Two rule sets are the exception,
+// because every module needs them and none may disagree, so they live
+// here, in the lowest module, once:
+//
+//   - the package-name grammar (CheckName, ValidName, SuggestName): 1 to 64
+//     characters of a-z, 0-9 and single inner hyphens, the Agent Skills
+//     specification's rule, used by validate, resolve (references and
+//     skills.lock), registry (indexes), scaffold and the CLI;
+//   - portable paths (CheckPath, CheckEntryPath, CheckPaths, FoldPath):
+//     every reader of a package — Load, validate, the registry's extractor,
+//     the CLI's source copier and the agents' layouts — needs them.
+//
+// The readers:
 //
 //   - DecodeManifest decodes skill.yaml through a yaml.Node tree, rejecting
 //     several documents, non-mapping roots, duplicate keys, aliases, merge
