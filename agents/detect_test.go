@@ -217,7 +217,7 @@ func TestAutoSelect(t *testing.T) {
 	if !errors.As(err, &e) || e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
 		t.Fatalf("AutoSelect(weak only) error = %v, want ASK_NO_AGENT", err)
 	}
-	if hints := strings.Join(e.Hint(), "\n"); !strings.Contains(hints, "--agent windsurf") {
+	if hints := strings.Join(e.ErrorTry(), "\n"); !strings.Contains(hints, "--agent windsurf") {
 		t.Errorf("AutoSelect(weak only) hints = %q, want them to suggest --agent windsurf", hints)
 	}
 

@@ -24,8 +24,8 @@ func (e *Error) Error() string { return e.Message + " (" + e.Code + ")" }
 // ErrorCode returns the stable ASK_* code of the failure.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions a user can take, most useful first.
-func (e *Error) Hint() []string { return e.Hints }
+// ErrorTry returns the next actions a user can take, most useful first.
+func (e *Error) ErrorTry() []string { return e.Hints }
 
 // ExitCode returns the process exit code the design assigns to the error's
 // code: 2 for an unknown agent (a usage error), 5 for a package file whose

@@ -104,14 +104,14 @@ func TestLookup(t *testing.T) {
 		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" || e.ExitCode() != 2 {
 			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN with exit code 2", tc.in, err)
 		}
-		hints := strings.Join(e.Hint(), "\n")
+		hints := strings.Join(e.ErrorTry(), "\n")
 		for _, id := range Default().IDs() {
 			if !strings.Contains(hints, id) {
 				t.Errorf("Lookup(%q) hints = %q, want them to list %s", tc.in, hints, id)
 			}
 		}
-		if tc.hint != "" && e.Hint()[0] != tc.hint {
-			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.Hint()[0], tc.hint)
+		if tc.hint != "" && e.ErrorTry()[0] != tc.hint {
+			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.ErrorTry()[0], tc.hint)
 		}
 		if tc.hint == "" && strings.Contains(hints, "Did you mean") {
 			t.Errorf("Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
@@ -193,7 +193,7 @@ func TestNoAgentError(t *testing.T) {
 	if e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
 		t.Errorf("NoAgentError() = %s / exit %d, want ASK_NO_AGENT / 6", e.ErrorCode(), e.ExitCode())
 	}
-	hints := strings.Join(e.Hint(), "\n")
+	hints := strings.Join(e.ErrorTry(), "\n")
 	for _, want := range []string{"--agent codex", "claude-code", "amp", "--agent all"} {
 		if !strings.Contains(hints, want) {
 			t.Errorf("NoAgentError() hints = %q, want them to mention %q", hints, want)

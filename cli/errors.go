@@ -15,7 +15,7 @@ import (
 // Error is a user-facing failure: a stable ASK_* code, a one-line summary,
 // optional detail lines that explain the cause, and the next actions to try.
 // Library modules return their own error types; anything that has
-// ErrorCode() and Hint() methods is rendered the same way.
+// ErrorCode() and ErrorTry() methods is rendered the same way.
 type Error struct {
 	Code    string
 	Summary string
@@ -41,11 +41,26 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions to try.
-func (e *Error) Hint() []string { return e.Try }
+// ErrorTry returns the next actions to try.
+func (e *Error) ErrorTry() []string { return e.Try }
 
 type coded interface{ ErrorCode() string }
-type hinted interface{ Hint() []string }
+type hinted interface{ ErrorTry() []string }
+
+// detailed is a library error that keeps its detail lines out of Error().
+type detailed interface{ ErrorDetail() []string }
+
+// detailOf returns the detail lines of every library error in err's chain,
+// outermost first.
+func detailOf(err error) []string {
+	var out []string
+	for ; err != nil; err = errors.Unwrap(err) {
+		if d, ok := err.(detailed); ok {
+			out = append(out, d.ErrorDetail()...)
+		}
+	}
+	return out
+}
 
 // usageError builds an ASK_USAGE error.
 func usageError(format string, args ...any) *Error {
@@ -117,11 +132,11 @@ func exitCodeOf(err error) int {
 // split at the new lines the message was built with.
 func renderError(w io.Writer, err error, st style) {
 	msg := err.Error()
-	var lines []string
+	lines := detailOf(err)
 	var e *Error
 	if errors.As(err, &e) && e.Summary != "" {
 		msg = e.Error()
-		lines = e.Detail
+		lines = append(lines, e.Detail...)
 	}
 	first, rest, _ := strings.Cut(msg, "\n")
 	fmt.Fprintf(w, "%s %s\n", st.red("error:"), termtext.Line(first))
@@ -142,7 +157,7 @@ func renderError(w io.Writer, err error, st style) {
 	var tries []string
 	var h hinted
 	if errors.As(err, &h) {
-		tries = h.Hint()
+		tries = h.ErrorTry()
 	}
 	if len(tries) == 0 && codeOf(err) == "ASK_IO" {
 		tries = ioHint

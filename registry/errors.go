@@ -12,7 +12,7 @@ var ErrNotFound = errors.New("skill not found")
 
 // Error is a user-facing registry failure: a stable ASK_* code, the cause
 // and the next actions to try. The CLI finds it with errors.As through the
-// ErrorCode and Hint methods and maps the code to an exit status.
+// ErrorCode and ErrorTry methods and maps the code to an exit status.
 type Error struct {
 	// Code is the stable ASK_* identifier of the failure.
 	Code string
@@ -45,8 +45,8 @@ func (e *Error) Error() string {
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions to try.
-func (e *Error) Hint() []string { return e.Try }
+// ErrorTry returns the next actions to try.
+func (e *Error) ErrorTry() []string { return e.Try }
 
 // Is reports whether target is ErrNotFound and e is a not-found error.
 func (e *Error) Is(target error) bool {

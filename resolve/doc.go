@@ -74,7 +74,7 @@
 // # Errors
 //
 // Every failure is an *Error carrying a stable ASK_* code, reachable with
-// errors.As through the ErrorCode and Hint methods.
+// errors.As through the ErrorCode and ErrorTry methods.
 //
 // # Lock file
 //

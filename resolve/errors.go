@@ -6,7 +6,7 @@ import "strings"
 // code, a one-line cause, lines of detail (requirement chains, the
 // versions that exist) and the next actions to try.
 //
-// The CLI finds it with errors.As through the ErrorCode and Hint methods
+// The CLI finds it with errors.As through the ErrorCode and ErrorTry methods
 // and maps the code to an exit status.
 type Error struct {
 	// Code is the stable ASK_* identifier.
@@ -36,8 +36,8 @@ func (e *Error) Error() string {
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the "Try:" lines.
-func (e *Error) Hint() []string { return e.Try }
+// ErrorTry returns the "Try:" lines.
+func (e *Error) ErrorTry() []string { return e.Try }
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }

@@ -21,7 +21,7 @@ import (
 //	resolve [--suggests] [--no-deps] [--limit=N] refs... => plan
 //	resolve ... => error ASK_CODE
 //	err| text                            the exact Error() text, line by line
-//	try| text                            the exact Hint() lines
+//	try| text                            the exact ErrorTry() lines
 //	warn| CODE message                   the exact plan warnings
 //	deps name => dep@1.0.0 ...           the Dependencies of one selection
 //
@@ -294,11 +294,11 @@ func (sc *scenario) runCase(t *testing.T, c *scenarioCase) {
 		}
 	}
 	if c.checkTry {
-		var h interface{ Hint() []string }
+		var h interface{ ErrorTry() []string }
 		if !errors.As(got.err, &h) {
-			t.Errorf("%s: error has no Hint()", desc)
-		} else if !slices.Equal(h.Hint(), c.tryLines) {
-			t.Errorf("%s: Hint() = %q, want %q", desc, h.Hint(), c.tryLines)
+			t.Errorf("%s: error has no ErrorTry()", desc)
+		} else if !slices.Equal(h.ErrorTry(), c.tryLines) {
+			t.Errorf("%s: ErrorTry() = %q, want %q", desc, h.ErrorTry(), c.tryLines)
 		}
 	}
 	if got.plan != nil {

@@ -49,7 +49,7 @@
 // # Errors
 //
 // Every failure is an *Error with a stable code, a one-sentence message and
-// hints (ErrorCode and Hint methods). The CLI maps codes to exit statuses:
+// hints (ErrorCode and ErrorTry methods). The CLI maps codes to exit statuses:
 //
 //	ASK_USAGE                      2  unknown kind; unusable description or author;
 //	                                  Adopt on a folder that already has skill.yaml,

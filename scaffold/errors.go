@@ -27,8 +27,8 @@ func (e *Error) Error() string { return e.Message }
 // ErrorCode returns the stable ASK_* code of the problem.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions that fix the problem, most useful first.
-func (e *Error) Hint() []string { return e.Hints }
+// ErrorTry returns the next actions that fix the problem, most useful first.
+func (e *Error) ErrorTry() []string { return e.Hints }
 
 // String renders the error with its code and hints on separate lines, the
 // way a log or a test failure shows it best.

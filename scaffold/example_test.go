@@ -65,7 +65,7 @@ func ExampleNew_invalidName() {
 	if errors.As(err, &e) {
 		fmt.Println(e.ErrorCode())
 		fmt.Println(e.Error())
-		fmt.Println("Try:", e.Hint()[0])
+		fmt.Println("Try:", e.ErrorTry()[0])
 	}
 	// Output:
 	// ASK_NAME_INVALID

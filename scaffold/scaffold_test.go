@@ -115,8 +115,8 @@ func TestNewErrors(t *testing.T) {
 			}
 			var e *Error
 			errors.As(err, &e)
-			if len(e.Hint()) == 0 || e.Hint()[0] == "" {
-				t.Errorf("New(%+v) hints = %q, want a next action", tt.opts, e.Hint())
+			if len(e.ErrorTry()) == 0 || e.ErrorTry()[0] == "" {
+				t.Errorf("New(%+v) hints = %q, want a next action", tt.opts, e.ErrorTry())
 			}
 			if !strings.Contains(e.String(), "code: "+tt.code) {
 				t.Errorf("New(%+v).String() = %q, want it to end with the code", tt.opts, e.String())

@@ -1,7 +1,7 @@
 // Package askerr is the error value the CLI's internal packages (publish,
 // source) return: a stable ASK_* code, the cause, detail lines, the next
 // actions to try and, for validation failures, the diagnostics. The CLI
-// renders any such error through its ErrorCode and Hint methods.
+// renders any such error through its ErrorCode and ErrorTry methods.
 package askerr
 
 import (
@@ -47,8 +47,8 @@ func (e *Error) Error() string {
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions to try.
-func (e *Error) Hint() []string { return e.Try }
+// ErrorTry returns the next actions to try.
+func (e *Error) ErrorTry() []string { return e.Try }
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }

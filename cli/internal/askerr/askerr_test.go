@@ -11,7 +11,7 @@ func TestError(t *testing.T) {
 	if got, want := e.Error(), "cannot write x: disk full\n  a\n  b"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if e.ErrorCode() != "ASK_IO" || len(e.Hint()) != 1 || !errors.Is(e, cause) {
-		t.Errorf("ErrorCode/Hint/Unwrap = %q, %v, %v", e.ErrorCode(), e.Hint(), errors.Is(e, cause))
+	if e.ErrorCode() != "ASK_IO" || len(e.ErrorTry()) != 1 || !errors.Is(e, cause) {
+		t.Errorf("ErrorCode/ErrorTry/Unwrap = %q, %v, %v", e.ErrorCode(), e.ErrorTry(), errors.Is(e, cause))
 	}
 }

@@ -98,8 +98,8 @@ func (e *Error) ErrorCode() string {
 // Unwrap returns the read failure, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Hint says how to recover.
-func (e *Error) Hint() []string {
+// ErrorTry says how to recover.
+func (e *Error) ErrorTry() []string {
 	if e.Err != nil {
 		return []string{"check the permissions of " + e.File + " and of the folders above it, or set AGENT_SKILLS_HOME to a folder you own"}
 	}

@@ -136,7 +136,7 @@
 //
 // # Errors
 //
-// Errors carry ErrorCode() and Hint(): ASK_MODIFIED_INSTALL (exit 1),
+// Errors carry ErrorCode() and ErrorTry(): ASK_MODIFIED_INSTALL (exit 1),
 // ASK_NOT_INSTALLED (exit 1), ASK_IO (exit 1), ASK_ROOT_UNSAFE (exit 5),
 // and ASK_LAYOUT_INVALID from package agents.
 package install

@@ -48,8 +48,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrorCode returns the stable ASK_* code of the failure.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions a user can take, most useful first.
-func (e *Error) Hint() []string { return e.Hints }
+// ErrorTry returns the next actions a user can take, most useful first.
+func (e *Error) ErrorTry() []string { return e.Hints }
 
 // ExitCode returns the process exit code of the failure: 5 for
 // ASK_ROOT_UNSAFE, a security refusal, 2 for ASK_REFERENCE_INVALID, a bad

@@ -442,7 +442,7 @@ func TestInstallIOError(t *testing.T) {
 	before := snapshot(t, w.project)
 	_, err := Install(t.Context(), []Item{writePkg(t, w.base, pkgSpec{name: "s", version: "2.0.0"})}, opts)
 	var ie *Error
-	if !errors.As(err, &ie) || ie.ErrorCode() != "ASK_IO" || len(ie.Hint()) == 0 {
+	if !errors.As(err, &ie) || ie.ErrorCode() != "ASK_IO" || len(ie.ErrorTry()) == 0 {
 		t.Fatalf("Install into a broken root = %v, want ASK_IO with hints", err)
 	}
 	if after := snapshot(t, w.project); after != before {

@@ -251,13 +251,20 @@ func schema[T any](bound func(map[string]*jsonschema.Schema), required ...string
 }
 
 // toolError turns a backend failure into the tool error text, with its
-// code and next action when it has them.
+// detail lines, first next action and code when it has them.
 func toolError(err error) error {
 	var c interface{ ErrorCode() string }
-	var h interface{ Hint() []string }
+	var h interface{ ErrorTry() []string }
 	msg := err.Error()
-	if errors.As(err, &h) && len(h.Hint()) > 0 {
-		msg += "\nTry: " + h.Hint()[0]
+	for x := err; x != nil; x = errors.Unwrap(x) {
+		if d, ok := x.(interface{ ErrorDetail() []string }); ok {
+			for _, l := range d.ErrorDetail() {
+				msg += "\n  " + l
+			}
+		}
+	}
+	if errors.As(err, &h) && len(h.ErrorTry()) > 0 {
+		msg += "\nTry: " + h.ErrorTry()[0]
 	}
 	if errors.As(err, &c) && c.ErrorCode() != "" {
 		msg += "\ncode: " + c.ErrorCode()

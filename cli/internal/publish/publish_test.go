@@ -132,11 +132,11 @@ func TestPrepareRefuses(t *testing.T) {
 	}
 }
 
-// codeHints returns the Hint of err, if any.
+// codeHints returns the ErrorTry lines of err, if any.
 func codeHints(err error) []string {
-	var h interface{ Hint() []string }
+	var h interface{ ErrorTry() []string }
 	if errors.As(err, &h) {
-		return h.Hint()
+		return h.ErrorTry()
 	}
 	return nil
 }
