@@ -39,7 +39,7 @@ func (s *solver) dead(e *catalogEntry, i int) (bool, error) {
 			e.life[i] = 0
 			return false, err
 		}
-		if de.notFound != nil {
+		if de.notFound {
 			verdict = 2
 			break
 		}

@@ -32,7 +32,7 @@ type catalogEntry struct {
 	svMore   map[int]*semver.Version
 	interned map[string]*semver.Version // the fetcher's, shared by all entries
 	life     []int8                     // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
-	notFound error                      // non-nil when no registry publishes the name
+	notFound bool                       // no registry publishes the name
 }
 
 // rangeMask memoises which versions of one name satisfy one range: bit
@@ -356,7 +356,7 @@ func (f *fetcher) prefetchVersions(name string) {
 		return
 	}
 	spawn(f, c, func() (*catalogEntry, error) { return f.fetchVersions(name) }, func(e *catalogEntry) {
-		if e.notFound == nil && e.likely >= 0 {
+		if !e.notFound && e.likely >= 0 {
 			f.prefetchRequirements(e, e.likely)
 		}
 	})
@@ -390,7 +390,7 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1, interned: f.interned}
 	e.masks = e.maskBuf[:0]
 	if errors.Is(err, ErrNotFound) {
-		e.notFound = err
+		e.notFound = true
 		return e, nil
 	}
 	if err != nil {

@@ -246,9 +246,9 @@ func DecodeLock(data []byte, file string) (*Lock, error) {
 	})
 	if l.LockfileVersion > LockfileVersion {
 		return nil, &Error{
-			Code:  "ASK_LOCK_UNSUPPORTED",
-			Cause: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
-			Details: []string{
+			Code:    CodeLockUnsupported,
+			Message: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
+			Detail: []string{
 				fmt.Sprintf("This agent-skills reads lockfileVersion %d.", LockfileVersion),
 			},
 			Try: []string{"upgrade agent-skills to the version that wrote the lock"},
@@ -401,12 +401,12 @@ func lockInvalid(file string, ps []lockProblem) *Error {
 		details[i] = fmt.Sprintf("%s:%d:%d: %s", file, p.line, max(p.col, 1), p.msg)
 	}
 	return &Error{
-		Code:    "ASK_LOCK_INVALID",
-		Cause:   fmt.Sprintf("%s is not a valid lock file", file),
-		Details: details,
+		Code:    CodeLockInvalid,
+		Message: fmt.Sprintf("%s is not a valid lock file", file),
+		Detail:  details,
 		Try: []string{
 			"fix the lines above, or restore the file from version control",
-			fmt.Sprintf("or delete %s and run agent-skills install to write it anew", file),
+			fmt.Sprintf("delete %s and run agent-skills install to write it anew", file),
 		},
 	}
 }

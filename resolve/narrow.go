@@ -23,7 +23,7 @@ func narrow(f *fetcher, roots []root) (map[string]int, error) {
 		var order []string
 		add := func(name, rng string) error {
 			e, err := f.entry(name)
-			if err != nil || e.notFound != nil {
+			if err != nil || e.notFound {
 				return err
 			}
 			m, err := e.mask(rng, f)

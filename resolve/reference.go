@@ -72,8 +72,8 @@ func ParseReference(s string) (Reference, error) {
 
 func referenceError(s, why string) *Error {
 	return &Error{
-		Code:  "ASK_REFERENCE_INVALID",
-		Cause: fmt.Sprintf("Invalid skill reference %q: %s", s, why),
+		Code:    CodeReferenceInvalid,
+		Message: fmt.Sprintf("Invalid skill reference %q: %s", s, why),
 		Try: []string{
 			"write [registry:]name[@range], e.g. java-basics, java-basics@^1.2 or official:java-basics@1.2.3",
 		},

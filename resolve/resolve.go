@@ -30,9 +30,9 @@ type root struct {
 func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*Plan, error) {
 	if opts.WithSuggests && opts.NoDeps {
 		return nil, &Error{
-			Code:  "ASK_USAGE",
-			Cause: "--with-suggests cannot be combined with --no-deps",
-			Details: []string{
+			Code:    CodeUsage,
+			Message: "--with-suggests cannot be combined with --no-deps",
+			Detail: []string{
 				"Suggestions are resolved with their ordinary dependencies, which --no-deps turns off.",
 			},
 			Try: []string{"drop --no-deps, or drop --with-suggests"},
@@ -40,9 +40,9 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 	if opts.WithSuggests && len(refs) == 0 {
 		return nil, &Error{
-			Code:    "ASK_USAGE",
-			Cause:   "--with-suggests needs the names of the skills whose suggestions to add",
-			Details: []string{"Suggestions are expanded only for skills named on the command line."},
+			Code:    CodeUsage,
+			Message: "--with-suggests needs the names of the skills whose suggestions to add",
+			Detail:  []string{"Suggestions are expanded only for skills named on the command line."},
 			Try:     []string{"name the skills, e.g. agent-skills update --with-suggests java-performance"},
 		}
 	}
@@ -164,7 +164,7 @@ func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *i
 			continue
 		}
 		if err != nil {
-			if e, isErr := err.(*Error); isErr && e.Code == "ASK_RESOLUTION_LIMIT" && greedyErr != nil {
+			if e, isErr := err.(*Error); isErr && e.Code == CodeResolutionLimit && greedyErr != nil {
 				return nil, limitError(limit, greedyErr)
 			}
 			return nil, err
@@ -209,8 +209,8 @@ func (s *solver) solveRoots(roots []root) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if n.e.notFound != nil {
-			s.first = notFoundError(r.name, nil, n.e.notFound)
+		if n.e.notFound {
+			s.first = notFoundError(r.name, nil)
 			return false, nil
 		}
 		mk, err := n.e.mask(r.rng, s.f)
@@ -292,9 +292,9 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 		for _, n := range by[sg] {
 			who = append(who, n.e.name+"@"+n.e.vers[n.sel].raw)
 		}
-		if e.notFound != nil || !format.ValidName(sg) {
+		if e.notFound || !format.ValidName(sg) {
 			warns = append(warns, Warning{
-				Code:    "ASK_SUGGESTION_NOT_FOUND",
+				Code:    CodeSuggestionNotFound,
 				Message: fmt.Sprintf("suggested skill %q (suggested by %s) was not found in any registry; skipped", sg, strings.Join(who, ", ")),
 				Fix:     fmt.Sprintf("agent-skills search %s", sg),
 			})
@@ -345,14 +345,14 @@ func buildPlan(s *solver, requested, suggested map[string]bool, warnings []Warni
 		p.Skills = append(p.Skills, sel)
 		for _, sk := range n.skips {
 			warnings = append(warnings, Warning{
-				Code:    "ASK_OPTIONAL_DEPENDENCY_SKIPPED",
+				Code:    CodeOptionalDependencySkipped,
 				Message: fmt.Sprintf("optional dependency %s of %s@%s skipped: %s", constraintText(sk.dep), sel.Name, sel.Version, sk.reason),
 				Fix:     fmt.Sprintf("agent-skills info %s to see which versions exist", sk.dep.Name),
 			})
 		}
 		if sel.Deprecated {
 			warnings = append(warnings, Warning{
-				Code:    "ASK_VERSION_DEPRECATED",
+				Code:    CodeVersionDeprecated,
 				Message: fmt.Sprintf("%s@%s is deprecated", sel.Name, sel.Version),
 				Fix:     fmt.Sprintf("agent-skills info %s to find a supported version", sel.Name),
 			})

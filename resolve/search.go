@@ -445,10 +445,10 @@ func (s *solver) apply(n *node, i, level int) (bool, levels, error) {
 		if err != nil {
 			return false, nil, err
 		}
-		if m.e.notFound != nil {
+		if m.e.notFound {
 			s.noteInvolved(why)
 			if s.first == nil {
-				s.first = notFoundError(d.Name, why, m.e.notFound)
+				s.first = notFoundError(d.Name, why)
 			}
 			return false, nil, nil
 		}
@@ -519,7 +519,7 @@ func (s *solver) tryOptional(n *node, d Constraint, why *step, level int) (strin
 	if err != nil {
 		return "", err
 	}
-	if m.e.notFound != nil {
+	if m.e.notFound {
 		return "it was not found in any registry", nil
 	}
 	mk, err := m.e.mask(d.Range, s.f)
