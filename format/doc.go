@@ -35,7 +35,7 @@
 //     skill made of SKILL.md alone; the file set; the entrypoint.
 //   - Digest computes the canonical integrity of a file set.
 //
-// Codes this package emits: ASK_MANIFEST_INVALID,
+// Codes this package emits (the Code constants): ASK_MANIFEST_INVALID,
 // ASK_MANIFEST_SCHEMA_UNSUPPORTED, ASK_FRONTMATTER_INVALID,
 // ASK_WORKFLOW_META_INVALID, ASK_ENTRYPOINT_MISSING, ASK_FILES_MISSING,
 // ASK_PACKAGE_UNSAFE_FILE and ASK_PACKAGE_TOO_LARGE.

@@ -23,8 +23,9 @@
 //
 // # Rules and codes
 //
-// All codes are validation failures (exit code 3 at the CLI). "Strict"
-// means Options.Strict (`validate --strict`, and always during publish).
+// All codes are validation failures (exit code 3 at the CLI), each a Code
+// constant (CodeNameInvalid is ASK_NAME_INVALID, …). "Strict" means
+// Options.Strict (`validate --strict`, and always during publish).
 //
 //	ASK_REQUIRED_FIELD            name, version or description missing from skill.yaml,
 //	                              or an empty description; name or description missing
@@ -73,6 +74,15 @@
 // Problems found while loading (YAML syntax, unsafe files, size limits, a
 // missing entrypoint, a newer schemaVersion) carry format's own codes; Dir
 // returns them together with validate's.
+//
+// # Errors
+//
+// An invalid package is not an error: Dir, Package and Collection report it
+// as Diagnostics; only Collection returns an error, when the tree cannot be
+// walked at all. The single-value checks (CheckName, CheckVersion, CheckRange,
+// CheckLicense, CheckPath) return nil or a *Problem: a code, a message, a
+// fix and whether it is only a warning, the same fields a Diagnostic has
+// without the position.
 //
 // # Decisions
 //

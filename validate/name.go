@@ -19,7 +19,7 @@ func CheckName(name string) error {
 		return nil
 	}
 	return &Problem{
-		Code:    "ASK_NAME_INVALID",
+		Code:    CodeNameInvalid,
 		Message: fmt.Sprintf("name %q %s", name, strings.Join(reasons, "; ")),
 		Fix:     nameFix(name),
 	}

@@ -37,7 +37,7 @@ const (
 func CheckPath(p string) error {
 	if err := format.CheckEntryPath(p); err != nil {
 		return &Problem{
-			Code:    "ASK_FILES_UNSAFE_PATH",
+			Code:    CodeFilesUnsafePath,
 			Message: "path " + err.Error(),
 			Fix:     "use a relative path inside the package with forward slashes and portable names, such as references/guide.md",
 		}
@@ -63,7 +63,7 @@ func CheckFiles(files []string) []FieldProblem {
 		key := strings.TrimSuffix(f, "/")
 		if j, ok := seen[key]; ok {
 			out = append(out, FieldProblem{Field: fmt.Sprintf("files[%d]", i), Problem: &Problem{
-				Code:    "ASK_FILES_DUPLICATE",
+				Code:    CodeFilesDuplicate,
 				Message: fmt.Sprintf("files entry %q repeats files[%d] (%q)", f, j, files[j]),
 				Fix:     "remove the repeated entry",
 			}})
@@ -77,7 +77,7 @@ func CheckFiles(files []string) []FieldProblem {
 				how = "differs only in case or Unicode normalisation (NFC/NFD) from"
 			}
 			out = append(out, FieldProblem{Field: fmt.Sprintf("files[%d]", i), Problem: &Problem{
-				Code:    "ASK_FILES_DUPLICATE",
+				Code:    CodeFilesDuplicate,
 				Message: fmt.Sprintf("files entry %q %s files[%d] (%q); case-insensitive or normalising file systems (Windows, macOS) would merge them", f, how, j, files[j]),
 				Fix:     "rename one of the two so that the names differ by more than case or normalisation",
 			}})
