@@ -50,13 +50,24 @@ type hinted interface{ ErrorTry() []string }
 // detailed is a library error that keeps its detail lines out of Error().
 type detailed interface{ ErrorDetail() []string }
 
-// detailOf returns the detail lines of every library error in err's chain,
-// outermost first.
+// detailOf returns the detail lines of every library error in err's tree
+// (errors.Join and kong's run errors included), outermost first.
 func detailOf(err error) []string {
 	var out []string
-	for ; err != nil; err = errors.Unwrap(err) {
+	for err != nil {
 		if d, ok := err.(detailed); ok {
 			out = append(out, d.ErrorDetail()...)
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				out = append(out, detailOf(e)...)
+			}
+			return out
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		default:
+			return out
 		}
 	}
 	return out

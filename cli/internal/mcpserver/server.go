@@ -256,12 +256,8 @@ func toolError(err error) error {
 	var c interface{ ErrorCode() string }
 	var h interface{ ErrorTry() []string }
 	msg := err.Error()
-	for x := err; x != nil; x = errors.Unwrap(x) {
-		if d, ok := x.(interface{ ErrorDetail() []string }); ok {
-			for _, l := range d.ErrorDetail() {
-				msg += "\n  " + l
-			}
-		}
+	for _, l := range detailLines(err) {
+		msg += "\n  " + l
 	}
 	if errors.As(err, &h) && len(h.ErrorTry()) > 0 {
 		msg += "\nTry: " + h.ErrorTry()[0]
@@ -270,6 +266,29 @@ func toolError(err error) error {
 		msg += "\ncode: " + c.ErrorCode()
 	}
 	return errors.New(msg)
+}
+
+// detailLines returns the detail lines of every library error in err's
+// tree, outermost first.
+func detailLines(err error) []string {
+	var out []string
+	for err != nil {
+		if d, ok := err.(interface{ ErrorDetail() []string }); ok {
+			out = append(out, d.ErrorDetail()...)
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				out = append(out, detailLines(e)...)
+			}
+			return out
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		default:
+			return out
+		}
+	}
+	return out
 }
 
 // withTitle copies the annotations with a title.
