@@ -214,7 +214,7 @@ func TestAutoSelect(t *testing.T) {
 	weakOnly := DetectAll(context.Background(), fakeMachine{files: fstest.MapFS{"work/p/.windsurf": dir()}}.env("/work/p"), All())
 	_, err = AutoSelect(weakOnly)
 	var e *Error
-	if !errors.As(err, &e) || e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
+	if !errors.As(err, &e) || e.ErrorCode() != "ASK_NO_AGENT" {
 		t.Fatalf("AutoSelect(weak only) error = %v, want ASK_NO_AGENT", err)
 	}
 	if hints := strings.Join(e.ErrorTry(), "\n"); !strings.Contains(hints, "--agent windsurf") {

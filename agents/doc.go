@@ -73,8 +73,12 @@
 //
 // Nothing here reads the environment, the clock or the file system except
 // through the functions in Env, and nothing runs an agent binary. Errors a
-// user can see are *Error values with a stable ASK_* code and hints:
-// ASK_AGENT_UNKNOWN (exit 2), ASK_NO_AGENT (exit 6, raised by the CLI with
-// NoAgentError) and ASK_LAYOUT_INVALID (exit 1, an adapter bug). Adapter
-// validation reports ASK_AGENT_CONSTRAINT diagnostics.
+// user can see are *Error values: a stable code (the Code constants), a
+// message, detail lines and next actions, read by the CLI through
+// ErrorCode, ErrorDetail and ErrorTry; Error() is the message alone. They
+// are ASK_AGENT_UNKNOWN (Lookup, Select), ASK_NO_AGENT (AutoSelect, and
+// NoAgentError for the CLI), ASK_LAYOUT_INVALID (an adapter bug) and
+// ASK_PACKAGE_UNSAFE_FILE (Layout.Check, a package file name some system
+// cannot create). The CLI maps codes to exit statuses. Adapter validation
+// reports ASK_AGENT_CONSTRAINT diagnostics.
 package agents

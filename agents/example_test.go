@@ -2,6 +2,7 @@ package agents_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"testing/fstest"
@@ -41,10 +42,15 @@ func ExampleLookup() {
 	fmt.Println(a.ID(), "-", a.DisplayName())
 
 	_, err := agents.Lookup("cluade")
-	fmt.Println(err)
+	var e *agents.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Message)
+		fmt.Println("try:", e.Try[0])
+	}
 	// Output:
 	// claude-code - Claude Code
-	// unknown agent "cluade" (ASK_AGENT_UNKNOWN)
+	// ASK_AGENT_UNKNOWN unknown agent "cluade"
+	// try: use --agent claude, the nearest known name
 }
 
 func ExampleAdapter_LocationFor() {

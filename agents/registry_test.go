@@ -87,8 +87,8 @@ func TestLookup(t *testing.T) {
 		{"copilot", "github-copilot", ""},
 		{"gemini", "gemini-cli", ""},
 		{"amp", "amp", ""},
-		{"cluade", "", "Did you mean --agent claude?"},
-		{"codx", "", "Did you mean --agent codex?"},
+		{"cluade", "", "use --agent claude, the nearest known name"},
+		{"codx", "", "use --agent codex, the nearest known name"},
 		{"vim", "", ""},
 		{"all", "", ""},
 	}
@@ -101,21 +101,23 @@ func TestLookup(t *testing.T) {
 			continue
 		}
 		var e *Error
-		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" || e.ExitCode() != 2 {
-			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN with exit code 2", tc.in, err)
+		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" {
+			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN", tc.in, err)
 		}
-		hints := strings.Join(e.ErrorTry(), "\n")
+		detail := strings.Join(e.ErrorDetail(), "\n")
 		for _, id := range Default().IDs() {
-			if !strings.Contains(hints, id) {
-				t.Errorf("Lookup(%q) hints = %q, want them to list %s", tc.in, hints, id)
+			if !strings.Contains(detail, id) {
+				t.Errorf("Lookup(%q) detail = %q, want it to list %s", tc.in, detail, id)
 			}
 		}
+		hints := strings.Join(e.ErrorTry(), "\n")
 		if tc.hint != "" && e.ErrorTry()[0] != tc.hint {
 			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.ErrorTry()[0], tc.hint)
 		}
-		if tc.hint == "" && strings.Contains(hints, "Did you mean") {
+		if tc.hint == "" && strings.Contains(hints, "nearest known name") {
 			t.Errorf("Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
 		}
+		checkActions(t, "Lookup("+tc.in+")", e)
 	}
 }
 
@@ -190,18 +192,25 @@ func TestOverrideKeys(t *testing.T) {
 func TestNoAgentError(t *testing.T) {
 	codex, _ := Lookup("codex")
 	e := NoAgentError(All(), []Adapter{codex})
-	if e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
-		t.Errorf("NoAgentError() = %s / exit %d, want ASK_NO_AGENT / 6", e.ErrorCode(), e.ExitCode())
+	if e.ErrorCode() != "ASK_NO_AGENT" {
+		t.Errorf("NoAgentError() code = %s, want ASK_NO_AGENT", e.ErrorCode())
 	}
 	hints := strings.Join(e.ErrorTry(), "\n")
-	for _, want := range []string{"--agent codex", "claude-code", "amp", "--agent all"} {
+	for _, want := range []string{"--agent codex", "--agent all"} {
 		if !strings.Contains(hints, want) {
 			t.Errorf("NoAgentError() hints = %q, want them to mention %q", hints, want)
 		}
 	}
-	if !strings.Contains(e.Error(), "ASK_NO_AGENT") {
-		t.Errorf("NoAgentError().Error() = %q, want it to name the code", e.Error())
+	detail := strings.Join(e.ErrorDetail(), "\n")
+	for _, want := range []string{"Codex left a project marker only", "claude-code", "amp"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("NoAgentError() detail = %q, want it to mention %q", detail, want)
+		}
 	}
+	if e.Error() != e.Message {
+		t.Errorf("NoAgentError().Error() = %q, want the message %q alone", e.Error(), e.Message)
+	}
+	checkActions(t, "NoAgentError()", e)
 }
 
 func TestProjectMarkers(t *testing.T) {
@@ -213,5 +222,17 @@ func TestProjectMarkers(t *testing.T) {
 	}
 	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
 		t.Errorf("ProjectMarkers() = %v, want sorted without repeats", got)
+	}
+}
+
+// checkActions fails when a hint of e is not an action: hints never start
+// with "Try:" (the renderer writes it) and never state a fact, which
+// belongs in Detail.
+func checkActions(t *testing.T, what string, e *Error) {
+	t.Helper()
+	for _, h := range e.ErrorTry() {
+		if strings.HasPrefix(h, "Try:") || strings.HasPrefix(h, "Nothing ") || strings.HasSuffix(h, ".") {
+			t.Errorf("%s hint %q is not an action", what, h)
+		}
 	}
 }
