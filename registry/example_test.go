@@ -47,10 +47,13 @@ skills:
 	fmt.Println("latest:", s.Latest)
 
 	_, err = registry.DecodeIndex([]byte("skills:\n  - name: Bad_Name\n    versions: []\n"), "skills.yaml")
-	var coded interface{ ErrorCode() string }
-	errors.As(err, &coded)
-	fmt.Println(coded.ErrorCode())
+	var e *registry.Error
+	errors.As(err, &e)
+	fmt.Println(e.ErrorCode())
 	fmt.Println(err)
+	for _, d := range e.ErrorDetail() {
+		fmt.Println("  " + d)
+	}
 	// Output:
 	// latest: 1.0.0
 	// ASK_REGISTRY_INVALID_INDEX

@@ -508,9 +508,9 @@ func invalidIndex(file string, details []string) *Error {
 		}
 	}
 	return &Error{
-		Code:    "ASK_REGISTRY_INVALID_INDEX",
+		Code:    CodeRegistryInvalidIndex,
 		Message: msg,
-		Details: details,
+		Detail:  details,
 		Try: []string{
 			"report the problem to the registry's maintainers",
 			"agent-skills registry list  (to see which registry serves " + file + ")",
