@@ -48,8 +48,12 @@
 //
 // # Errors
 //
-// Every failure is an *Error with a stable code, a one-sentence message and
-// hints (ErrorCode and ErrorTry methods). The CLI maps codes to exit statuses:
+// Every failure is an *Error: a stable code, a one-sentence Message, Detail
+// lines and Try, the next actions, read through ErrorCode, ErrorDetail and
+// ErrorTry; Error() is the message alone. ASK_USAGE is CodeUsage; the other
+// codes are validate's and format's constants, the codes the same problems
+// have under validation. Adopt's front-matter errors also keep format's
+// Diagnostics. The CLI maps codes to exit statuses:
 //
 //	ASK_USAGE                      2  unknown kind; unusable description or author;
 //	                                  Adopt on a folder that already has skill.yaml,

@@ -156,7 +156,7 @@ func problemError(err error) error {
 	}
 	e := &Error{Code: p.Code, Message: p.Message}
 	if p.Fix != "" {
-		e.Hints = []string{p.Fix}
+		e.Try = []string{p.Fix}
 	}
 	return e
 }
