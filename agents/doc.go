@@ -8,10 +8,11 @@
 //
 // # Knowledge as data
 //
-// Everything known about an agent is one row of a table (table.go): id,
-// display name, aliases, the agentOverrides keys it allows, the executables
-// and configuration folders that prove it is installed, the project
-// markers that hint at it, and per package kind and scope the ordered
+// Everything known about an agent is one row of the built-in table
+// (builtin.go; Default makes a Table of it, looked up by id and alias):
+// id, display name, aliases, the agentOverrides keys it allows, the
+// executables and configuration folders that prove it is installed, the
+// project markers that hint at it, and per package kind and scope the ordered
 // roots it reads, the root it prefers to be written to, and the shape of a
 // package there (a folder, or one file plus an extension). Adding an agent
 // is adding a row; an agent with front-matter keys or files of its own also

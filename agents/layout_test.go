@@ -125,7 +125,7 @@ func loadPackage(t testing.TB, fsys fstest.MapFS) *format.Package {
 	return pkg
 }
 
-// adaptersByID looks the ids up in the default registry.
+// adaptersByID looks the ids up in the default table.
 func adaptersByID(t testing.TB, ids []string) []Adapter {
 	t.Helper()
 	out, err := Default().Select(ids)

@@ -151,7 +151,7 @@ func TestSelect(t *testing.T) {
 	}
 }
 
-func TestNewRegistryRejectsClashes(t *testing.T) {
+func TestNewTableRejectsClashes(t *testing.T) {
 	cases := []struct {
 		name     string
 		adapters []Adapter
@@ -161,12 +161,12 @@ func TestNewRegistryRejectsClashes(t *testing.T) {
 		{"reserved all", []Adapter{fakeAdapter{id: "all"}}},
 	}
 	for _, tc := range cases {
-		if _, err := NewRegistry(tc.adapters...); err == nil {
-			t.Errorf("NewRegistry(%s) error = nil, want one", tc.name)
+		if _, err := NewTable(tc.adapters...); err == nil {
+			t.Errorf("NewTable(%s) error = nil, want one", tc.name)
 		}
 	}
-	if _, err := NewRegistry(fakeAdapter{id: "x"}, fakeAdapter{id: "y"}); err != nil {
-		t.Errorf("NewRegistry(x, y) error = %v, want nil", err)
+	if _, err := NewTable(fakeAdapter{id: "x"}, fakeAdapter{id: "y"}); err != nil {
+		t.Errorf("NewTable(x, y) error = %v, want nil", err)
 	}
 }
 
