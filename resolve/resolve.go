@@ -86,8 +86,8 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
-	f := newFetcher(ctx, src, registry, pins, opts.Parallelism)
-	defer f.close()
+	cat := newCatalog(ctx, src, registry, pins, opts.Parallelism)
+	defer cat.close()
 	defer cancel()
 
 	limit := opts.MaxSteps
@@ -96,7 +96,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 	steps := 0
 	run := func(roots []root) (*solver, error) {
-		return search(ctx, f, roots, opts.NoDeps, &steps, limit)
+		return search(ctx, cat, roots, opts.NoDeps, &steps, limit)
 	}
 
 	var roots []root
@@ -144,7 +144,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 // cycles; and when a failure involved optional dependencies, the first of
 // them is dropped (with a warning) and the search starts again. The error
 // reported is the greedy pass's first conflict, the one a user can act on.
-func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *int, limit int) (*solver, error) {
+func search(ctx context.Context, cat *catalog, roots []root, noDeps bool, steps *int, limit int) (*solver, error) {
 	dropped := make(map[optEdge]bool)
 	cycles := false
 	greedy := true
@@ -152,13 +152,13 @@ func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *i
 	var greedyErr *Error
 	var greedyInvolved []optEdge
 	for {
-		s := newSolver(ctx, f, steps, limit)
+		s := newSolver(ctx, cat, steps, limit)
 		s.noDeps, s.cycles, s.dropped, s.greedy, s.prefs = noDeps, cycles, dropped, greedy, prefs
 		ok, err := s.solveRoots(roots)
 		if err == errGreedyFailed {
 			greedyErr, greedyInvolved = s.first, s.involved
 			greedy = false
-			if prefs, err = narrow(f, roots); err != nil {
+			if prefs, err = narrow(cat, roots); err != nil {
 				return nil, err
 			}
 			continue
@@ -202,7 +202,7 @@ func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *i
 // one request naming a deprecated version exactly admits it for another.
 func (s *solver) solveRoots(roots []root) (bool, error) {
 	for _, r := range roots {
-		s.f.prefetchVersions(r.name)
+		s.cat.prefetchVersions(r.name)
 	}
 	for _, r := range roots {
 		n, err := s.node(r.name)
@@ -213,7 +213,7 @@ func (s *solver) solveRoots(roots []root) (bool, error) {
 			s.first = notFoundError(r.name, nil)
 			return false, nil
 		}
-		mk, err := n.e.mask(r.rng, s.f)
+		mk, err := n.e.mask(r.rng, s.cat)
 		if err != nil {
 			return false, referenceError(r.name+"@"+r.rng, err.Error())
 		}
@@ -265,7 +265,7 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 			rng:  "=" + n.e.vers[n.sel].raw,
 			why:  &step{text: fmt.Sprintf("you requested %s, frozen at %s while adding suggestions", r.String(), n.e.vers[n.sel].raw)},
 		})
-		req, err := s.f.requirements(n.e, n.sel)
+		req, err := s.cat.requirements(n.e, n.sel)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -281,10 +281,10 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 	}
 	slices.Sort(names)
 	for _, sg := range names {
-		s.f.prefetchVersions(sg)
+		s.cat.prefetchVersions(sg)
 	}
 	for _, sg := range names {
-		e, err := s.f.entry(sg)
+		e, err := s.cat.entry(sg)
 		if err != nil {
 			return nil, nil, nil, err
 		}
