@@ -93,8 +93,9 @@ func readCompat(p place) rootSpec { return rootSpec{place: p, compat: true} }
 const workflowReason = "no agent has a verified folder for workflow packages; " +
 	"a WORKFLOW.js written to an invented place would be loaded by nothing"
 
-// builtinRows returns every agent, in the fixed order of All. It builds a
-// fresh value on each call so that nothing in the package is mutable.
+// builtinRows returns every agent, in the fixed order of Default. It
+// builds a fresh value on each call so that nothing in the package is
+// mutable.
 func builtinRows() []agentRow {
 	// Shared roots: the vendor-neutral .agents/skills convention and the
 	// Claude Code and Codex folders that other agents also read, by their

@@ -77,7 +77,7 @@
 // user can see are *Error values: a stable code (the Code constants), a
 // message, detail lines and next actions, read by the CLI through
 // ErrorCode, ErrorDetail and ErrorTry; Error() is the message alone. They
-// are ASK_AGENT_UNKNOWN (Lookup, Select), ASK_NO_AGENT (AutoSelect, and
+// are ASK_AGENT_UNKNOWN (Table.Lookup, Table.Select), ASK_NO_AGENT (AutoSelect, and
 // NoAgentError for the CLI), ASK_LAYOUT_INVALID (an adapter bug) and
 // ASK_PACKAGE_UNSAFE_FILE (Layout.Check, a package file name some system
 // cannot create). The CLI maps codes to exit statuses. Adapter validation

@@ -37,11 +37,11 @@ func Example() {
 	//    SKILL.md
 }
 
-func ExampleLookup() {
-	a, _ := agents.Lookup("claude")
+func ExampleTable_Lookup() {
+	a, _ := agents.Default().Lookup("claude")
 	fmt.Println(a.ID(), "-", a.DisplayName())
 
-	_, err := agents.Lookup("cluade")
+	_, err := agents.Default().Lookup("cluade")
 	var e *agents.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Message)
@@ -54,7 +54,7 @@ func ExampleLookup() {
 }
 
 func ExampleAdapter_LocationFor() {
-	codex, _ := agents.Lookup("codex")
+	codex, _ := agents.Default().Lookup("codex")
 	env := agents.Env{Home: "/home/u", Getenv: func(k string) string {
 		return map[string]string{"CODEX_HOME": "/opt/codex"}[k]
 	}}
@@ -75,7 +75,7 @@ func ExampleAdapter_Detect() {
 		Home: "/home/u",
 		Stat: func(name string) (fs.FileInfo, error) { return fs.Stat(machine, name[1:]) },
 	}
-	for _, a := range agents.All()[:2] {
+	for _, a := range agents.Default().All()[:2] {
 		d := a.Detect(context.Background(), env)
 		fmt.Println(a.ID(), d.Confidence, d.Evidence)
 	}
@@ -89,7 +89,7 @@ func ExampleLayoutForRoot() {
 		"skill.yaml": {Data: []byte("name: fix-issue\nkind: command\nversion: 1.0.0\ndescription: Fix a GitHub issue.\nfiles: [COMMAND.md]\n")},
 		"COMMAND.md": {Data: []byte("---\nargument-hint: \"[number]\"\n---\nFix issue #$ARGUMENTS.\n")},
 	}, format.LoadOptions{})
-	claude, _ := agents.Lookup("claude-code")
+	claude, _ := agents.Default().Lookup("claude-code")
 	layout, _ := agents.LayoutForRoot(pkg, []agents.Adapter{claude})
 	loc, _ := claude.LocationFor(pkg.Kind, agents.ScopeProject, agents.Env{ProjectRoot: "/src/app"})
 	fmt.Println(loc.Dest(pkg.Name()))

@@ -183,7 +183,7 @@ func TestLayoutGolden(t *testing.T) {
 
 func TestLayoutForEqualsSingleReaderRoot(t *testing.T) {
 	pkg := loadPackage(t, javaPerformance())
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		one, err1 := a.LayoutFor(pkg)
 		root, err2 := LayoutForRoot(pkg, []Adapter{a})
 		if err1 != nil || err2 != nil {
@@ -225,7 +225,7 @@ func TestLayoutPreservesBodyBytes(t *testing.T) {
 		src := "---\r\nname: crlf-skill\r\ndescription: Exercise byte preservation.\r\n---\r\n" + body
 		pkg := loadPackage(t, fstest.MapFS{"SKILL.md": {Data: []byte(src)}})
 		for _, id := range []string{"claude-code", "codex"} {
-			a, _ := Lookup(id)
+			a, _ := Default().Lookup(id)
 			l, err := a.LayoutFor(pkg)
 			if err != nil {
 				t.Fatalf("LayoutFor(%q) error = %v", body, err)
@@ -253,8 +253,8 @@ func TestLayoutPreservesBodyBytes(t *testing.T) {
 func TestLayoutErrors(t *testing.T) {
 	skill := loadPackage(t, javaPerformance())
 	workflow := &format.Package{Kind: format.KindWorkflow, Entrypoint: &format.Entrypoint{Kind: format.KindWorkflow}, EntrypointFile: "WORKFLOW.js"}
-	claude, _ := Lookup("claude")
-	codex, _ := Lookup("codex")
+	claude, _ := Default().Lookup("claude")
+	codex, _ := Default().Lookup("codex")
 	cases := []struct {
 		name    string
 		pkg     *format.Package

@@ -35,9 +35,10 @@ func NewTable(adapters ...Adapter) (*Table, error) {
 	return r, nil
 }
 
-// Default returns the table of every built-in agent (builtin.go), in the
-// order All documents. Each call builds a new Table; a caller that needs
-// it several times builds it once and keeps it.
+// Default returns the table of every built-in agent (builtin.go), in a
+// fixed order: claude-code, codex, github-copilot, gemini-cli, cursor,
+// opencode, windsurf, goose, amp. Each call builds a new Table; a caller
+// that needs it several times builds it once and keeps it.
 func Default() *Table {
 	rows := builtinRows()
 	adapters := make([]Adapter, len(rows))
@@ -52,13 +53,6 @@ func Default() *Table {
 	}
 	return r
 }
-
-// All returns every built-in adapter in a fixed order: claude-code, codex,
-// github-copilot, gemini-cli, cursor, opencode, windsurf, goose, amp.
-func All() []Adapter { return Default().All() }
-
-// Lookup finds a built-in adapter by id or alias; see Table.Lookup.
-func Lookup(idOrAlias string) (Adapter, error) { return Default().Lookup(idOrAlias) }
 
 // All returns the table's adapters in order.
 func (t *Table) All() []Adapter { return slices.Clone(t.adapters) }

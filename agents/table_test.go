@@ -15,11 +15,11 @@ func TestAllOrder(t *testing.T) {
 		t.Errorf("Default().IDs() = %q, want %q", got, want)
 	}
 	var ids []string
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		ids = append(ids, a.ID())
 	}
 	if !slices.Equal(ids, want) {
-		t.Errorf("All() ids = %q, want %q", ids, want)
+		t.Errorf("Default().All() ids = %q, want %q", ids, want)
 	}
 }
 
@@ -27,7 +27,7 @@ func TestAllOrder(t *testing.T) {
 func TestTableConsistent(t *testing.T) {
 	env := testEnv(nil)
 	rootShape := map[string]Location{}
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		row := a.(*tableAdapter).row
 		if row.displayName == "" {
 			t.Errorf("%s has no display name", row.id)
@@ -93,31 +93,31 @@ func TestLookup(t *testing.T) {
 		{"all", "", ""},
 	}
 	for _, tc := range cases {
-		a, err := Lookup(tc.in)
+		a, err := Default().Lookup(tc.in)
 		if tc.want != "" {
 			if err != nil || a.ID() != tc.want {
-				t.Errorf("Lookup(%q) = %v, %v, want %s", tc.in, a, err, tc.want)
+				t.Errorf("Default().Lookup(%q) = %v, %v, want %s", tc.in, a, err, tc.want)
 			}
 			continue
 		}
 		var e *Error
 		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" {
-			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN", tc.in, err)
+			t.Fatalf("Default().Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN", tc.in, err)
 		}
 		detail := strings.Join(e.ErrorDetail(), "\n")
 		for _, id := range Default().IDs() {
 			if !strings.Contains(detail, id) {
-				t.Errorf("Lookup(%q) detail = %q, want it to list %s", tc.in, detail, id)
+				t.Errorf("Default().Lookup(%q) detail = %q, want it to list %s", tc.in, detail, id)
 			}
 		}
 		hints := strings.Join(e.ErrorTry(), "\n")
 		if tc.hint != "" && e.ErrorTry()[0] != tc.hint {
-			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.ErrorTry()[0], tc.hint)
+			t.Errorf("Default().Lookup(%q) first hint = %q, want %q", tc.in, e.ErrorTry()[0], tc.hint)
 		}
 		if tc.hint == "" && strings.Contains(hints, "nearest known name") {
-			t.Errorf("Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
+			t.Errorf("Default().Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
 		}
-		checkActions(t, "Lookup("+tc.in+")", e)
+		checkActions(t, "Default().Lookup("+tc.in+")", e)
 	}
 }
 
@@ -157,7 +157,7 @@ func TestNewTableRejectsClashes(t *testing.T) {
 		adapters []Adapter
 	}{
 		{"duplicate id", []Adapter{fakeAdapter{id: "x"}, fakeAdapter{id: "x"}}},
-		{"id clashes with alias", append(All(), fakeAdapter{id: "claude"})},
+		{"id clashes with alias", append(Default().All(), fakeAdapter{id: "claude"})},
 		{"reserved all", []Adapter{fakeAdapter{id: "all"}}},
 	}
 	for _, tc := range cases {
@@ -178,11 +178,11 @@ func TestOverrideKeys(t *testing.T) {
 	if got := keys["claude-code"]; len(got) != 0 {
 		t.Errorf("OverrideKeys()[claude-code] = %q, want none", got)
 	}
-	if len(keys) != len(All()) {
-		t.Errorf("OverrideKeys() has %d agents, want %d", len(keys), len(All()))
+	if len(keys) != len(Default().All()) {
+		t.Errorf("OverrideKeys() has %d agents, want %d", len(keys), len(Default().All()))
 	}
 	// The returned slices are copies: changing one changes nothing.
-	a, _ := Lookup("codex")
+	a, _ := Default().Lookup("codex")
 	a.OverrideKeys()[0] = "changed"
 	if got := a.OverrideKeys()[0]; got != "interface" {
 		t.Errorf("OverrideKeys() after mutating a copy = %q, want interface", got)
@@ -190,8 +190,8 @@ func TestOverrideKeys(t *testing.T) {
 }
 
 func TestNoAgentError(t *testing.T) {
-	codex, _ := Lookup("codex")
-	e := NoAgentError(All(), []Adapter{codex})
+	codex, _ := Default().Lookup("codex")
+	e := NoAgentError(Default().All(), []Adapter{codex})
 	if e.ErrorCode() != "ASK_NO_AGENT" {
 		t.Errorf("NoAgentError() code = %s, want ASK_NO_AGENT", e.ErrorCode())
 	}

@@ -124,7 +124,7 @@ func (x *extractor) entry(h *tar.Header, r io.Reader) error {
 	name := strings.TrimPrefix(h.Name, "./")
 	isDir := false
 	switch h.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // tar.Reader reports a legacy TypeRegA entry as TypeReg or TypeDir
 	case tar.TypeDir:
 		isDir = true
 		name = strings.TrimSuffix(name, "/")

@@ -23,7 +23,6 @@ type entry struct {
 	name string
 	typ  byte
 	body string
-	size int64 // when non-zero, overrides len(body) in the header
 	link string
 }
 

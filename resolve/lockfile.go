@@ -45,9 +45,12 @@ type LockedSkill struct {
 	Ref     string
 	Commit  string
 	Subpath string
-	// Resolved is where the payload was fetched from.
+	// Resolved says where the payload came from: a registry path
+	// ("bundled:java-basics"), a git URL with ref and folder, an archive
+	// URL.
 	Resolved string
-	// Integrity is the "sha256-<hex>" digest of the payload.
+	// Integrity is the package's canonical digest (format.Digest):
+	// "sha256-" and the standard base64 of the SHA-256.
 	Integrity string
 	// Agents lists the agents the skill was installed for.
 	Agents []string

@@ -7,30 +7,21 @@ import (
 	"github.com/agent-skills/agent-skills/format"
 )
 
-// Path limits checked by CheckPath; the rules themselves are format's
-// (format.CheckEntryPath), so that validation, the loader, the registry's
-// extractor and the agents' layouts cannot disagree about a path.
-const (
-	// MaxPathLen is the longest path CheckPath accepts, in bytes: the format
-	// module's default path-length limit.
-	MaxPathLen = format.DefaultMaxPathLength
-	// MaxSegmentLen is the longest path segment CheckPath accepts, in
-	// bytes: the file-name limit of common file systems (ext4, APFS, NTFS).
-	MaxSegmentLen = format.MaxSegmentLength
-)
-
 // CheckPath reports whether p is a package path that is safe to create on
 // every supported system: relative, slash-separated and inside the package.
-// It applies format.CheckEntryPath, which refuses, in this order: an empty
-// path, invalid UTF-8, a path over MaxPathLen bytes, control characters
-// (below 0x20, and 0x7f), UNC paths ("\\srv\x", "//srv/x"), absolute paths
-// ("/x"), drive letters ("C:"), ".." segments anywhere, backslashes, empty
-// segments ("a//b"), "." segments, segments over MaxSegmentLen bytes, the
-// characters <>:"|?*, segments ending in a dot or a space, and Windows
-// reserved device names (CON, PRN, AUX, NUL, COM0-9, LPT0-9, COM¹-³,
-// LPT¹-³, CONIN$, CONOUT$; case-insensitive, also with an extension such
-// as "nul.txt"). One trailing "/" is allowed: it marks a directory entry
-// such as "references/".
+// The rules are format's, so that validation, the loader, the registry's
+// extractor and the agents' layouts cannot disagree about a path: it
+// applies format.CheckEntryPath, which refuses, in this order: an empty
+// path, invalid UTF-8, a path over format.DefaultMaxPathLength bytes,
+// control characters (below 0x20, and 0x7f), UNC paths ("\\srv\x",
+// "//srv/x"), absolute paths ("/x"), drive letters ("C:"), ".." segments
+// anywhere, backslashes, empty segments ("a//b"), "." segments, segments
+// over format.MaxSegmentLength bytes, the characters <>:"|?*, segments
+// ending in a dot or a space, and Windows reserved device names (CON, PRN,
+// AUX, NUL, COM0-9, LPT0-9, COM¹-³, LPT¹-³, CONIN$, CONOUT$;
+// case-insensitive, also with an extension such as "nul.txt"). One
+// trailing "/" is allowed: it marks a directory entry such as
+// "references/".
 //
 // It returns nil or a *Problem with code ASK_FILES_UNSAFE_PATH naming the
 // first rule broken.
