@@ -9,12 +9,13 @@ import (
 // documented in docs/errors.md. An unportable file name in a projection is
 // format.CodePackageUnsafeFile.
 const (
-	// CodeAgentUnknown: an agent id or alias no adapter answers to.
+	// CodeAgentUnknown reports an agent id or alias no adapter answers to.
 	CodeAgentUnknown = "ASK_AGENT_UNKNOWN"
-	// CodeNoAgent: no agent was detected and none was named (NoAgentError).
+	// CodeNoAgent reports that no agent was detected and none was named
+	// (NoAgentError).
 	CodeNoAgent = "ASK_NO_AGENT"
-	// CodeLayoutInvalid: an adapter produced a projection that cannot be
-	// written as planned — a bug in the adapter, not in the skill.
+	// CodeLayoutInvalid reports that an adapter produced a projection that
+	// cannot be written as planned — a bug in the adapter, not in the skill.
 	CodeLayoutInvalid = "ASK_LAYOUT_INVALID"
 	// CodeAgentConstraint is the diagnostic code of Adapter.Validate: what
 	// an agent would refuse, drop or cut.

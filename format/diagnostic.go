@@ -42,25 +42,28 @@ type Pos struct {
 // meet the same problem (a registry payload with an unsafe file, an
 // adopted SKILL.md over the size limit) and use these constants for them.
 const (
-	// CodeManifestInvalid: skill.yaml is not one well-formed YAML mapping
-	// of the right types.
+	// CodeManifestInvalid reports that skill.yaml is not one well-formed YAML
+	// mapping of the right types.
 	CodeManifestInvalid = "ASK_MANIFEST_INVALID"
-	// CodeManifestSchemaUnsupported: skill.yaml has a newer schemaVersion.
+	// CodeManifestSchemaUnsupported reports that skill.yaml has a newer
+	// schemaVersion.
 	CodeManifestSchemaUnsupported = "ASK_MANIFEST_SCHEMA_UNSUPPORTED"
-	// CodeFrontMatterInvalid: the entrypoint's front matter cannot be
-	// split or is not valid YAML.
+	// CodeFrontMatterInvalid reports that the entrypoint's front matter cannot
+	// be split or is not valid YAML.
 	CodeFrontMatterInvalid = "ASK_FRONTMATTER_INVALID"
-	// CodeWorkflowMetaInvalid: WORKFLOW.js has no pure-literal meta.
+	// CodeWorkflowMetaInvalid reports that WORKFLOW.js has no pure-literal
+	// meta.
 	CodeWorkflowMetaInvalid = "ASK_WORKFLOW_META_INVALID"
-	// CodeEntrypointMissing: the kind's entrypoint is absent or a folder.
+	// CodeEntrypointMissing reports that the kind's entrypoint is absent or a
+	// folder.
 	CodeEntrypointMissing = "ASK_ENTRYPOINT_MISSING"
-	// CodeFilesMissing: a files entry does not exist, or a file cannot be
-	// read.
+	// CodeFilesMissing reports that a files entry does not exist, or a file
+	// cannot be read.
 	CodeFilesMissing = "ASK_FILES_MISSING"
-	// CodePackageUnsafeFile: a link, a special file, or a file name some
+	// CodePackageUnsafeFile reports a link, a special file, or a file name some
 	// supported system cannot create as itself.
 	CodePackageUnsafeFile = "ASK_PACKAGE_UNSAFE_FILE"
-	// CodePackageTooLarge: a package exceeds a size limit.
+	// CodePackageTooLarge reports that a package exceeds a size limit.
 	CodePackageTooLarge = "ASK_PACKAGE_TOO_LARGE"
 )
 

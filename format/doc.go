@@ -40,6 +40,15 @@
 // ASK_WORKFLOW_META_INVALID, ASK_ENTRYPOINT_MISSING, ASK_FILES_MISSING,
 // ASK_PACKAGE_UNSAFE_FILE and ASK_PACKAGE_TOO_LARGE.
 //
+// # Errors
+//
+// Problems with a package are Diagnostics, never errors. The few functions
+// that return an error check one value and carry no code: SplitFrontMatter
+// a *FrontMatterError with its line, CheckPath and CheckEntryPath a
+// *PathError naming the rule (CheckPaths returns them all), ParseIntegrity
+// and Digest a plain error. The modules above turn them into their own
+// diagnostics or coded errors.
+//
 // # Limits
 //
 // So that a hostile package cannot exhaust memory or time, Load enforces

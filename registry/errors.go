@@ -12,27 +12,30 @@ var ErrNotFound = errors.New("skill not found")
 // over a size limit carries format's code (format.CodePackageUnsafeFile,
 // format.CodeManifestInvalid, format.CodePackageTooLarge).
 const (
-	// CodeSkillNotFound: no registry consulted publishes the name (matches
-	// ErrNotFound).
+	// CodeSkillNotFound reports that no registry consulted publishes the name
+	// (matches ErrNotFound).
 	CodeSkillNotFound = "ASK_SKILL_NOT_FOUND"
-	// CodeVersionNotFound: the registry has the skill but not the version.
+	// CodeVersionNotFound reports that the registry has the skill but not the
+	// version.
 	CodeVersionNotFound = "ASK_VERSION_NOT_FOUND"
-	// CodeRegistryUnavailable: a registry cannot be reached or read, or
-	// refuses to serve a payload.
+	// CodeRegistryUnavailable reports that a registry cannot be reached or
+	// read, or refuses to serve a payload.
 	CodeRegistryUnavailable = "ASK_REGISTRY_UNAVAILABLE"
-	// CodeRegistryConfigInvalid: a Spec cannot be opened.
+	// CodeRegistryConfigInvalid reports that a Spec cannot be opened.
 	CodeRegistryConfigInvalid = "ASK_REGISTRY_CONFIG_INVALID"
-	// CodeRegistryUnknown: a "registry:name" names no configured registry.
+	// CodeRegistryUnknown reports that a "registry:name" names no configured
+	// registry.
 	CodeRegistryUnknown = "ASK_REGISTRY_UNKNOWN"
-	// CodeRegistryInvalidIndex: an index fails to decode or validate.
+	// CodeRegistryInvalidIndex reports that an index fails to decode or
+	// validate.
 	CodeRegistryInvalidIndex = "ASK_REGISTRY_INVALID_INDEX"
-	// CodeIntegrityMismatch: a payload's digest, name or version is not
-	// the one the index records.
+	// CodeIntegrityMismatch reports that a payload's digest, name or version is
+	// not the one the index records.
 	CodeIntegrityMismatch = "ASK_INTEGRITY_MISMATCH"
-	// CodeArchiveUnsafe: an archive entry is absolute, escapes, is a link
-	// or repeats.
+	// CodeArchiveUnsafe reports that an archive entry is absolute, escapes, is
+	// a link or repeats.
 	CodeArchiveUnsafe = "ASK_ARCHIVE_UNSAFE"
-	// CodeArchiveTooLarge: an archive exceeds an extraction limit.
+	// CodeArchiveTooLarge reports that an archive exceeds an extraction limit.
 	CodeArchiveTooLarge = "ASK_ARCHIVE_TOO_LARGE"
 )
 

@@ -4,37 +4,40 @@ package resolve
 // documented in docs/errors.md. Codes are append-only: a code keeps its
 // meaning once released.
 const (
-	// CodeSkillNotFound: no registry publishes a requested or required
-	// name.
+	// CodeSkillNotFound reports that no registry publishes a requested or
+	// required name.
 	CodeSkillNotFound = "ASK_SKILL_NOT_FOUND"
-	// CodeVersionNotFound: a name is published, but no eligible version
-	// satisfies a range on it.
+	// CodeVersionNotFound reports that a name is published, but no eligible
+	// version satisfies a range on it.
 	CodeVersionNotFound = "ASK_VERSION_NOT_FOUND"
-	// CodeDependencyConflict: the ranges on one name cannot all be met.
+	// CodeDependencyConflict reports that the ranges on one name cannot all be
+	// met.
 	CodeDependencyConflict = "ASK_DEPENDENCY_CONFLICT"
-	// CodeDependencyCycle: every choice of versions depends on itself.
+	// CodeDependencyCycle reports that every choice of versions depends on
+	// itself.
 	CodeDependencyCycle = "ASK_DEPENDENCY_CYCLE"
-	// CodeResolutionLimit: the search ran out of backtracking steps
+	// CodeResolutionLimit reports that the search ran out of backtracking steps
 	// (Options.MaxSteps).
 	CodeResolutionLimit = "ASK_RESOLUTION_LIMIT"
-	// CodeDependencyRangeInvalid: a published version declares a range
-	// that does not parse.
+	// CodeDependencyRangeInvalid reports that a published version declares a
+	// range that does not parse.
 	CodeDependencyRangeInvalid = "ASK_DEPENDENCY_RANGE_INVALID"
-	// CodeReferenceInvalid: a reference is not "[registry:]name[@range]".
+	// CodeReferenceInvalid reports that a reference is not
+	// "[registry:]name[@range]".
 	CodeReferenceInvalid = "ASK_REFERENCE_INVALID"
-	// CodeUsage: options that cannot go together (WithSuggests with NoDeps
-	// or without requests).
+	// CodeUsage reports options that cannot go together: WithSuggests with
+	// NoDeps, or WithSuggests without requests.
 	CodeUsage = "ASK_USAGE"
-	// CodeLockInvalid: skills.lock cannot be read.
+	// CodeLockInvalid reports that skills.lock cannot be read.
 	CodeLockInvalid = "ASK_LOCK_INVALID"
-	// CodeLockUnsupported: skills.lock has a newer lockfileVersion.
+	// CodeLockUnsupported reports that skills.lock has a newer lockfileVersion.
 	CodeLockUnsupported = "ASK_LOCK_UNSUPPORTED"
 
 	// CodeSuggestionNotFound is a Warning: a suggested skill no registry
 	// publishes was skipped.
 	CodeSuggestionNotFound = "ASK_SUGGESTION_NOT_FOUND"
-	// CodeOptionalDependencySkipped is a Warning: an optional dependency
-	// that cannot be met was skipped.
+	// CodeOptionalDependencySkipped is a Warning: an optional dependency that
+	// cannot be met was skipped.
 	CodeOptionalDependencySkipped = "ASK_OPTIONAL_DEPENDENCY_SKIPPED"
 	// CodeVersionDeprecated is a Warning: the plan selects a deprecated
 	// version.
