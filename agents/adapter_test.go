@@ -83,7 +83,7 @@ func TestLocationFor(t *testing.T) {
 		{"amp", format.KindSkill, ScopeProject, nil, nil, Location{Root: j("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, true},
 	}
 	for _, tc := range cases {
-		a, err := Lookup(tc.agent)
+		a, err := Default().Lookup(tc.agent)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestLocationFor(t *testing.T) {
 }
 
 func TestLocationUnresolvable(t *testing.T) {
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		if _, ok := a.LocationFor(format.KindSkill, ScopeProject, Env{Home: "/home/u"}); ok {
 			t.Errorf("%s.LocationFor(skill, project) without a project root = ok, want none", a.ID())
 		}
@@ -173,7 +173,7 @@ func TestReadRoots(t *testing.T) {
 		{agent: "codex", kind: format.KindCommand, scope: ScopeGlobal, env: testEnv(nil), want: []string{}},
 	}
 	for _, tc := range cases {
-		a, _ := Lookup(tc.agent)
+		a, _ := Default().Lookup(tc.agent)
 		got := a.ReadRoots(tc.kind, tc.scope, tc.env)
 		if !slices.Equal(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
 			t.Errorf("%s.ReadRoots(%s, %s) = %q, want %q", tc.agent, tc.kind, tc.scope, got, tc.want)

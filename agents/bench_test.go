@@ -31,7 +31,7 @@ func BenchmarkLayoutFor(b *testing.B) {
 }
 
 func BenchmarkPlanRootsAll(b *testing.B) {
-	all := All()
+	all := Default().All()
 	env := testEnv(nil)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -40,7 +40,7 @@ func BenchmarkPlanRootsAll(b *testing.B) {
 }
 
 func mustLookupB(b *testing.B, id string) Adapter {
-	a, err := Lookup(id)
+	a, err := Default().Lookup(id)
 	if err != nil {
 		b.Fatal(err)
 	}

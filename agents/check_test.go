@@ -128,7 +128,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateNil(t *testing.T) {
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		if ds := a.Validate(nil); len(ds) != 0 {
 			t.Errorf("%s.Validate(nil) = %v, want nothing", a.ID(), ds)
 		}

@@ -197,7 +197,7 @@ func checkCodexInterface(pkg *format.Package) format.Diagnostics {
 
 // constraint builds an ASK_AGENT_CONSTRAINT diagnostic.
 func constraint(file string, pos format.Pos, sev format.Severity, msg, fix string) format.Diagnostic {
-	return format.Diagnostic{File: file, Pos: pos, Severity: sev, Code: "ASK_AGENT_CONSTRAINT", Message: msg, Fix: fix}
+	return format.Diagnostic{File: file, Pos: pos, Severity: sev, Code: CodeAgentConstraint, Message: msg, Fix: fix}
 }
 
 // sortedKeys returns the keys of m in byte order.

@@ -171,7 +171,7 @@ func TestDetectNeverRunsProjectExecutables(t *testing.T) {
 }
 
 func TestDetectNilFunctions(t *testing.T) {
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		d := a.Detect(context.Background(), Env{Home: "/home/u", ProjectRoot: "/p"})
 		if d.Confidence != ConfidenceNone || d.Installed || len(d.Evidence) != 0 || d.Evidence == nil {
 			t.Errorf("%s.Detect(empty Env) = %+v, want none with an empty, non-nil evidence list", a.ID(), d)
@@ -198,9 +198,9 @@ func TestAutoSelect(t *testing.T) {
 		files: fstest.MapFS{"home/u/.gemini": dir(), "work/p/.windsurf": dir()},
 		path:  map[string]string{"codex": "/usr/bin/codex"},
 	}
-	reports := DetectAll(context.Background(), machine.env("/work/p"), All())
-	if len(reports) != len(All()) {
-		t.Fatalf("DetectAll() = %d reports, want %d", len(reports), len(All()))
+	reports := DetectAll(context.Background(), machine.env("/work/p"), Default().All())
+	if len(reports) != len(Default().All()) {
+		t.Fatalf("DetectAll() = %d reports, want %d", len(reports), len(Default().All()))
 	}
 	got, err := AutoSelect(reports)
 	var ids []string
@@ -211,19 +211,19 @@ func TestAutoSelect(t *testing.T) {
 		t.Errorf("AutoSelect() = %q, %v, want [codex gemini-cli]", ids, err)
 	}
 
-	weakOnly := DetectAll(context.Background(), fakeMachine{files: fstest.MapFS{"work/p/.windsurf": dir()}}.env("/work/p"), All())
+	weakOnly := DetectAll(context.Background(), fakeMachine{files: fstest.MapFS{"work/p/.windsurf": dir()}}.env("/work/p"), Default().All())
 	_, err = AutoSelect(weakOnly)
 	var e *Error
-	if !errors.As(err, &e) || e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
+	if !errors.As(err, &e) || e.ErrorCode() != "ASK_NO_AGENT" {
 		t.Fatalf("AutoSelect(weak only) error = %v, want ASK_NO_AGENT", err)
 	}
-	if hints := strings.Join(e.Hint(), "\n"); !strings.Contains(hints, "--agent windsurf") {
+	if hints := strings.Join(e.ErrorTry(), "\n"); !strings.Contains(hints, "--agent windsurf") {
 		t.Errorf("AutoSelect(weak only) hints = %q, want them to suggest --agent windsurf", hints)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r := DetectAll(ctx, machine.env("/work/p"), All()); len(r) != 0 {
+	if r := DetectAll(ctx, machine.env("/work/p"), Default().All()); len(r) != 0 {
 		t.Errorf("DetectAll(cancelled) = %d reports, want 0", len(r))
 	}
 }

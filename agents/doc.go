@@ -8,10 +8,11 @@
 //
 // # Knowledge as data
 //
-// Everything known about an agent is one row of a table (table.go): id,
-// display name, aliases, the agentOverrides keys it allows, the executables
-// and configuration folders that prove it is installed, the project
-// markers that hint at it, and per package kind and scope the ordered
+// Everything known about an agent is one row of the built-in table
+// (builtin.go; Default makes a Table of it, looked up by id and alias):
+// id, display name, aliases, the agentOverrides keys it allows, the
+// executables and configuration folders that prove it is installed, the
+// project markers that hint at it, and per package kind and scope the ordered
 // roots it reads, the root it prefers to be written to, and the shape of a
 // package there (a folder, or one file plus an extension). Adding an agent
 // is adding a row; an agent with front-matter keys or files of its own also
@@ -73,8 +74,12 @@
 //
 // Nothing here reads the environment, the clock or the file system except
 // through the functions in Env, and nothing runs an agent binary. Errors a
-// user can see are *Error values with a stable ASK_* code and hints:
-// ASK_AGENT_UNKNOWN (exit 2), ASK_NO_AGENT (exit 6, raised by the CLI with
-// NoAgentError) and ASK_LAYOUT_INVALID (exit 1, an adapter bug). Adapter
-// validation reports ASK_AGENT_CONSTRAINT diagnostics.
+// user can see are *Error values: a stable code (the Code constants), a
+// message, detail lines and next actions, read by the CLI through
+// ErrorCode, ErrorDetail and ErrorTry; Error() is the message alone. They
+// are ASK_AGENT_UNKNOWN (Table.Lookup, Table.Select), ASK_NO_AGENT (AutoSelect, and
+// NoAgentError for the CLI), ASK_LAYOUT_INVALID (an adapter bug) and
+// ASK_PACKAGE_UNSAFE_FILE (Layout.Check, a package file name some system
+// cannot create). The CLI maps codes to exit statuses. Adapter validation
+// reports ASK_AGENT_CONSTRAINT diagnostics.
 package agents

@@ -5,43 +5,61 @@ import (
 	"strings"
 )
 
-// Error is a user-facing failure raised by this package. It carries a
-// stable ASK_* code, the cause in Message, and the next actions in Hints,
-// so that the CLI can print and map it without knowing its origin.
+// The stable codes of the errors and diagnostics this package raises,
+// documented in docs/errors.md. An unportable file name in a projection is
+// format.CodePackageUnsafeFile.
+const (
+	// CodeAgentUnknown reports an agent id or alias no adapter answers to.
+	CodeAgentUnknown = "ASK_AGENT_UNKNOWN"
+	// CodeNoAgent reports that no agent was detected and none was named
+	// (NoAgentError).
+	CodeNoAgent = "ASK_NO_AGENT"
+	// CodeLayoutInvalid reports that an adapter produced a projection that
+	// cannot be written as planned — a bug in the adapter, not in the skill.
+	CodeLayoutInvalid = "ASK_LAYOUT_INVALID"
+	// CodeAgentConstraint is the diagnostic code of Adapter.Validate: what
+	// an agent would refuse, drop or cut.
+	CodeAgentConstraint = "ASK_AGENT_CONSTRAINT"
+)
+
+// Error is a user-facing failure raised by this package: a stable ASK_*
+// code, the cause, the facts that explain it and the next actions, so that
+// the CLI can render and map it without knowing its origin.
 type Error struct {
-	// Code is the stable ASK_* identifier of the failure.
+	// Code is the stable ASK_* identifier, one of the Code constants or
+	// format.CodePackageUnsafeFile.
 	Code string
 	// Message states the cause in one sentence.
 	Message string
-	// Hints lists the next actions, one per line, most useful first.
-	Hints []string
+	// Detail holds further facts, one per line: the known agents, the
+	// evidence found.
+	Detail []string
+	// Try lists the next actions, most useful first.
+	Try []string
+	// Err is the underlying error, if any.
+	Err error
 }
 
-// Error returns the message followed by the code, so that a wrapped error
-// still names its code in logs.
-func (e *Error) Error() string { return e.Message + " (" + e.Code + ")" }
+// Error returns the message and, when there is one, ": " and the
+// underlying error. Detail lines are read with ErrorDetail.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
 
 // ErrorCode returns the stable ASK_* code of the failure.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions a user can take, most useful first.
-func (e *Error) Hint() []string { return e.Hints }
+// ErrorDetail returns the facts that explain the failure.
+func (e *Error) ErrorDetail() []string { return e.Detail }
 
-// ExitCode returns the process exit code the design assigns to the error's
-// code: 2 for an unknown agent (a usage error), 5 for a package file whose
-// name is not portable, 6 when no agent was detected and 1 for an adapter
-// bug.
-func (e *Error) ExitCode() int {
-	switch e.Code {
-	case "ASK_AGENT_UNKNOWN":
-		return 2
-	case "ASK_PACKAGE_UNSAFE_FILE":
-		return 5
-	case "ASK_NO_AGENT":
-		return 6
-	}
-	return 1
-}
+// ErrorTry returns the next actions a user can take, most useful first.
+func (e *Error) ErrorTry() []string { return e.Try }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
 
 // unknownAgentError reports an agent id or alias that no adapter answers
 // to. It lists every known id with its aliases and, when the input is a
@@ -58,15 +76,16 @@ func unknownAgentError(input string, known []Adapter) *Error {
 		}
 		names = append(names, entry)
 	}
-	hints := []string{"Known agents: " + strings.Join(names, ", ") + ", or all"}
+	var try []string
 	if s := closest(strings.ToLower(input), candidates); s != "" {
-		hints = append([]string{fmt.Sprintf("Did you mean --agent %s?", s)}, hints...)
+		try = append(try, fmt.Sprintf("use --agent %s, the nearest known name", s))
 	}
-	hints = append(hints, "Try: agent-skills agents   to see which agents are detected")
+	try = append(try, "agent-skills agents   to see which agents are detected")
 	return &Error{
-		Code:    "ASK_AGENT_UNKNOWN",
+		Code:    CodeAgentUnknown,
 		Message: fmt.Sprintf("unknown agent %q", input),
-		Hints:   hints,
+		Detail:  []string{"Known agents: " + strings.Join(names, ", ") + ", or all"},
+		Try:     try,
 	}
 }
 
@@ -79,19 +98,21 @@ func NoAgentError(supported []Adapter, weak []Adapter) *Error {
 	for _, a := range supported {
 		ids = append(ids, a.ID())
 	}
-	var hints []string
+	var detail, try []string
 	for _, a := range weak {
-		hints = append(hints, fmt.Sprintf("%s left a project marker only; use it with --agent %s", a.DisplayName(), a.ID()))
+		detail = append(detail, a.DisplayName()+" left a project marker only, which is not enough to install for it.")
+		try = append(try, "use --agent "+a.ID()+" to install for "+a.DisplayName())
 	}
-	hints = append(hints,
-		"Supported agents: "+strings.Join(ids, ", "),
-		"Install one of them, or name it with --agent <id> (--agent all for every one)",
-		"Try: agent-skills agents   to see the evidence that was looked for",
+	detail = append(detail, "Supported agents: "+strings.Join(ids, ", "))
+	try = append(try,
+		"install one of them, or name it with --agent <id> (--agent all for every one)",
+		"agent-skills agents   to see the evidence that was looked for",
 	)
 	return &Error{
-		Code:    "ASK_NO_AGENT",
+		Code:    CodeNoAgent,
 		Message: "no coding agent was detected on this machine",
-		Hints:   hints,
+		Detail:  detail,
+		Try:     try,
 	}
 }
 
@@ -99,12 +120,10 @@ func NoAgentError(supported []Adapter, weak []Adapter) *Error {
 // as planned, such as several entries for a file-shaped target.
 func layoutError(format string, args ...any) *Error {
 	return &Error{
-		Code:    "ASK_LAYOUT_INVALID",
+		Code:    CodeLayoutInvalid,
 		Message: fmt.Sprintf(format, args...),
-		Hints: []string{
-			"This is a bug in an agent adapter, not in the skill; nothing was written",
-			"Report it with the output of: agent-skills doctor --json",
-		},
+		Detail:  []string{"This is a bug in an agent adapter, not in the skill; nothing was written."},
+		Try:     []string{"report it with the output of agent-skills doctor --json"},
 	}
 }
 

@@ -2,6 +2,7 @@ package agents_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"testing/fstest"
@@ -36,19 +37,24 @@ func Example() {
 	//    SKILL.md
 }
 
-func ExampleLookup() {
-	a, _ := agents.Lookup("claude")
+func ExampleTable_Lookup() {
+	a, _ := agents.Default().Lookup("claude")
 	fmt.Println(a.ID(), "-", a.DisplayName())
 
-	_, err := agents.Lookup("cluade")
-	fmt.Println(err)
+	_, err := agents.Default().Lookup("cluade")
+	var e *agents.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Message)
+		fmt.Println("try:", e.Try[0])
+	}
 	// Output:
 	// claude-code - Claude Code
-	// unknown agent "cluade" (ASK_AGENT_UNKNOWN)
+	// ASK_AGENT_UNKNOWN unknown agent "cluade"
+	// try: use --agent claude, the nearest known name
 }
 
 func ExampleAdapter_LocationFor() {
-	codex, _ := agents.Lookup("codex")
+	codex, _ := agents.Default().Lookup("codex")
 	env := agents.Env{Home: "/home/u", Getenv: func(k string) string {
 		return map[string]string{"CODEX_HOME": "/opt/codex"}[k]
 	}}
@@ -69,7 +75,7 @@ func ExampleAdapter_Detect() {
 		Home: "/home/u",
 		Stat: func(name string) (fs.FileInfo, error) { return fs.Stat(machine, name[1:]) },
 	}
-	for _, a := range agents.All()[:2] {
+	for _, a := range agents.Default().All()[:2] {
 		d := a.Detect(context.Background(), env)
 		fmt.Println(a.ID(), d.Confidence, d.Evidence)
 	}
@@ -83,7 +89,7 @@ func ExampleLayoutForRoot() {
 		"skill.yaml": {Data: []byte("name: fix-issue\nkind: command\nversion: 1.0.0\ndescription: Fix a GitHub issue.\nfiles: [COMMAND.md]\n")},
 		"COMMAND.md": {Data: []byte("---\nargument-hint: \"[number]\"\n---\nFix issue #$ARGUMENTS.\n")},
 	}, format.LoadOptions{})
-	claude, _ := agents.Lookup("claude-code")
+	claude, _ := agents.Default().Lookup("claude-code")
 	layout, _ := agents.LayoutForRoot(pkg, []agents.Adapter{claude})
 	loc, _ := claude.LocationFor(pkg.Kind, agents.ScopeProject, agents.Env{ProjectRoot: "/src/app"})
 	fmt.Println(loc.Dest(pkg.Name()))

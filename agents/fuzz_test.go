@@ -17,8 +17,8 @@ func FuzzLayoutFor(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf---\r\nname: crlf\r\ndescription: 'quoted: colon'\r\n---\r\n# T\r\n"))
 	f.Add([]byte("---\nname: x\ndescription: \"---\\n---\"\nallowed-tools: [Read, Write]\n---\n---\n"))
 	f.Add([]byte("no front matter at all\n"))
-	claude, _ := Lookup("claude-code")
-	codex, _ := Lookup("codex")
+	claude, _ := Default().Lookup("claude-code")
+	codex, _ := Default().Lookup("codex")
 	readerSets := [][]Adapter{{claude}, {codex}, {claude, codex}}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pkg, ds := format.Load(fstest.MapFS{"SKILL.md": {Data: data}}, format.LoadOptions{})

@@ -73,12 +73,13 @@ func (l Layout) Check(shape Shape) error {
 	}
 	if len(shipped) > 0 {
 		return &Error{
-			Code:    "ASK_PACKAGE_UNSAFE_FILE",
+			Code:    format.CodePackageUnsafeFile,
 			Message: fmt.Sprintf("the package ships %d file names that some supported system cannot create as themselves: %s", len(shipped), strings.Join(shipped, "; ")),
-			Hints: []string{
-				"Nothing was written; do not install this package",
-				"Report it to its maintainers: every file name must be portable to Linux, macOS and Windows",
+			Detail: []string{
+				"Nothing was written.",
+				"Every file name a package ships must be portable to Linux, macOS and Windows.",
 			},
+			Try: []string{"do not install this package; report it to its maintainers"},
 		}
 	}
 	return nil

@@ -125,7 +125,7 @@ func loadPackage(t testing.TB, fsys fstest.MapFS) *format.Package {
 	return pkg
 }
 
-// adaptersByID looks the ids up in the default registry.
+// adaptersByID looks the ids up in the default table.
 func adaptersByID(t testing.TB, ids []string) []Adapter {
 	t.Helper()
 	out, err := Default().Select(ids)
@@ -183,7 +183,7 @@ func TestLayoutGolden(t *testing.T) {
 
 func TestLayoutForEqualsSingleReaderRoot(t *testing.T) {
 	pkg := loadPackage(t, javaPerformance())
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		one, err1 := a.LayoutFor(pkg)
 		root, err2 := LayoutForRoot(pkg, []Adapter{a})
 		if err1 != nil || err2 != nil {
@@ -225,7 +225,7 @@ func TestLayoutPreservesBodyBytes(t *testing.T) {
 		src := "---\r\nname: crlf-skill\r\ndescription: Exercise byte preservation.\r\n---\r\n" + body
 		pkg := loadPackage(t, fstest.MapFS{"SKILL.md": {Data: []byte(src)}})
 		for _, id := range []string{"claude-code", "codex"} {
-			a, _ := Lookup(id)
+			a, _ := Default().Lookup(id)
 			l, err := a.LayoutFor(pkg)
 			if err != nil {
 				t.Fatalf("LayoutFor(%q) error = %v", body, err)
@@ -253,8 +253,8 @@ func TestLayoutPreservesBodyBytes(t *testing.T) {
 func TestLayoutErrors(t *testing.T) {
 	skill := loadPackage(t, javaPerformance())
 	workflow := &format.Package{Kind: format.KindWorkflow, Entrypoint: &format.Entrypoint{Kind: format.KindWorkflow}, EntrypointFile: "WORKFLOW.js"}
-	claude, _ := Lookup("claude")
-	codex, _ := Lookup("codex")
+	claude, _ := Default().Lookup("claude")
+	codex, _ := Default().Lookup("codex")
 	cases := []struct {
 		name    string
 		pkg     *format.Package
@@ -291,26 +291,25 @@ func TestLayoutCheck(t *testing.T) {
 		layout Layout
 		shape  Shape
 		code   string // "" = ok
-		exit   int
 	}{
-		{"one file entry", Layout{Entries: []Entry{{Path: "COMMAND.md", Content: []byte("x")}}}, ShapeFile, "", 0},
-		{"two file entries", Layout{Entries: []Entry{{Path: "COMMAND.md", Content: []byte("x")}, {Path: "b", CopyFrom: "b"}}}, ShapeFile, adapterBug, 1},
-		{"no file entry", Layout{}, ShapeFile, adapterBug, 1},
-		{"directory", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: "a/b", CopyFrom: "a/b"}}}, ShapeDirectory, "", 0},
-		{"escaping path", Layout{Entries: []Entry{{Path: "../x", CopyFrom: "x"}}}, ShapeDirectory, adapterBug, 1},
-		{"absolute path", Layout{Entries: []Entry{{Path: "/x", CopyFrom: "x"}}}, ShapeDirectory, adapterBug, 1},
-		{"backslash", Layout{Entries: []Entry{{Path: `a\b`, CopyFrom: "x"}}}, ShapeDirectory, adapterBug, 1},
-		{"generated device name", Layout{Entries: []Entry{{Path: "agents/aux.yaml", Content: []byte("x")}}}, ShapeDirectory, adapterBug, 1},
-		{"duplicate", Layout{Entries: []Entry{{Path: "a", CopyFrom: "a"}, {Path: "a", CopyFrom: "a"}}}, ShapeDirectory, adapterBug, 1},
-		{"both sources", Layout{Entries: []Entry{{Path: "a", CopyFrom: "a", Content: []byte("x")}}}, ShapeDirectory, adapterBug, 1},
-		{"no source", Layout{Entries: []Entry{{Path: "a"}}}, ShapeDirectory, adapterBug, 1},
-		{"empty content is content", Layout{Entries: []Entry{{Path: "a", Content: []byte{}}}}, ShapeDirectory, "", 0},
+		{"one file entry", Layout{Entries: []Entry{{Path: "COMMAND.md", Content: []byte("x")}}}, ShapeFile, ""},
+		{"two file entries", Layout{Entries: []Entry{{Path: "COMMAND.md", Content: []byte("x")}, {Path: "b", CopyFrom: "b"}}}, ShapeFile, adapterBug},
+		{"no file entry", Layout{}, ShapeFile, adapterBug},
+		{"directory", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: "a/b", CopyFrom: "a/b"}}}, ShapeDirectory, ""},
+		{"escaping path", Layout{Entries: []Entry{{Path: "../x", CopyFrom: "x"}}}, ShapeDirectory, adapterBug},
+		{"absolute path", Layout{Entries: []Entry{{Path: "/x", CopyFrom: "x"}}}, ShapeDirectory, adapterBug},
+		{"backslash", Layout{Entries: []Entry{{Path: `a\b`, CopyFrom: "x"}}}, ShapeDirectory, adapterBug},
+		{"generated device name", Layout{Entries: []Entry{{Path: "agents/aux.yaml", Content: []byte("x")}}}, ShapeDirectory, adapterBug},
+		{"duplicate", Layout{Entries: []Entry{{Path: "a", CopyFrom: "a"}, {Path: "a", CopyFrom: "a"}}}, ShapeDirectory, adapterBug},
+		{"both sources", Layout{Entries: []Entry{{Path: "a", CopyFrom: "a", Content: []byte("x")}}}, ShapeDirectory, adapterBug},
+		{"no source", Layout{Entries: []Entry{{Path: "a"}}}, ShapeDirectory, adapterBug},
+		{"empty content is content", Layout{Entries: []Entry{{Path: "a", Content: []byte{}}}}, ShapeDirectory, ""},
 		// A package file with an unportable name is the package's fault:
 		// the error must not blame the adapter.
-		{"shipped backslash", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: `references/back\slash.md`, CopyFrom: `references/back\slash.md`}}}, ShapeDirectory, unsafeFile, 5},
-		{"shipped device name", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: "references/COM\u00b9.md", CopyFrom: "references/COM\u00b9.md"}}}, ShapeDirectory, unsafeFile, 5},
-		{"shipped case collision", Layout{Entries: []Entry{{Path: "A.md", CopyFrom: "A.md"}, {Path: "a.md", CopyFrom: "a.md"}}}, ShapeDirectory, unsafeFile, 5},
-		{"shipped file against a generated one", Layout{Entries: []Entry{{Path: "agents/OpenAI.yaml", CopyFrom: "agents/OpenAI.yaml"}, {Path: "agents/openai.yaml", Content: []byte("x")}}}, ShapeDirectory, unsafeFile, 5},
+		{"shipped backslash", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: `references/back\slash.md`, CopyFrom: `references/back\slash.md`}}}, ShapeDirectory, unsafeFile},
+		{"shipped device name", Layout{Entries: []Entry{{Path: "SKILL.md", Content: []byte("x")}, {Path: "references/COM\u00b9.md", CopyFrom: "references/COM\u00b9.md"}}}, ShapeDirectory, unsafeFile},
+		{"shipped case collision", Layout{Entries: []Entry{{Path: "A.md", CopyFrom: "A.md"}, {Path: "a.md", CopyFrom: "a.md"}}}, ShapeDirectory, unsafeFile},
+		{"shipped file against a generated one", Layout{Entries: []Entry{{Path: "agents/OpenAI.yaml", CopyFrom: "agents/OpenAI.yaml"}, {Path: "agents/openai.yaml", Content: []byte("x")}}}, ShapeDirectory, unsafeFile},
 	}
 	for _, tc := range cases {
 		err := tc.layout.Check(tc.shape)
@@ -319,8 +318,11 @@ func TestLayoutCheck(t *testing.T) {
 			continue
 		}
 		var e *Error
-		if err != nil && (!errors.As(err, &e) || e.ErrorCode() != tc.code || e.ExitCode() != tc.exit) {
-			t.Errorf("Layout.Check(%s) = %v, want a %s error with exit code %d", tc.name, err, tc.code, tc.exit)
+		if err != nil && (!errors.As(err, &e) || e.ErrorCode() != tc.code) {
+			t.Errorf("Layout.Check(%s) = %v, want a %s error", tc.name, err, tc.code)
+		}
+		if e != nil {
+			checkActions(t, "Layout.Check("+tc.name+")", e)
 		}
 	}
 }

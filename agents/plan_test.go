@@ -166,7 +166,7 @@ func TestPlanRootsAliasedRoots(t *testing.T) {
 // duplicates as any choice of roots can — using only the read roots the
 // table declares.
 func TestPlanRootsExactlyOnce(t *testing.T) {
-	all := All()
+	all := Default().All()
 	if len(all) > 16 {
 		t.Fatalf("too many agents (%d) for an exhaustive subset test", len(all))
 	}
@@ -259,7 +259,7 @@ func checkPlan(t *testing.T, envName string, agents []Adapter, kind format.Kind,
 
 func mustLookup(t *testing.T, id string) Adapter {
 	t.Helper()
-	a, err := Lookup(id)
+	a, err := Default().Lookup(id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 type createCmd struct {
-	Name        string `arg:"" optional:"" help:"Package name: 2-64 lowercase letters, digits and hyphens."`
+	Name        string `arg:"" optional:"" help:"Package name: 1-64 lowercase letters, digits and single hyphens."`
 	Kind        string `default:"skill" help:"What to create: skill, command or workflow."`
 	Dir         string `type:"path" default:"." help:"Folder to create the package in (the package gets its own sub-folder)."`
 	Description string `help:"What the package covers and when to use it (agents choose skills by this)."`

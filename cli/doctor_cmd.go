@@ -275,7 +275,9 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 			psc := workspace.Scope{Kind: sc, Root: root}
 			lock, err := skillset.ReadLock(psc.LockPath())
 			if err != nil {
-				d.add("skills", "skills.lock", "fail", err.Error(), "fix the named lines, or restore the file from version control")
+				// The named lines are the error's detail, not its text.
+				msg := strings.Join(append([]string{err.Error()}, askerr.DetailOf(err)...), "; ")
+				d.add("skills", "skills.lock", "fail", msg, "fix the named lines, or restore the file from version control")
 				continue
 			}
 			lock = d.interrupted(aenv, psc, lock)

@@ -37,6 +37,36 @@ type Pos struct {
 	Col int `json:"column"`
 }
 
+// The stable codes of the diagnostics this package reports, documented in
+// docs/errors.md. The modules above format report the same codes when they
+// meet the same problem (a registry payload with an unsafe file, an
+// adopted SKILL.md over the size limit) and use these constants for them.
+const (
+	// CodeManifestInvalid reports that skill.yaml is not one well-formed YAML
+	// mapping of the right types.
+	CodeManifestInvalid = "ASK_MANIFEST_INVALID"
+	// CodeManifestSchemaUnsupported reports that skill.yaml has a newer
+	// schemaVersion.
+	CodeManifestSchemaUnsupported = "ASK_MANIFEST_SCHEMA_UNSUPPORTED"
+	// CodeFrontMatterInvalid reports that the entrypoint's front matter cannot
+	// be split or is not valid YAML.
+	CodeFrontMatterInvalid = "ASK_FRONTMATTER_INVALID"
+	// CodeWorkflowMetaInvalid reports that WORKFLOW.js has no pure-literal
+	// meta.
+	CodeWorkflowMetaInvalid = "ASK_WORKFLOW_META_INVALID"
+	// CodeEntrypointMissing reports that the kind's entrypoint is absent or a
+	// folder.
+	CodeEntrypointMissing = "ASK_ENTRYPOINT_MISSING"
+	// CodeFilesMissing reports that a files entry does not exist, or a file
+	// cannot be read.
+	CodeFilesMissing = "ASK_FILES_MISSING"
+	// CodePackageUnsafeFile reports a link, a special file, or a file name some
+	// supported system cannot create as itself.
+	CodePackageUnsafeFile = "ASK_PACKAGE_UNSAFE_FILE"
+	// CodePackageTooLarge reports that a package exceeds a size limit.
+	CodePackageTooLarge = "ASK_PACKAGE_TOO_LARGE"
+)
+
 // Diagnostic is one problem found in a package: where it is, how serious it
 // is, which rule it breaks (a stable ASK_* code) and how to fix it.
 type Diagnostic struct {

@@ -8,14 +8,22 @@
 //
 // Decoding checks shape and types only and reports every problem found, each
 // as a Diagnostic with a file, a 1-based line and column, a stable ASK_* code
-// and a fix. The rules of the format — name grammar, semver, SPDX licences,
-// the Agent Skills front-matter rules — belong to package validate, which
-// reads the values and positions decoded here (Manifest.Pos, Manifest.KeyPos,
-// Manifest.Has, Entrypoint.Pos, …). The one exception is the rule set for
-// portable paths (CheckPath, CheckEntryPath, CheckPaths, FoldPath): every
-// reader of a package — Load, validate, the registry's extractor, the CLI's
-// source copier and the agents' layouts — needs it, so it lives here, in
-// the lowest module, once.
+// and a fix. The rules of the format — semver, SPDX licences, the Agent
+// Skills front-matter rules — belong to package validate, which reads the
+// values and positions decoded here (Manifest.Pos, Manifest.KeyPos,
+// Manifest.Has, Entrypoint.Pos, …). Two rule sets are the exception,
+// because every module needs them and none may disagree, so they live
+// here, in the lowest module, once:
+//
+//   - the package-name grammar (CheckName, ValidName, SuggestName): 1 to 64
+//     characters of a-z, 0-9 and single inner hyphens, the Agent Skills
+//     specification's rule, used by validate, resolve (references and
+//     skills.lock), registry (indexes), scaffold and the CLI;
+//   - portable paths (CheckPath, CheckEntryPath, CheckPaths, FoldPath):
+//     every reader of a package — Load, validate, the registry's extractor,
+//     the CLI's source copier and the agents' layouts — needs them.
+//
+// The readers:
 //
 //   - DecodeManifest decodes skill.yaml through a yaml.Node tree, rejecting
 //     several documents, non-mapping roots, duplicate keys, aliases, merge
@@ -27,10 +35,19 @@
 //     skill made of SKILL.md alone; the file set; the entrypoint.
 //   - Digest computes the canonical integrity of a file set.
 //
-// Codes this package emits: ASK_MANIFEST_INVALID,
+// Codes this package emits (the Code constants): ASK_MANIFEST_INVALID,
 // ASK_MANIFEST_SCHEMA_UNSUPPORTED, ASK_FRONTMATTER_INVALID,
 // ASK_WORKFLOW_META_INVALID, ASK_ENTRYPOINT_MISSING, ASK_FILES_MISSING,
 // ASK_PACKAGE_UNSAFE_FILE and ASK_PACKAGE_TOO_LARGE.
+//
+// # Errors
+//
+// Problems with a package are Diagnostics, never errors. The few functions
+// that return an error check one value and carry no code: SplitFrontMatter
+// a *FrontMatterError with its line, CheckPath and CheckEntryPath a
+// *PathError naming the rule (CheckPaths returns them all), ParseIntegrity
+// and Digest a plain error. The modules above turn them into their own
+// diagnostics or coded errors.
 //
 // # Limits
 //

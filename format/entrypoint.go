@@ -97,13 +97,13 @@ func decodeEntrypoint(data []byte, file string, kind Kind, limit int64) (*Entryp
 	if kind == KindWorkflow {
 		return ReadWorkflowMeta(data, file)
 	}
-	src := yamlSource{file: file, what: "front matter", code: "ASK_FRONTMATTER_INVALID",
+	src := yamlSource{file: file, what: "front matter", code: CodeFrontMatterInvalid,
 		fix: "fix the YAML between the two `---` lines"}
 	fm, err := SplitFrontMatter(data)
 	if err != nil {
-		fe := &FrontMatterError{Line: 1, Msg: err.Error()}
+		fe := &FrontMatterError{Line: 1, Message: err.Error()}
 		errors.As(err, &fe)
-		return nil, Diagnostics{src.errorAt(Pos{Line: fe.Line, Col: 1}, fe.Msg,
+		return nil, Diagnostics{src.errorAt(Pos{Line: fe.Line, Col: 1}, fe.Message,
 			"close the front matter with a line holding only `---`")}
 	}
 	e := newEntrypoint(file, kind)

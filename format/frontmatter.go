@@ -29,12 +29,12 @@ type FrontMatter struct {
 type FrontMatterError struct {
 	// Line is the 1-based file line the problem is on.
 	Line int
-	// Msg states the problem.
-	Msg string
+	// Message states the problem.
+	Message string
 }
 
 // Error renders the problem with its line.
-func (e *FrontMatterError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *FrontMatterError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Message) }
 
 // SplitFrontMatter splits a Markdown file into YAML front matter and body.
 //
@@ -52,7 +52,7 @@ func SplitFrontMatter(data []byte) (FrontMatter, error) {
 		return FrontMatter{Body: data, BodyLine: 1}, nil
 	}
 	if !hasNL {
-		return FrontMatter{}, &FrontMatterError{Line: 1, Msg: "the front matter opened on line 1 is never closed"}
+		return FrontMatter{}, &FrontMatterError{Line: 1, Message: "the front matter opened on line 1 is never closed"}
 	}
 	start := len(data) - len(rest)
 	off, line := start, 2
@@ -73,7 +73,7 @@ func SplitFrontMatter(data []byte) (FrontMatter, error) {
 		}
 		off, line = next, line+1
 	}
-	return FrontMatter{}, &FrontMatterError{Line: 1, Msg: "the front matter opened on line 1 is never closed"}
+	return FrontMatter{}, &FrontMatterError{Line: 1, Message: "the front matter opened on line 1 is never closed"}
 }
 
 // isDelimiter reports whether a line (without its "\n") is `---` at column

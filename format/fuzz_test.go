@@ -138,3 +138,21 @@ func FuzzCheckPaths(f *testing.F) {
 		}
 	})
 }
+
+// FuzzName keeps the two forms of the name grammar in step: ValidName
+// accepts exactly the names CheckName finds nothing wrong with, and
+// SuggestName proposes only names both accept.
+func FuzzName(f *testing.F) {
+	for _, seed := range []string{"java-basics", "a", "", "-", "a--b", "Java_Basics", "@org/skill", "héllo", strings.Repeat("a", 65)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		reasons := CheckName(name)
+		if ValidName(name) != (len(reasons) == 0) {
+			t.Fatalf("ValidName(%q) = %v, but CheckName(%q) = %q", name, ValidName(name), name, reasons)
+		}
+		if s := SuggestName(name); s != "" && (!ValidName(s) || len(CheckName(s)) != 0) {
+			t.Fatalf("SuggestName(%q) = %q, which the grammar rejects: %q", name, s, CheckName(s))
+		}
+	})
+}

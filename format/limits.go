@@ -82,7 +82,7 @@ func tooLarge(file, what string, limit int64, unit string) Diagnostic {
 	return Diagnostic{
 		File:     file,
 		Severity: SeverityError,
-		Code:     "ASK_PACKAGE_TOO_LARGE",
+		Code:     CodePackageTooLarge,
 		Message:  fmt.Sprintf("%s exceeds the limit of %s", what, humanLimit(limit, unit)),
 		Fix:      "make the package smaller: drop generated or binary files from `files`, or split it into several packages",
 	}

@@ -166,7 +166,7 @@ func DecodeManifest(data []byte, file string) (*Manifest, Diagnostics) {
 }
 
 func decodeManifest(data []byte, file string, limit int64) (*Manifest, Diagnostics) {
-	src := yamlSource{file: file, what: "manifest", code: "ASK_MANIFEST_INVALID",
+	src := yamlSource{file: file, what: "manifest", code: CodeManifestInvalid,
 		fix: "fix the YAML syntax at the reported line"}
 	if int64(len(data)) > limit {
 		return nil, Diagnostics{tooLarge(file, "the manifest", limit, "bytes")}
@@ -299,7 +299,7 @@ func (d *manifestDecoder) schemaVersion(v *yaml.Node) {
 	if n > SupportedSchemaVersion {
 		d.schemaDiag = &Diagnostic{
 			File: d.src.file, Pos: d.src.pos(v), Severity: SeverityError,
-			Code: "ASK_MANIFEST_SCHEMA_UNSUPPORTED",
+			Code: CodeManifestSchemaUnsupported,
 			Message: fmt.Sprintf("schemaVersion %d is newer than this agent-skills understands (%d); this package needs a newer agent-skills",
 				n, SupportedSchemaVersion),
 			Fix: "upgrade the CLI (agent-skills --version shows the installed one)",

@@ -185,7 +185,7 @@ func (l *loader) loadEntrypoint(name string, kind Kind) *Entrypoint {
 	info, err := fs.Lstat(l.fsys, name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		l.add(Diagnostic{File: name, Severity: SeverityError, Code: "ASK_ENTRYPOINT_MISSING",
+		l.add(Diagnostic{File: name, Severity: SeverityError, Code: CodeEntrypointMissing,
 			Message: fmt.Sprintf("%s is missing; a %s package needs it as its entrypoint", name, kind),
 			Fix:     entrypointFix(name)})
 		return nil
@@ -193,7 +193,7 @@ func (l *loader) loadEntrypoint(name string, kind Kind) *Entrypoint {
 		l.unreadable(name, err)
 		return nil
 	case info.IsDir():
-		l.add(Diagnostic{File: name, Severity: SeverityError, Code: "ASK_ENTRYPOINT_MISSING",
+		l.add(Diagnostic{File: name, Severity: SeverityError, Code: CodeEntrypointMissing,
 			Message: fmt.Sprintf("%s is a folder; the entrypoint must be a file", name),
 			Fix:     entrypointFix(name)})
 		return nil
@@ -260,7 +260,7 @@ func (l *loader) addEntry(entry string, pos Pos) {
 		sub := strings.Join(segs[:i+1], "/")
 		info, err := fs.Lstat(l.fsys, sub)
 		if errors.Is(err, fs.ErrNotExist) {
-			l.add(Diagnostic{File: ManifestFile, Pos: pos, Severity: SeverityError, Code: "ASK_FILES_MISSING",
+			l.add(Diagnostic{File: ManifestFile, Pos: pos, Severity: SeverityError, Code: CodeFilesMissing,
 				Message: fmt.Sprintf("files entry %q does not exist in the package", entry),
 				Fix:     "create it, or remove the entry from `files`"})
 			return
@@ -280,7 +280,7 @@ func (l *loader) addEntry(entry string, pos Pos) {
 			return
 		}
 		if !last {
-			l.add(Diagnostic{File: ManifestFile, Pos: pos, Severity: SeverityError, Code: "ASK_FILES_MISSING",
+			l.add(Diagnostic{File: ManifestFile, Pos: pos, Severity: SeverityError, Code: CodeFilesMissing,
 				Message: fmt.Sprintf("files entry %q does not exist in the package: %s is a file, not a folder", entry, sub),
 				Fix:     "correct the path, or remove the entry from `files`"})
 			return
@@ -369,7 +369,7 @@ func (l *loader) addFile(p string, info fs.FileInfo) {
 	}
 	if l.inspect != nil {
 		if err := l.inspect(p, info); err != nil {
-			l.refuse(p, Diagnostic{File: p, Severity: SeverityError, Code: "ASK_PACKAGE_UNSAFE_FILE",
+			l.refuse(p, Diagnostic{File: p, Severity: SeverityError, Code: CodePackageUnsafeFile,
 				Message: fmt.Sprintf("%s is refused: %v", p, err),
 				Fix:     "replace it with an ordinary file"})
 			return
@@ -390,7 +390,7 @@ func (l *loader) refuse(p string, d Diagnostic) {
 
 // unreadable reports a file the FS could not stat, list or read.
 func (l *loader) unreadable(p string, err error) {
-	l.refuse(p, Diagnostic{File: p, Severity: SeverityError, Code: "ASK_FILES_MISSING",
+	l.refuse(p, Diagnostic{File: p, Severity: SeverityError, Code: CodeFilesMissing,
 		Message: fmt.Sprintf("%s cannot be read: %v", p, unwrapPathError(err)),
 		Fix:     "check the file's permissions"})
 }
@@ -410,7 +410,7 @@ func unportableFile(pe *PathError) Diagnostic {
 	if pe.Other != "" {
 		fix = "rename one of the two so that their names differ by more than case or Unicode normalisation"
 	}
-	return Diagnostic{File: pe.Path, Severity: SeverityError, Code: "ASK_PACKAGE_UNSAFE_FILE", Message: pe.Error(), Fix: fix}
+	return Diagnostic{File: pe.Path, Severity: SeverityError, Code: CodePackageUnsafeFile, Message: pe.Error(), Fix: fix}
 }
 
 // unsafeFile builds the ASK_PACKAGE_UNSAFE_FILE diagnostic for a
@@ -427,7 +427,7 @@ func unsafeFile(p string, t fs.FileMode) Diagnostic {
 	case t&fs.ModeSocket != 0:
 		what = "a socket"
 	}
-	return Diagnostic{File: p, Severity: SeverityError, Code: "ASK_PACKAGE_UNSAFE_FILE",
+	return Diagnostic{File: p, Severity: SeverityError, Code: CodePackageUnsafeFile,
 		Message: fmt.Sprintf("%s is %s; packages may only contain regular files and folders", p, what),
 		Fix:     "replace it with a copy of the file it stands for, or remove it"}
 }

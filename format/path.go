@@ -19,9 +19,9 @@ import (
 // agents' layout check all call these functions, so that no reader can
 // accept what another refuses.
 
-// MaxNameLength is the longest file or folder name (one path segment) a
+// MaxSegmentLength is the longest file or folder name (one path segment) a
 // portable path may have, in bytes: the name limit of ext4, APFS and NTFS.
-const MaxNameLength = 255
+const MaxSegmentLength = 255
 
 // windowsForbidden holds the characters Windows refuses in a file name,
 // besides control characters and the two separators.
@@ -52,7 +52,7 @@ func (e *PathError) Error() string { return fmt.Sprintf("%q %s", e.Path, e.Rule)
 // character (below 0x20, and 0x7f), a UNC path ("//srv/x", `\\srv\x`), an
 // absolute path, a drive letter ("C:"), a ".." segment anywhere (also
 // between backslashes), a backslash, an empty or "." segment, a segment
-// over MaxNameLength bytes, one of the characters <>:"|?*, a segment ending
+// over MaxSegmentLength bytes, one of the characters <>:"|?*, a segment ending
 // in a dot or a space (Windows strips both), and a device name Windows
 // reserves — CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9, COM¹-COM³,
 // LPT¹-LPT³, CONIN$ and CONOUT$ — in any case, also with an extension
@@ -118,8 +118,8 @@ func segmentRule(seg string) string {
 		return `has an empty segment ("//")`
 	case seg == ".":
 		return `has a "." segment`
-	case len(seg) > MaxNameLength:
-		return fmt.Sprintf("has a segment of %d bytes; the limit is %d", len(seg), MaxNameLength)
+	case len(seg) > MaxSegmentLength:
+		return fmt.Sprintf("has a segment of %d bytes; the limit is %d", len(seg), MaxSegmentLength)
 	}
 	if i := strings.IndexAny(seg, windowsForbidden); i >= 0 {
 		return fmt.Sprintf("contains %q, which Windows does not allow in file names", seg[i])

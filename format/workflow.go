@@ -45,7 +45,7 @@ func ReadWorkflowMeta(data []byte, file string) (*Entrypoint, Diagnostics) {
 }
 
 func metaDiag(file string, p Pos, msg string) Diagnostic {
-	return Diagnostic{File: file, Pos: p, Severity: SeverityError, Code: "ASK_WORKFLOW_META_INVALID",
+	return Diagnostic{File: file, Pos: p, Severity: SeverityError, Code: CodeWorkflowMetaInvalid,
 		Message: msg,
 		Fix:     "write `export const meta = { name: '…', description: '…' }` as a pure literal: quoted strings, numbers, true/false/null, arrays and objects only"}
 }

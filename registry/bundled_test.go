@@ -82,7 +82,7 @@ func TestBuildIndexRejects(t *testing.T) {
 		want string
 	}{
 		{"bad manifest", fstest.MapFS{"a-skill/skill.yaml": {Data: []byte("name: [\n")}}, "ASK_MANIFEST_INVALID"},
-		{"bad name", fstest.MapFS{"Bad/SKILL.md": {Data: []byte("---\nname: Bad\nversion: 1.0.0\ndescription: x\n---\n")}}, "must be lowercase"},
+		{"bad name", fstest.MapFS{"Bad/SKILL.md": {Data: []byte("---\nname: Bad\nversion: 1.0.0\ndescription: x\n---\n")}}, `name "Bad" contains uppercase letters ("B"); names are lowercase`},
 		{"duplicate", fstest.MapFS{
 			"one/SKILL.md": {Data: []byte("---\nname: same-name\nversion: 1.0.0\ndescription: x\n---\n")},
 			"two/SKILL.md": {Data: []byte("---\nname: same-name\nversion: 1.0.0\ndescription: x\n---\n")},

@@ -76,6 +76,19 @@
 // Set.Versions and Set.Requirements have the shape of the resolver's
 // Source.
 //
+// # Errors
+//
+// Every failure a user can see is an *Error: a stable code (the Code
+// constants, or format's code for a payload with an unsafe file, a broken
+// manifest or one over a size limit), a one-sentence Message, Detail lines
+// (every problem of an index, the expected and actual digests, the names a
+// package cannot ship) and Try, the next actions. Error() is the message
+// and the wrapped cause; the CLI reads the rest through ErrorCode,
+// ErrorDetail and ErrorTry. errors.Is(err, ErrNotFound) holds for
+// ASK_SKILL_NOT_FOUND. The git runner's own errors (gitrun.CommandError,
+// URLError, RefError) carry no code: they are the causes behind an
+// ASK_REGISTRY_UNAVAILABLE or ASK_REGISTRY_CONFIG_INVALID error.
+//
 // Nothing in this package prints: notices go to Options.Notify and the
 // notify function of NewSet.
 package registry

@@ -1,56 +1,84 @@
 package registry
 
-import (
-	"errors"
-	"strings"
-)
+import "errors"
 
 // ErrNotFound matches, with errors.Is, every ASK_SKILL_NOT_FOUND error:
 // no registry consulted publishes the name. The CLI's adapter to the
 // resolver wraps resolve.ErrNotFound when it sees it.
 var ErrNotFound = errors.New("skill not found")
 
-// Error is a user-facing registry failure: a stable ASK_* code, the cause
-// and the next actions to try. The CLI finds it with errors.As through the
-// ErrorCode and Hint methods and maps the code to an exit status.
+// The stable codes of the errors this package raises, documented in
+// docs/errors.md. A payload with an unsafe file, a broken manifest or one
+// over a size limit carries format's code (format.CodePackageUnsafeFile,
+// format.CodeManifestInvalid, format.CodePackageTooLarge).
+const (
+	// CodeSkillNotFound reports that no registry consulted publishes the name
+	// (matches ErrNotFound).
+	CodeSkillNotFound = "ASK_SKILL_NOT_FOUND"
+	// CodeVersionNotFound reports that the registry has the skill but not the
+	// version.
+	CodeVersionNotFound = "ASK_VERSION_NOT_FOUND"
+	// CodeRegistryUnavailable reports that a registry cannot be reached or
+	// read, or refuses to serve a payload.
+	CodeRegistryUnavailable = "ASK_REGISTRY_UNAVAILABLE"
+	// CodeRegistryConfigInvalid reports that a Spec cannot be opened.
+	CodeRegistryConfigInvalid = "ASK_REGISTRY_CONFIG_INVALID"
+	// CodeRegistryUnknown reports that a "registry:name" names no configured
+	// registry.
+	CodeRegistryUnknown = "ASK_REGISTRY_UNKNOWN"
+	// CodeRegistryInvalidIndex reports that an index fails to decode or
+	// validate.
+	CodeRegistryInvalidIndex = "ASK_REGISTRY_INVALID_INDEX"
+	// CodeIntegrityMismatch reports that a payload's digest, name or version is
+	// not the one the index records.
+	CodeIntegrityMismatch = "ASK_INTEGRITY_MISMATCH"
+	// CodeArchiveUnsafe reports that an archive entry is absolute, escapes, is
+	// a link or repeats.
+	CodeArchiveUnsafe = "ASK_ARCHIVE_UNSAFE"
+	// CodeArchiveTooLarge reports that an archive exceeds an extraction limit.
+	CodeArchiveTooLarge = "ASK_ARCHIVE_TOO_LARGE"
+)
+
+// Error is a user-facing registry failure: a stable ASK_* code, the cause,
+// the facts that explain it and the next actions to try. The CLI finds it
+// with errors.As, reads it through the ErrorCode, ErrorDetail and ErrorTry
+// methods and maps the code to an exit status.
 type Error struct {
-	// Code is the stable ASK_* identifier of the failure.
+	// Code is the stable ASK_* identifier, one of the Code constants or a
+	// format code.
 	Code string
 	// Message states the cause in one sentence.
 	Message string
-	// Details lists further facts, one per line, such as every problem
+	// Detail lists further facts, one per line, such as every problem
 	// found in an index or the expected and actual digests.
-	Details []string
-	// Try lists the next actions, one command or sentence each.
+	Detail []string
+	// Try lists the next actions, one command or instruction each.
 	Try []string
 	// Err is the underlying error, if any.
 	Err error
 }
 
-// Error renders the message, the details and the underlying cause.
+// Error returns the message and, when there is one, ": " and the
+// underlying error. Detail lines are read with ErrorDetail.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Message)
-	for _, d := range e.Details {
-		b.WriteString("\n  ")
-		b.WriteString(d)
-	}
 	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		return e.Message + ": " + e.Err.Error()
 	}
-	return b.String()
+	return e.Message
 }
 
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions to try.
-func (e *Error) Hint() []string { return e.Try }
+// ErrorDetail returns the facts that explain the failure.
+func (e *Error) ErrorDetail() []string { return e.Detail }
+
+// ErrorTry returns the next actions to try.
+func (e *Error) ErrorTry() []string { return e.Try }
 
 // Is reports whether target is ErrNotFound and e is a not-found error.
 func (e *Error) Is(target error) bool {
-	return target == ErrNotFound && e.Code == "ASK_SKILL_NOT_FOUND"
+	return target == ErrNotFound && e.Code == CodeSkillNotFound
 }
 
 // Unwrap returns the underlying error.

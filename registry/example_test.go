@@ -47,14 +47,17 @@ skills:
 	fmt.Println("latest:", s.Latest)
 
 	_, err = registry.DecodeIndex([]byte("skills:\n  - name: Bad_Name\n    versions: []\n"), "skills.yaml")
-	var coded interface{ ErrorCode() string }
-	errors.As(err, &coded)
-	fmt.Println(coded.ErrorCode())
+	var e *registry.Error
+	errors.As(err, &e)
+	fmt.Println(e.ErrorCode())
 	fmt.Println(err)
+	for _, d := range e.ErrorDetail() {
+		fmt.Println("  " + d)
+	}
 	// Output:
 	// latest: 1.0.0
 	// ASK_REGISTRY_INVALID_INDEX
-	// skills.yaml:2:5: skills[0].name: name "Bad_Name" must be lowercase letters, digits and single inner hyphens (and 1 more problem)
+	// skills.yaml:2:5: skills[0].name: name "Bad_Name" contains uppercase letters ("B", "N"); names are lowercase; contains '_'; only lowercase letters, digits and hyphens are allowed (and 1 more problem)
 	//   skills.yaml:2:5: skills[0].versions: a skill needs at least one version
 }
 

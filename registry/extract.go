@@ -124,7 +124,7 @@ func (x *extractor) entry(h *tar.Header, r io.Reader) error {
 	name := strings.TrimPrefix(h.Name, "./")
 	isDir := false
 	switch h.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // tar.Reader reports a legacy TypeRegA entry as TypeReg or TypeDir
 	case tar.TypeDir:
 		isDir = true
 		name = strings.TrimSuffix(name, "/")
@@ -302,7 +302,7 @@ func archiveUnsafe(entry, rule string) *Error {
 		msg = fmt.Sprintf("unsafe archive entry %q: %s", entry, rule)
 	}
 	return &Error{
-		Code:    "ASK_ARCHIVE_UNSAFE",
+		Code:    CodeArchiveUnsafe,
 		Message: msg,
 		Try:     []string{"do not install this package; report it to the registry's maintainers"},
 	}
@@ -311,7 +311,7 @@ func archiveUnsafe(entry, rule string) *Error {
 // archiveTooLarge builds an ASK_ARCHIVE_TOO_LARGE error for entry.
 func archiveTooLarge(entry, rule string) *Error {
 	return &Error{
-		Code:    "ASK_ARCHIVE_TOO_LARGE",
+		Code:    CodeArchiveTooLarge,
 		Message: fmt.Sprintf("archive entry %q exceeds a limit: %s", entry, rule),
 		Try:     []string{"do not install this package; report it to the registry's maintainers"},
 	}
@@ -320,5 +320,5 @@ func archiveTooLarge(entry, rule string) *Error {
 // isArchiveError reports whether err is one of Extract's own refusals.
 func isArchiveError(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && (e.Code == "ASK_ARCHIVE_UNSAFE" || e.Code == "ASK_ARCHIVE_TOO_LARGE")
+	return errors.As(err, &e) && (e.Code == CodeArchiveUnsafe || e.Code == CodeArchiveTooLarge)
 }

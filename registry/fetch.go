@@ -37,7 +37,7 @@ func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error
 		// The bytes are the published ones, but the manifest does not
 		// decode: report the manifest's own problem.
 		msg := "its skill.yaml does not decode"
-		code := "ASK_MANIFEST_INVALID"
+		code := format.CodeManifestInvalid
 		for _, d := range diags {
 			if d.Severity == format.SeverityError {
 				msg, code = d.String(), d.Code
@@ -64,7 +64,7 @@ func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error
 func loadChecked(fsys fs.FS, name, version string) (*format.Package, format.Diagnostics, error) {
 	pkg, diags := format.Load(fsys, format.LoadOptions{})
 	for i, d := range diags {
-		if d.Severity == format.SeverityError && (pkg == nil || d.Code == "ASK_PACKAGE_UNSAFE_FILE" || d.Code == "ASK_PACKAGE_TOO_LARGE") {
+		if d.Severity == format.SeverityError && (pkg == nil || d.Code == format.CodePackageUnsafeFile || d.Code == format.CodePackageTooLarge) {
 			e := &Error{
 				Code:    d.Code,
 				Message: fmt.Sprintf("package %s@%s is unusable: %s", name, version, d.String()),
@@ -72,7 +72,7 @@ func loadChecked(fsys fs.FS, name, version string) (*format.Package, format.Diag
 			}
 			for _, o := range diags[i+1:] { // every unsafe file at once, not just the first
 				if o.Severity == format.SeverityError && o.Code == d.Code {
-					e.Details = append(e.Details, o.String())
+					e.Detail = append(e.Detail, o.String())
 				}
 			}
 			return nil, nil, e
@@ -87,12 +87,16 @@ func loadChecked(fsys fs.FS, name, version string) (*format.Package, format.Diag
 // mismatch builds the ASK_INTEGRITY_MISMATCH error.
 func mismatch(name, version, what, expected, actual string) *Error {
 	return &Error{
-		Code:    "ASK_INTEGRITY_MISMATCH",
+		Code:    CodeIntegrityMismatch,
 		Message: fmt.Sprintf("integrity check failed for %s@%s: %s", name, version, what),
-		Details: []string{"expected: " + expected, "actual:   " + actual},
+		Detail: []string{
+			"expected: " + expected,
+			"actual:   " + actual,
+			"The payload or the index was altered; nothing was written.",
+		},
 		Try: []string{
-			"do not install this package; nothing was written",
-			"report it to the registry's maintainers (the payload or the index was altered)",
+			"do not install this package",
+			"report it to the registry's maintainers",
 		},
 	}
 }

@@ -3,11 +3,23 @@ package registry
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// errText is err as the CLI shows it: Error(), then the detail lines of a
+// registry error, each on a line of its own indented by two spaces.
+func errText(err error) string {
+	var e *Error
+	if err == nil || !errors.As(err, &e) || len(e.Detail) == 0 {
+		return fmt.Sprint(err)
+	}
+	return err.Error() + "\n  " + strings.Join(e.Detail, "\n  ")
+}
 
 // fixtureRoot is the origin registry fixture shared by the project.
 const fixtureRoot = "../../shared/fixtures/origin-registry"

@@ -134,7 +134,7 @@ func (h *httpBackend) decodeCached(cached []byte) (*Index, error) {
 // isIndexError reports whether err is a hard, non-transport failure.
 func isIndexError(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == "ASK_REGISTRY_INVALID_INDEX"
+	return errors.As(err, &e) && e.Code == CodeRegistryInvalidIndex
 }
 
 // fresh reports whether the cached index is younger than the TTL.
@@ -291,7 +291,7 @@ func (h *httpBackend) tarballURL(v *Version) (*url.URL, error) {
 	u := h.index.ResolveReference(ref)
 	if why := TransportPolicy(u, h.spec.AllowInsecure); why != "" {
 		return nil, &Error{
-			Code:    "ASK_REGISTRY_UNAVAILABLE",
+			Code:    CodeRegistryUnavailable,
 			Message: fmt.Sprintf("registry %q: refusing to download %s: %s", h.spec.Name, redact(u), why),
 			Try:     []string{"report the insecure tarball URL to the registry's maintainers"},
 		}

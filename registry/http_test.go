@@ -254,7 +254,7 @@ func TestHTTPTamper(t *testing.T) {
 			}
 			dest := filepath.Join(t.TempDir(), "gc")
 			_, err = r.Fetch(t.Context(), "jvm-gc-tuning", "1.0.0", dest)
-			if codeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+			if codeOf(err) != tt.code || !strings.Contains(errText(err), tt.want) {
 				t.Fatalf("Fetch() = %v (%s), want %s containing %q", err, codeOf(err), tt.code, tt.want)
 			}
 			assertNothingAt(t, dest)

@@ -397,19 +397,11 @@ func defaultLatest(vs []*Version) string {
 	return ""
 }
 
-// checkName reports why name is not a valid skill name, or "".
+// checkName reports why name is not a valid skill name (format.CheckName),
+// or "".
 func checkName(name string) string {
-	if len(name) < 2 || len(name) > 64 {
-		return fmt.Sprintf("name %q must be 2 to 64 characters", name)
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-		case c == '-' && i > 0 && i < len(name)-1 && name[i-1] != '-':
-		default:
-			return fmt.Sprintf("name %q must be lowercase letters, digits and single inner hyphens", name)
-		}
+	if reasons := format.CheckName(name); len(reasons) > 0 {
+		return fmt.Sprintf("name %q %s", name, strings.Join(reasons, "; "))
 	}
 	return ""
 }
@@ -516,9 +508,9 @@ func invalidIndex(file string, details []string) *Error {
 		}
 	}
 	return &Error{
-		Code:    "ASK_REGISTRY_INVALID_INDEX",
+		Code:    CodeRegistryInvalidIndex,
 		Message: msg,
-		Details: details,
+		Detail:  details,
 		Try: []string{
 			"report the problem to the registry's maintainers",
 			"agent-skills registry list  (to see which registry serves " + file + ")",

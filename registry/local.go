@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // indexPath is where git and local registries keep their index.
@@ -113,7 +115,7 @@ func noSymlinks(root, rel string) error {
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
 			return &Error{
-				Code:    "ASK_PACKAGE_UNSAFE_FILE",
+				Code:    format.CodePackageUnsafeFile,
 				Message: fmt.Sprintf("registry path %s goes through a symbolic link", rel),
 				Try:     []string{"replace the link with the directory itself"},
 			}

@@ -76,7 +76,7 @@ func TestLocalTamper(t *testing.T) {
 			}
 			dest := filepath.Join(t.TempDir(), "out", "jvm-gc-tuning")
 			_, err = r.Fetch(t.Context(), "jvm-gc-tuning", "1.0.0", dest)
-			if codeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+			if codeOf(err) != tt.code || !strings.Contains(errText(err), tt.want) {
 				t.Fatalf("Fetch() = %v (%s), want %s containing %q", err, codeOf(err), tt.code, tt.want)
 			}
 			assertNothingAt(t, dest)
@@ -99,7 +99,7 @@ func TestLocalWrongName(t *testing.T) {
 	r, _ := Open(Spec{Name: "t", URL: root}, Options{})
 	dest := filepath.Join(t.TempDir(), "x")
 	_, err := r.Fetch(t.Context(), "jvm-gc-tuning", "1.0.0", dest)
-	if codeOf(err) != "ASK_INTEGRITY_MISMATCH" || !strings.Contains(err.Error(), "actual:   java-optional") {
+	if codeOf(err) != "ASK_INTEGRITY_MISMATCH" || !strings.Contains(errText(err), "actual:   java-optional") {
 		t.Fatalf("Fetch(wrong name) = %v, want ASK_INTEGRITY_MISMATCH naming java-optional", err)
 	}
 	assertNothingAt(t, dest)
@@ -115,7 +115,7 @@ func TestLocalLookupErrors(t *testing.T) {
 	if _, err := r.Fetch(t.Context(), "nope-skill", "1.0.0", dest); codeOf(err) != "ASK_SKILL_NOT_FOUND" {
 		t.Errorf("Fetch(unknown) = %v, want ASK_SKILL_NOT_FOUND", err)
 	}
-	if _, err := r.Fetch(t.Context(), "jvm-gc-tuning", "9.0.0", dest); codeOf(err) != "ASK_VERSION_NOT_FOUND" || !strings.Contains(err.Error(), "published: 1.0.0") {
+	if _, err := r.Fetch(t.Context(), "jvm-gc-tuning", "9.0.0", dest); codeOf(err) != "ASK_VERSION_NOT_FOUND" || !strings.Contains(errText(err), "published: 1.0.0") {
 		t.Errorf("Fetch(unknown version) = %v, want ASK_VERSION_NOT_FOUND listing 1.0.0", err)
 	}
 	missing, _ := Open(Spec{Name: "gone", URL: t.TempDir()}, Options{})

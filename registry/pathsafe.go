@@ -71,12 +71,12 @@ func (x *extractor) unportableError() error {
 		return nil
 	}
 	e := &Error{
-		Code:    "ASK_PACKAGE_UNSAFE_FILE",
+		Code:    format.CodePackageUnsafeFile,
 		Message: fmt.Sprintf("the archive holds %d file names that some supported system cannot create as themselves", len(x.unportable)),
-		Try:     []string{"do not install this package; report it to its maintainers (every name must be portable to Linux, macOS and Windows)"},
+		Try:     []string{"do not install this package; report it to its maintainers"},
 	}
 	for _, pe := range x.unportable {
-		e.Details = append(e.Details, pe.Error())
+		e.Detail = append(e.Detail, pe.Error())
 	}
 	return e
 }

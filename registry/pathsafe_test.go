@@ -91,12 +91,12 @@ func TestExtractListsEveryUnportableName(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != "ASK_PACKAGE_UNSAFE_FILE" {
 			t.Fatalf("%s: extract = %v, want ASK_PACKAGE_UNSAFE_FILE", kind, err)
 		}
-		if len(e.Details) != len(want) {
-			t.Errorf("%s: extract listed %d names %q, want %d", kind, len(e.Details), e.Details, len(want))
+		if len(e.Detail) != len(want) {
+			t.Errorf("%s: extract listed %d names %q, want %d", kind, len(e.Detail), e.Detail, len(want))
 		}
 		for _, w := range want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: extract = %v, want it to list %s", kind, err, w)
+			if listed := strings.Join(e.Detail, "\n"); !strings.Contains(listed, w) {
+				t.Errorf("%s: extract detail = %q, want it to list %s", kind, listed, w)
 			}
 		}
 	}

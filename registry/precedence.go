@@ -70,9 +70,9 @@ func (s *Set) unknown(registry string) *Error {
 		names = append(names, r.Name())
 	}
 	return &Error{
-		Code:    "ASK_REGISTRY_UNKNOWN",
+		Code:    CodeRegistryUnknown,
 		Message: fmt.Sprintf("no registry called %q is configured", registry),
-		Details: []string{"configured: " + strings.Join(names, ", ")},
+		Detail:  []string{"configured: " + strings.Join(names, ", ")},
 		Try:     []string{"agent-skills registry list", "agent-skills registry add " + registry + " <url>"},
 	}
 }
@@ -116,7 +116,7 @@ func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) 
 		}
 		if len(skipped) > 0 {
 			return nil, nil, &Error{
-				Code: "ASK_REGISTRY_UNAVAILABLE",
+				Code: CodeRegistryUnavailable,
 				Message: fmt.Sprintf("registry %s could not be asked about %q, which it may own; %q also has it, but comes later",
 					strings.Join(quoteAll(skipped), ", "), name, r.Name()),
 				Try: []string{
@@ -133,7 +133,7 @@ func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) 
 			fmt.Sprintf("agent-skills install %s:%s  (registry %q is untrusted, so it never owns names by precedence)", untrusted.Name(), name, untrusted.Name()))
 	case len(skipped) > 0:
 		return nil, nil, &Error{
-			Code:    "ASK_REGISTRY_UNAVAILABLE",
+			Code:    CodeRegistryUnavailable,
 			Message: fmt.Sprintf("skill %q is in no reachable registry, and %s could not be asked", name, strings.Join(quoteAll(skipped), ", ")),
 			Try:     []string{"retry when " + strings.Join(skipped, ", ") + " can be reached", "agent-skills search " + name},
 		}
@@ -145,7 +145,7 @@ func (s *Set) Owner(ctx context.Context, name string) (Registry, *Skill, error) 
 // its schema or safety checks (ASK_REGISTRY_INVALID_INDEX).
 func refusedIndex(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == "ASK_REGISTRY_INVALID_INDEX"
+	return errors.As(err, &e) && e.Code == CodeRegistryInvalidIndex
 }
 
 // warn sends one notice per unreachable registry.

@@ -203,7 +203,7 @@ func Open(spec Spec, opts Options) (Registry, error) {
 // configInvalid builds the ASK_REGISTRY_CONFIG_INVALID error.
 func configInvalid(spec Spec, msg string) *Error {
 	return &Error{
-		Code:    "ASK_REGISTRY_CONFIG_INVALID",
+		Code:    CodeRegistryConfigInvalid,
 		Message: fmt.Sprintf("registry %q (%s): %s", spec.Name, spec.URL, msg),
 		Try:     []string{"agent-skills registry list", "agent-skills registry remove " + spec.Name + " and add it again with a correct URL or --kind"},
 	}
@@ -287,9 +287,9 @@ func (r *registry) lookup(ctx context.Context, name, version string) (*Skill, *V
 			have = append(have, e.Version)
 		}
 		return nil, nil, &Error{
-			Code:    "ASK_VERSION_NOT_FOUND",
+			Code:    CodeVersionNotFound,
 			Message: fmt.Sprintf("%s has no version %s in registry %q", name, version, r.spec.Name),
-			Details: []string{"published: " + strings.Join(have, ", ")},
+			Detail:  []string{"published: " + strings.Join(have, ", ")},
 			Try:     []string{"agent-skills info " + name},
 		}
 	}

@@ -59,7 +59,7 @@ func readAll(fsys fs.FS, p string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, &Error{Code: "ASK_PACKAGE_TOO_LARGE", Message: fmt.Sprintf("%s is larger than %d MiB, the most a package may hold in memory", p, MaxSnapshotSize>>20)}
+		return nil, &Error{Code: format.CodePackageTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, the most a package may hold in memory", p, MaxSnapshotSize>>20)}
 	}
 	return data, nil
 }

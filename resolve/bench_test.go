@@ -234,8 +234,8 @@ func TestMissingDeepDependencyFailsFast(t *testing.T) {
 	if !errors.As(err, &e) || e.Code != "ASK_SKILL_NOT_FOUND" {
 		t.Fatalf("Resolve = %v, want ASK_SKILL_NOT_FOUND", err)
 	}
-	if want := `Skill "pkg-301" not found`; e.Cause != want {
-		t.Errorf("Resolve cause = %q, want %q", e.Cause, want)
+	if want := `Skill "pkg-301" not found`; e.Message != want {
+		t.Errorf("Resolve message = %q, want %q", e.Message, want)
 	}
 }
 

@@ -21,29 +21,29 @@ func (s *solver) dead(e *catalogEntry, i int) (bool, error) {
 	}
 	e.life[i] = 3
 	verdict := int8(1)
-	r, err := s.f.requirements(e, i)
+	r, err := s.cat.requirements(e, i)
 	if err != nil {
 		e.life[i] = 0
 		return false, err
 	}
 	for _, d := range r.deps {
-		s.f.prefetchVersions(d.Name)
+		s.cat.prefetchVersions(d.Name)
 	}
 	for _, d := range r.deps {
 		if d.Name == e.name {
 			verdict = 2
 			break
 		}
-		de, err := s.f.entry(d.Name)
+		de, err := s.cat.entry(d.Name)
 		if err != nil {
 			e.life[i] = 0
 			return false, err
 		}
-		if de.notFound != nil {
+		if de.notFound {
 			verdict = 2
 			break
 		}
-		m, err := de.mask(d.Range, s.f)
+		m, err := de.mask(d.Range, s.cat)
 		if err != nil {
 			continue // the search reports the bad range if it matters
 		}

@@ -73,8 +73,20 @@
 //
 // # Errors
 //
-// Every failure is an *Error carrying a stable ASK_* code, reachable with
-// errors.As through the ErrorCode and Hint methods.
+// Every failure this package raises is an *Error: a stable code (the Code
+// constants), a one-line Message, Detail lines (requirement chains, the
+// published versions, every problem of a lock file) and Try, the next
+// actions. Error() returns the message only; the CLI reads the rest
+// through the ErrorCode, ErrorDetail and ErrorTry methods and renders it.
+// Resolve fails with ASK_SKILL_NOT_FOUND (errors.Is(err, ErrNotFound)
+// holds), ASK_VERSION_NOT_FOUND, ASK_DEPENDENCY_CONFLICT,
+// ASK_DEPENDENCY_CYCLE, ASK_RESOLUTION_LIMIT, ASK_DEPENDENCY_RANGE_INVALID,
+// ASK_REFERENCE_INVALID or ASK_USAGE; ParseReference with
+// ASK_REFERENCE_INVALID; DecodeLock with ASK_LOCK_INVALID or
+// ASK_LOCK_UNSUPPORTED. A Source failure other than ErrNotFound, and a
+// cancelled context, come back wrapped, not as *Error. Plan.Warnings carry
+// ASK_SUGGESTION_NOT_FOUND, ASK_OPTIONAL_DEPENDENCY_SKIPPED and
+// ASK_VERSION_DEPRECATED.
 //
 // # Lock file
 //

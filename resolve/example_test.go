@@ -72,7 +72,10 @@ func ExampleResolve() {
 	// jvm-gc-tuning@2.2.0 from official (requested)
 }
 
-func ExampleError_Render() {
+// An Error is data: a code, a one-line message, the lines that explain it
+// and the next actions. The CLI renders it in the design's §8 shape
+// (error:, the detail lines, Try:, code:).
+func ExampleError() {
 	refs := []resolve.Reference{
 		{Name: "java-performance", Range: "^1"},
 		{Name: "jvm-gc-tuning", Range: "~2.1.0"},
@@ -80,17 +83,24 @@ func ExampleError_Render() {
 	_, err := resolve.Resolve(context.Background(), example, refs, resolve.Options{})
 	var e *resolve.Error
 	if errors.As(err, &e) {
-		fmt.Print(e.Render())
+		fmt.Println(e.Code)
+		fmt.Println(e.Error())
+		for _, d := range e.Detail {
+			fmt.Println("  " + d)
+		}
+		for _, t := range e.Try {
+			fmt.Println("try: " + t)
+		}
 	}
 	// Output:
-	// error Version conflict for "java-basics"
+	// ASK_DEPENDENCY_CONFLICT
+	// Version conflict for "java-basics"
 	//   you requested java-performance@^1 → java-performance@1.0.0 requires java-basics ^1.2.0
 	//   you requested jvm-gc-tuning@~2.1.0 → jvm-gc-tuning@2.1.0 requires java-basics ~1.1.0
 	//   No published version satisfies both.
 	//   Published versions: 1.1.0, 1.2.0, 1.2.3
-	// Try: agent-skills info java-basics to see available versions
-	//      agent-skills install jvm-gc-tuning@^2.2.0 (newer versions may relax this)
-	// code: ASK_DEPENDENCY_CONFLICT
+	// try: agent-skills info java-basics to see available versions
+	// try: agent-skills install jvm-gc-tuning@^2.2.0 (newer versions may relax this)
 }
 
 func ExampleParseReference() {
@@ -125,7 +135,11 @@ skills:
 	fmt.Print(string(lock.Encode()))
 
 	_, err = resolve.DecodeLock([]byte("lockfileVersion: 1\nskills:\n  java-basics:\n    registry: official\n"), "skills.lock")
-	fmt.Println(strings.ReplaceAll(err.Error(), "\n  ", "\n| "))
+	fmt.Println(err)
+	var e *resolve.Error
+	if errors.As(err, &e) {
+		fmt.Println("| " + strings.Join(e.Detail, "\n| "))
+	}
 	// Output:
 	// {1.2.3 official}
 	// lockfileVersion: 1

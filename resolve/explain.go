@@ -106,9 +106,9 @@ func (s *solver) conflictError(m *node, extra pconstraint) *Error {
 		}
 	}
 	return &Error{
-		Code:    "ASK_DEPENDENCY_CONFLICT",
-		Cause:   fmt.Sprintf("Version conflict for %q", name),
-		Details: lines,
+		Code:    CodeDependencyConflict,
+		Message: fmt.Sprintf("Version conflict for %q", name),
+		Detail:  lines,
 		Try:     slices.Compact(try),
 	}
 }
@@ -121,9 +121,9 @@ func versionNotFoundError(e *catalogEntry, why *step) *Error {
 		try = append(try, fmt.Sprintf("agent-skills update %s to move the version locked in skills.lock", name))
 	}
 	return &Error{
-		Code:  "ASK_VERSION_NOT_FOUND",
-		Cause: fmt.Sprintf("No matching version of %q", e.name),
-		Details: []string{
+		Code:    CodeVersionNotFound,
+		Message: fmt.Sprintf("No matching version of %q", e.name),
+		Detail: []string{
 			why.render(),
 			publishedLine(e),
 			"Deprecated versions are used only when named exactly; prereleases only when the range names one.",
@@ -132,21 +132,22 @@ func versionNotFoundError(e *catalogEntry, why *step) *Error {
 	}
 }
 
-// notFoundError explains a required name that no registry publishes.
-func notFoundError(name string, why *step, err error) *Error {
+// notFoundError explains a required name that no registry publishes. The
+// Source's own not-found error is not wrapped: it says nothing this one
+// does not, and Error.Is keeps errors.Is(err, ErrNotFound) true.
+func notFoundError(name string, why *step) *Error {
 	details := []string{fmt.Sprintf("No configured registry publishes %q.", name)}
 	if why != nil {
 		details = append(details, why.render())
 	}
 	return &Error{
-		Code:    "ASK_SKILL_NOT_FOUND",
-		Cause:   fmt.Sprintf("Skill %q not found", name),
-		Details: details,
+		Code:    CodeSkillNotFound,
+		Message: fmt.Sprintf("Skill %q not found", name),
+		Detail:  details,
 		Try: []string{
 			fmt.Sprintf("agent-skills search %s to find similar names", name),
 			"agent-skills registry list to check the configured registries",
 		},
-		Err: err,
 	}
 }
 
@@ -168,13 +169,14 @@ func cycleError(cyc []edge) *Error {
 		names = append(names, e.to.e.name)
 		details = append(details, e.why.label())
 	}
+	details = append(details, "A skill cannot depend on itself, directly or through others.")
 	return &Error{
-		Code:    "ASK_DEPENDENCY_CYCLE",
-		Cause:   "Dependency cycle: " + strings.Join(names, " → "),
-		Details: details,
+		Code:    CodeDependencyCycle,
+		Message: "Dependency cycle: " + strings.Join(names, " → "),
+		Detail:  details,
 		Try: []string{
 			fmt.Sprintf("agent-skills info %s to see its dependencies", first.e.name),
-			"a skill cannot depend on itself, directly or through others: turn one edge into a suggestion",
+			"turn one dependency of the cycle into a suggestion (suggests: in skill.yaml)",
 		},
 	}
 }
@@ -182,15 +184,15 @@ func cycleError(cyc []edge) *Error {
 // limitError reports that the search ran out of backtracking budget.
 func limitError(limit int, first *Error) *Error {
 	e := &Error{
-		Code:  "ASK_RESOLUTION_LIMIT",
-		Cause: fmt.Sprintf("Resolution gave up after %d backtracking steps", limit),
+		Code:    CodeResolutionLimit,
+		Message: fmt.Sprintf("Resolution gave up after %d backtracking steps", limit),
 		Try: []string{
 			"request exact versions for some skills (agent-skills install name@1.2.3) to narrow the search",
 		},
 	}
 	if first != nil {
-		e.Details = append(e.Details, "The first conflict met was:", first.Cause)
-		e.Details = append(e.Details, first.Details...)
+		e.Detail = append(e.Detail, "The first conflict met was:", first.Message)
+		e.Detail = append(e.Detail, first.Detail...)
 	}
 	return e
 }
@@ -198,9 +200,9 @@ func limitError(limit int, first *Error) *Error {
 // rangeError reports a dependency range that does not parse.
 func rangeError(name, version string, d Constraint, err error) *Error {
 	return &Error{
-		Code:    "ASK_DEPENDENCY_RANGE_INVALID",
-		Cause:   fmt.Sprintf("%s@%s declares an invalid range %q for %s", name, version, d.Range, d.Name),
-		Details: []string{err.Error()},
+		Code:    CodeDependencyRangeInvalid,
+		Message: fmt.Sprintf("%s@%s declares an invalid range %q for %s", name, version, d.Range, d.Name),
+		Detail:  []string{err.Error()},
 		Try: []string{
 			fmt.Sprintf("request another version of %s, or ask its maintainers to fix the range", name),
 		},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/format"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -44,9 +45,12 @@ type LockedSkill struct {
 	Ref     string
 	Commit  string
 	Subpath string
-	// Resolved is where the payload was fetched from.
+	// Resolved says where the payload came from: a registry path
+	// ("bundled:java-basics"), a git URL with ref and folder, an archive
+	// URL.
 	Resolved string
-	// Integrity is the "sha256-<hex>" digest of the payload.
+	// Integrity is the package's canonical digest (format.Digest):
+	// "sha256-" and the standard base64 of the SHA-256.
 	Integrity string
 	// Agents lists the agents the skill was installed for.
 	Agents []string
@@ -245,9 +249,9 @@ func DecodeLock(data []byte, file string) (*Lock, error) {
 	})
 	if l.LockfileVersion > LockfileVersion {
 		return nil, &Error{
-			Code:  "ASK_LOCK_UNSUPPORTED",
-			Cause: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
-			Details: []string{
+			Code:    CodeLockUnsupported,
+			Message: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
+			Detail: []string{
 				fmt.Sprintf("This agent-skills reads lockfileVersion %d.", LockfileVersion),
 			},
 			Try: []string{"upgrade agent-skills to the version that wrote the lock"},
@@ -306,7 +310,7 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 	var refs []depRef
 	eachPair(skills, bad, func(k, v *yaml.Node) {
 		name := k.Value
-		if !ValidName(name) {
+		if !format.ValidName(name) {
 			bad(k, "%q is not a valid skill name", name)
 		}
 		if v.Kind != yaml.MappingNode {
@@ -400,12 +404,12 @@ func lockInvalid(file string, ps []lockProblem) *Error {
 		details[i] = fmt.Sprintf("%s:%d:%d: %s", file, p.line, max(p.col, 1), p.msg)
 	}
 	return &Error{
-		Code:    "ASK_LOCK_INVALID",
-		Cause:   fmt.Sprintf("%s is not a valid lock file", file),
-		Details: details,
+		Code:    CodeLockInvalid,
+		Message: fmt.Sprintf("%s is not a valid lock file", file),
+		Detail:  details,
 		Try: []string{
 			"fix the lines above, or restore the file from version control",
-			fmt.Sprintf("or delete %s and run agent-skills install to write it anew", file),
+			fmt.Sprintf("delete %s and run agent-skills install to write it anew", file),
 		},
 	}
 }

@@ -203,11 +203,11 @@ skills:
 		if e.Code != tt.code {
 			t.Errorf("DecodeLock(%s) code = %s, want %s (%v)", tt.name, e.Code, tt.code, err)
 		}
-		if tt.details != nil && !reflect.DeepEqual(e.Details, tt.details) {
-			t.Errorf("DecodeLock(%s) details =\n%s\nwant\n%s", tt.name, strings.Join(e.Details, "\n"), strings.Join(tt.details, "\n"))
+		if tt.details != nil && !reflect.DeepEqual(e.Detail, tt.details) {
+			t.Errorf("DecodeLock(%s) details =\n%s\nwant\n%s", tt.name, strings.Join(e.Detail, "\n"), strings.Join(tt.details, "\n"))
 		}
-		if tt.details == nil && (len(e.Details) == 0 || !strings.HasPrefix(e.Details[0], "skills.lock:")) {
-			t.Errorf("DecodeLock(%s) details = %q, want a located problem", tt.name, e.Details)
+		if tt.details == nil && (len(e.Detail) == 0 || !strings.HasPrefix(e.Detail[0], "skills.lock:")) {
+			t.Errorf("DecodeLock(%s) details = %q, want a located problem", tt.name, e.Detail)
 		}
 	}
 }

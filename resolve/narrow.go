@@ -15,18 +15,18 @@ const maxNarrowRounds = 64
 // choice, so a wrong guess costs time, never correctness. Without it the
 // search would keep discovering, one backjump at a time, ranges that only
 // arrive after the name they constrain has been chosen.
-func narrow(f *fetcher, roots []root) (map[string]int, error) {
+func narrow(cat *catalog, roots []root) (map[string]int, error) {
 	sel := make(map[string]int)
 	for range maxNarrowRounds {
 		entries := make(map[string]*catalogEntry)
 		cons := make(map[string][]*rangeMask)
 		var order []string
 		add := func(name, rng string) error {
-			e, err := f.entry(name)
-			if err != nil || e.notFound != nil {
+			e, err := cat.entry(name)
+			if err != nil || e.notFound {
 				return err
 			}
-			m, err := e.mask(rng, f)
+			m, err := e.mask(rng, cat)
 			if err != nil {
 				return nil // reported by the search if it matters
 			}
@@ -54,12 +54,12 @@ func narrow(f *fetcher, roots []root) (map[string]int, error) {
 				}
 				sel[name] = idx
 			}
-			r, err := f.requirements(e, idx)
+			r, err := cat.requirements(e, idx)
 			if err != nil {
 				return nil, err
 			}
 			for _, d := range r.deps {
-				f.prefetchVersions(d.Name)
+				cat.prefetchVersions(d.Name)
 			}
 			for _, d := range r.deps {
 				if err := add(d.Name, d.Range); err != nil {

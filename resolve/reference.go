@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // Reference is one skill a user asks for: "[registry:]name[@range]".
@@ -58,8 +59,8 @@ func ParseReference(s string) (Reference, error) {
 		}
 	}
 	ref.Name = rest
-	if !ValidName(ref.Name) {
-		return Reference{}, referenceError(s, fmt.Sprintf("%q is not a valid skill name (2 to 64 of a-z, 0-9 and \"-\", starting and ending with a letter or digit)", ref.Name))
+	if reasons := format.CheckName(ref.Name); len(reasons) > 0 {
+		return Reference{}, referenceError(s, fmt.Sprintf("the name %q %s", ref.Name, strings.Join(reasons, "; ")))
 	}
 	if ref.Range != "" {
 		if _, err := parseRange(ref.Range); err != nil {
@@ -71,31 +72,12 @@ func ParseReference(s string) (Reference, error) {
 
 func referenceError(s, why string) *Error {
 	return &Error{
-		Code:  "ASK_REFERENCE_INVALID",
-		Cause: fmt.Sprintf("Invalid skill reference %q: %s", s, why),
+		Code:    CodeReferenceInvalid,
+		Message: fmt.Sprintf("Invalid skill reference %q: %s", s, why),
 		Try: []string{
 			"write [registry:]name[@range], e.g. java-basics, java-basics@^1.2 or official:java-basics@1.2.3",
 		},
 	}
-}
-
-// ValidName reports whether name is a valid skill name: 2 to 64 characters
-// of lowercase letters, digits and hyphens, starting and ending with a
-// letter or digit.
-func ValidName(name string) bool {
-	if len(name) < 2 || len(name) > 64 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-		case c == '-' && i > 0 && i < len(name)-1:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // validRegistryName accepts the names registries are configured under:

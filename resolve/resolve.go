@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // root is a request as the search sees it: a range on a name and the
@@ -28,9 +30,9 @@ type root struct {
 func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*Plan, error) {
 	if opts.WithSuggests && opts.NoDeps {
 		return nil, &Error{
-			Code:  "ASK_USAGE",
-			Cause: "--with-suggests cannot be combined with --no-deps",
-			Details: []string{
+			Code:    CodeUsage,
+			Message: "--with-suggests cannot be combined with --no-deps",
+			Detail: []string{
 				"Suggestions are resolved with their ordinary dependencies, which --no-deps turns off.",
 			},
 			Try: []string{"drop --no-deps, or drop --with-suggests"},
@@ -38,9 +40,9 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 	if opts.WithSuggests && len(refs) == 0 {
 		return nil, &Error{
-			Code:    "ASK_USAGE",
-			Cause:   "--with-suggests needs the names of the skills whose suggestions to add",
-			Details: []string{"Suggestions are expanded only for skills named on the command line."},
+			Code:    CodeUsage,
+			Message: "--with-suggests needs the names of the skills whose suggestions to add",
+			Detail:  []string{"Suggestions are expanded only for skills named on the command line."},
 			Try:     []string{"name the skills, e.g. agent-skills update --with-suggests java-performance"},
 		}
 	}
@@ -50,7 +52,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	})
 	registry := make(map[string]string)
 	for _, r := range refs {
-		if !ValidName(r.Name) {
+		if !format.ValidName(r.Name) {
 			return nil, referenceError(r.String(), fmt.Sprintf("%q is not a valid skill name", r.Name))
 		}
 		if _, err := parseRange(r.Range); err != nil {
@@ -84,8 +86,8 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
-	f := newFetcher(ctx, src, registry, pins, opts.Parallelism)
-	defer f.close()
+	cat := newCatalog(ctx, src, registry, pins, opts.Parallelism)
+	defer cat.close()
 	defer cancel()
 
 	limit := opts.MaxSteps
@@ -94,7 +96,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 	}
 	steps := 0
 	run := func(roots []root) (*solver, error) {
-		return search(ctx, f, roots, opts.NoDeps, &steps, limit)
+		return search(ctx, cat, roots, opts.NoDeps, &steps, limit)
 	}
 
 	var roots []root
@@ -142,7 +144,7 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 // cycles; and when a failure involved optional dependencies, the first of
 // them is dropped (with a warning) and the search starts again. The error
 // reported is the greedy pass's first conflict, the one a user can act on.
-func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *int, limit int) (*solver, error) {
+func search(ctx context.Context, cat *catalog, roots []root, noDeps bool, steps *int, limit int) (*solver, error) {
 	dropped := make(map[optEdge]bool)
 	cycles := false
 	greedy := true
@@ -150,19 +152,19 @@ func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *i
 	var greedyErr *Error
 	var greedyInvolved []optEdge
 	for {
-		s := newSolver(ctx, f, steps, limit)
+		s := newSolver(ctx, cat, steps, limit)
 		s.noDeps, s.cycles, s.dropped, s.greedy, s.prefs = noDeps, cycles, dropped, greedy, prefs
 		ok, err := s.solveRoots(roots)
 		if err == errGreedyFailed {
 			greedyErr, greedyInvolved = s.first, s.involved
 			greedy = false
-			if prefs, err = narrow(f, roots); err != nil {
+			if prefs, err = narrow(cat, roots); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		if err != nil {
-			if e, isErr := err.(*Error); isErr && e.Code == "ASK_RESOLUTION_LIMIT" && greedyErr != nil {
+			if e, isErr := err.(*Error); isErr && e.Code == CodeResolutionLimit && greedyErr != nil {
 				return nil, limitError(limit, greedyErr)
 			}
 			return nil, err
@@ -200,18 +202,18 @@ func search(ctx context.Context, f *fetcher, roots []root, noDeps bool, steps *i
 // one request naming a deprecated version exactly admits it for another.
 func (s *solver) solveRoots(roots []root) (bool, error) {
 	for _, r := range roots {
-		s.f.prefetchVersions(r.name)
+		s.cat.prefetchVersions(r.name)
 	}
 	for _, r := range roots {
 		n, err := s.node(r.name)
 		if err != nil {
 			return false, err
 		}
-		if n.e.notFound != nil {
-			s.first = notFoundError(r.name, nil, n.e.notFound)
+		if n.e.notFound {
+			s.first = notFoundError(r.name, nil)
 			return false, nil
 		}
-		mk, err := n.e.mask(r.rng, s.f)
+		mk, err := n.e.mask(r.rng, s.cat)
 		if err != nil {
 			return false, referenceError(r.name+"@"+r.rng, err.Error())
 		}
@@ -263,7 +265,7 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 			rng:  "=" + n.e.vers[n.sel].raw,
 			why:  &step{text: fmt.Sprintf("you requested %s, frozen at %s while adding suggestions", r.String(), n.e.vers[n.sel].raw)},
 		})
-		req, err := s.f.requirements(n.e, n.sel)
+		req, err := s.cat.requirements(n.e, n.sel)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -279,10 +281,10 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 	}
 	slices.Sort(names)
 	for _, sg := range names {
-		s.f.prefetchVersions(sg)
+		s.cat.prefetchVersions(sg)
 	}
 	for _, sg := range names {
-		e, err := s.f.entry(sg)
+		e, err := s.cat.entry(sg)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -290,9 +292,9 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 		for _, n := range by[sg] {
 			who = append(who, n.e.name+"@"+n.e.vers[n.sel].raw)
 		}
-		if e.notFound != nil || !ValidName(sg) {
+		if e.notFound || !format.ValidName(sg) {
 			warns = append(warns, Warning{
-				Code:    "ASK_SUGGESTION_NOT_FOUND",
+				Code:    CodeSuggestionNotFound,
 				Message: fmt.Sprintf("suggested skill %q (suggested by %s) was not found in any registry; skipped", sg, strings.Join(who, ", ")),
 				Fix:     fmt.Sprintf("agent-skills search %s", sg),
 			})
@@ -343,14 +345,14 @@ func buildPlan(s *solver, requested, suggested map[string]bool, warnings []Warni
 		p.Skills = append(p.Skills, sel)
 		for _, sk := range n.skips {
 			warnings = append(warnings, Warning{
-				Code:    "ASK_OPTIONAL_DEPENDENCY_SKIPPED",
+				Code:    CodeOptionalDependencySkipped,
 				Message: fmt.Sprintf("optional dependency %s of %s@%s skipped: %s", constraintText(sk.dep), sel.Name, sel.Version, sk.reason),
 				Fix:     fmt.Sprintf("agent-skills info %s to see which versions exist", sk.dep.Name),
 			})
 		}
 		if sel.Deprecated {
 			warnings = append(warnings, Warning{
-				Code:    "ASK_VERSION_DEPRECATED",
+				Code:    CodeVersionDeprecated,
 				Message: fmt.Sprintf("%s@%s is deprecated", sel.Name, sel.Version),
 				Fix:     fmt.Sprintf("agent-skills info %s to find a supported version", sel.Name),
 			})

@@ -20,8 +20,9 @@ import (
 //	pin name 1.0.0 [registry]            a skills.lock pin
 //	resolve [--suggests] [--no-deps] [--limit=N] refs... => plan
 //	resolve ... => error ASK_CODE
-//	err| text                            the exact Error() text, line by line
-//	try| text                            the exact Hint() lines
+//	err| text                            the exact Error() text, then each
+//	                                     ErrorDetail() line indented by two spaces
+//	try| text                            the exact ErrorTry() lines
 //	warn| CODE message                   the exact plan warnings
 //	deps name => dep@1.0.0 ...           the Dependencies of one selection
 //
@@ -273,7 +274,18 @@ func errOutcome(err error) outcome {
 	if !errors.As(err, &e) {
 		return outcome{text: "error " + err.Error(), full: err.Error(), err: err}
 	}
-	return outcome{text: "error " + e.Code, full: e.Render(), err: err}
+	full := errText(err) + "\ntry: " + strings.Join(e.Try, "\ntry: ") + "\ncode: " + e.Code
+	return outcome{text: "error " + e.Code, full: full, err: err}
+}
+
+// errText is err as err| lines spell it: Error(), then each detail line
+// indented by two spaces.
+func errText(err error) string {
+	var e *Error
+	if !errors.As(err, &e) || len(e.Detail) == 0 {
+		return err.Error()
+	}
+	return err.Error() + "\n  " + strings.Join(e.Detail, "\n  ")
 }
 
 func (sc *scenario) runCase(t *testing.T, c *scenarioCase) {
@@ -289,16 +301,16 @@ func (sc *scenario) runCase(t *testing.T, c *scenarioCase) {
 	if c.checkErr {
 		if got.err == nil {
 			t.Errorf("%s: no error to compare", desc)
-		} else if want := strings.Join(c.errLines, "\n"); got.err.Error() != want {
-			t.Errorf("%s: Error() =\n%s\nwant\n%s", desc, got.err.Error(), want)
+		} else if want := strings.Join(c.errLines, "\n"); errText(got.err) != want {
+			t.Errorf("%s: Error() and ErrorDetail() =\n%s\nwant\n%s", desc, errText(got.err), want)
 		}
 	}
 	if c.checkTry {
-		var h interface{ Hint() []string }
+		var h interface{ ErrorTry() []string }
 		if !errors.As(got.err, &h) {
-			t.Errorf("%s: error has no Hint()", desc)
-		} else if !slices.Equal(h.Hint(), c.tryLines) {
-			t.Errorf("%s: Hint() = %q, want %q", desc, h.Hint(), c.tryLines)
+			t.Errorf("%s: error has no ErrorTry()", desc)
+		} else if !slices.Equal(h.ErrorTry(), c.tryLines) {
+			t.Errorf("%s: ErrorTry() = %q, want %q", desc, h.ErrorTry(), c.tryLines)
 		}
 	}
 	if got.plan != nil {

@@ -147,7 +147,7 @@ func (l *levels) merge(o levels) {
 // choice's next candidate.
 type solver struct {
 	ctx     context.Context
-	f       *fetcher
+	cat     *catalog
 	noDeps  bool
 	cycles  bool // reject candidates that close a dependency cycle
 	dropped map[optEdge]bool
@@ -168,10 +168,10 @@ type solver struct {
 	seen     map[optEdge]bool
 }
 
-func newSolver(ctx context.Context, f *fetcher, steps *int, limit int) *solver {
+func newSolver(ctx context.Context, cat *catalog, steps *int, limit int) *solver {
 	return &solver{
 		ctx:     ctx,
-		f:       f,
+		cat:     cat,
 		dropped: make(map[optEdge]bool),
 		steps:   steps,
 		limit:   limit,
@@ -185,7 +185,7 @@ func (s *solver) node(name string) (*node, error) {
 	if n, ok := s.nodes[name]; ok {
 		return n, nil
 	}
-	e, err := s.f.entry(name)
+	e, err := s.cat.entry(name)
 	if err != nil {
 		return nil, err
 	}
@@ -419,15 +419,15 @@ func (s *solver) apply(n *node, i, level int) (bool, levels, error) {
 	if s.noDeps {
 		return true, nil, nil
 	}
-	r, err := s.f.requirements(n.e, i)
+	r, err := s.cat.requirements(n.e, i)
 	if err != nil {
 		return false, nil, err
 	}
 	for _, d := range r.deps {
-		s.f.prefetchVersions(d.Name)
+		s.cat.prefetchVersions(d.Name)
 	}
 	for _, d := range r.optional {
-		s.f.prefetchVersions(d.Name)
+		s.cat.prefetchVersions(d.Name)
 	}
 	name, ver := n.e.name, n.e.vers[i].raw
 	if n.deps == nil {
@@ -445,14 +445,14 @@ func (s *solver) apply(n *node, i, level int) (bool, levels, error) {
 		if err != nil {
 			return false, nil, err
 		}
-		if m.e.notFound != nil {
+		if m.e.notFound {
 			s.noteInvolved(why)
 			if s.first == nil {
-				s.first = notFoundError(d.Name, why, m.e.notFound)
+				s.first = notFoundError(d.Name, why)
 			}
 			return false, nil, nil
 		}
-		mk, err := m.e.mask(d.Range, s.f)
+		mk, err := m.e.mask(d.Range, s.cat)
 		if err != nil {
 			return false, nil, rangeError(name, ver, d, err)
 		}
@@ -519,10 +519,10 @@ func (s *solver) tryOptional(n *node, d Constraint, why *step, level int) (strin
 	if err != nil {
 		return "", err
 	}
-	if m.e.notFound != nil {
+	if m.e.notFound {
 		return "it was not found in any registry", nil
 	}
-	mk, err := m.e.mask(d.Range, s.f)
+	mk, err := m.e.mask(d.Range, s.cat)
 	if err != nil {
 		return "", rangeError(n.e.name, n.e.vers[n.sel].raw, d, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // AdoptOptions fills in what a bare skill's front matter cannot say.
@@ -57,9 +58,9 @@ func Adopt(fsys fs.FS, dirName string, opts AdoptOptions) ([]File, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, &Error{
-			Code:    "ASK_USAGE",
+			Code:    CodeUsage,
 			Message: fmt.Sprintf("cannot read the folder %s: %v", displayDir(dirName), err),
-			Hints:   []string{"pass the path of an existing skill folder to --from"},
+			Try:     []string{"pass the path of an existing skill folder to --from"},
 		}
 	}
 	files, entry, err := topLevelFiles(entries, dirName)
@@ -101,18 +102,18 @@ func topLevelFiles(entries []fs.DirEntry, dirName string) ([]string, fs.DirEntry
 			continue
 		case name == "skill.yaml":
 			return nil, nil, &Error{
-				Code:    "ASK_USAGE",
+				Code:    CodeUsage,
 				Message: fmt.Sprintf("%s already has a manifest (skill.yaml)", displayDir(dirName)),
-				Hints: []string{
+				Try: []string{
 					"run agent-skills validate on the folder to check the existing manifest",
 					"delete skill.yaml first if you want it generated again from SKILL.md",
 				},
 			}
 		case e.Type()&fs.ModeType != 0 && !e.IsDir():
 			return nil, nil, &Error{
-				Code:    "ASK_PACKAGE_UNSAFE_FILE",
+				Code:    format.CodePackageUnsafeFile,
 				Message: fmt.Sprintf("%s is a %s, not a regular file or folder; packages may not contain one", name, typeName(e.Type())),
-				Hints:   []string{"replace " + name + " with a copy of what it points to, or move it out of the folder"},
+				Try:     []string{"replace " + name + " with a copy of what it points to, or move it out of the folder"},
 			}
 		case e.IsDir():
 			files = append(files, name+"/")
@@ -125,11 +126,12 @@ func topLevelFiles(entries []fs.DirEntry, dirName string) ([]string, fs.DirEntry
 	}
 	if skill == nil {
 		return nil, nil, &Error{
-			Code:    "ASK_ENTRYPOINT_MISSING",
+			Code:    format.CodeEntrypointMissing,
 			Message: fmt.Sprintf("%s has no SKILL.md, so there is no skill to adopt", displayDir(dirName)),
-			Hints: []string{
+			Detail:  []string{"Only bare skills (a folder with a SKILL.md) can be adopted."},
+			Try: []string{
 				"add a SKILL.md with name and description front matter, then run create --from again",
-				"only bare skills can be adopted; start a command or workflow with agent-skills create <name> --kind command|workflow",
+				"start a command or workflow with agent-skills create <name> --kind command|workflow",
 			},
 		}
 	}
@@ -143,23 +145,23 @@ func readEntrypoint(fsys fs.FS, entry fs.DirEntry, dirName string) (*format.Entr
 	info, err := entry.Info()
 	if err == nil && info.Size() > format.DefaultMaxEntrypointSize {
 		return nil, &Error{
-			Code: "ASK_PACKAGE_TOO_LARGE",
+			Code: format.CodePackageTooLarge,
 			Message: fmt.Sprintf("SKILL.md is %d bytes; the limit is %d bytes",
 				info.Size(), format.DefaultMaxEntrypointSize),
-			Hints: []string{"move long material from SKILL.md into files under references/ and link to them"},
+			Try: []string{"move long material from SKILL.md into files under references/ and link to them"},
 		}
 	}
 	data, err := fs.ReadFile(fsys, "SKILL.md")
 	if err != nil {
 		return nil, &Error{
-			Code:    "ASK_ENTRYPOINT_MISSING",
+			Code:    format.CodeEntrypointMissing,
 			Message: fmt.Sprintf("cannot read SKILL.md in %s: %v", displayDir(dirName), err),
-			Hints:   []string{"check that SKILL.md is a readable file"},
+			Try:     []string{"check that SKILL.md is a readable file"},
 		}
 	}
 	ep, diags := format.DecodeEntrypoint(data, "SKILL.md", format.KindSkill)
 	if diags.HasErrors() || ep == nil {
-		e := &Error{Code: "ASK_FRONTMATTER_INVALID", Diagnostics: diags}
+		e := &Error{Code: format.CodeFrontMatterInvalid, Diagnostics: diags}
 		var msgs []string
 		for _, d := range diags {
 			if d.Severity != format.SeverityError {
@@ -168,7 +170,7 @@ func readEntrypoint(fsys fs.FS, entry fs.DirEntry, dirName string) (*format.Entr
 			if len(msgs) == 0 {
 				e.Code = d.Code
 				if d.Fix != "" {
-					e.Hints = append(e.Hints, d.Fix)
+					e.Try = append(e.Try, d.Fix)
 				}
 			}
 			msgs = append(msgs, d.String())
@@ -191,14 +193,14 @@ func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (se
 		return s, fieldError(ep, "name", "SKILL.md front matter has no name",
 			"add `name: "+suggestName(dirName)+"` to the front matter of SKILL.md")
 	}
-	if err := CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return s, err
 	}
 	if dirName != "" && name != dirName {
 		return s, &Error{
-			Code:    "ASK_NAME_MISMATCH",
+			Code:    validate.CodeNameMismatch,
 			Message: fmt.Sprintf("SKILL.md is named %q but its folder is %q; they must be equal", name, dirName),
-			Hints:   []string{"rename the folder to " + name + ", or change `name` in SKILL.md to " + dirName},
+			Try:     []string{"rename the folder to " + name + ", or change `name` in SKILL.md to " + dirName},
 		}
 	}
 	s.name = name
@@ -233,7 +235,7 @@ func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (se
 	if s.version, err = checkVersion(version, DefaultVersion); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
-			e.Hints = append(e.Hints, "fix the version in the front matter of SKILL.md")
+			e.Try = append(e.Try, "fix the version in the front matter of SKILL.md")
 		}
 		return s, err
 	}
@@ -278,7 +280,7 @@ func fieldError(ep *format.Entrypoint, field, msg, hint string) *Error {
 	if pos := ep.Pos(field); pos.Line > 0 {
 		msg = fmt.Sprintf("SKILL.md:%d:%d: %s", pos.Line, max(pos.Col, 1), msg)
 	}
-	return &Error{Code: "ASK_FRONTMATTER_FIELD_INVALID", Message: msg, Hints: []string{hint}}
+	return &Error{Code: validate.CodeFrontMatterFieldInvalid, Message: msg, Try: []string{hint}}
 }
 
 // displayDir names the adopted folder in messages.

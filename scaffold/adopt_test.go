@@ -182,7 +182,7 @@ func TestAdoptErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("Adopt(%s) message = %q, want it to contain %q", tt.name, err.Error(), tt.msg)
 			}
-			if e := err.(*Error); len(e.Hint()) == 0 {
+			if e := err.(*Error); len(e.ErrorTry()) == 0 {
 				t.Errorf("Adopt(%s) has no hint", tt.name)
 			}
 		})

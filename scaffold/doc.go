@@ -32,21 +32,28 @@
 //
 // # Inputs and their defaults
 //
-// The name must satisfy CheckName (2–64 characters of a-z, 0-9 and single
-// inner hyphens; "@" and "/" reserved). An empty kind means skill. An empty
+// The name must follow the package-name grammar (format.CheckName, applied
+// through validate.CheckName: 1–64 characters of a-z, 0-9 and single inner
+// hyphens; "@" and "/" reserved). An empty kind means skill. An empty
 // description is replaced by one built from the name that says what the
 // package covers and when to use it; a given description is trimmed and
 // must be one line of printable text (no line breaks, tabs, control, format
 // or bidirectional characters) of at most MaxDescriptionLen characters. The
-// licence defaults to DefaultLicense and must be a current SPDX expression,
-// LicenseRef-…, or UNLICENSED. The version defaults to DefaultVersion and
-// must be strict semver. The author is "Name", "Name <email>" or
+// licence defaults to DefaultLicense and must pass validate.CheckLicense
+// without even a warning: a current SPDX expression, LicenseRef-…, or
+// UNLICENSED. The version defaults to DefaultVersion and must pass
+// validate.CheckVersion (strict semver). Name, licence and version errors
+// are validate's own messages, with its fix as the hint. The author is "Name", "Name <email>" or
 // "Name <email> (url)" and is written in the mapping form.
 //
 // # Errors
 //
-// Every failure is an *Error with a stable code, a one-sentence message and
-// hints (ErrorCode and Hint methods). The CLI maps codes to exit statuses:
+// Every failure is an *Error: a stable code, a one-sentence Message, Detail
+// lines and Try, the next actions, read through ErrorCode, ErrorDetail and
+// ErrorTry; Error() is the message alone. ASK_USAGE is CodeUsage; the other
+// codes are validate's and format's constants, the codes the same problems
+// have under validation. Adopt's front-matter errors also keep format's
+// Diagnostics. The CLI maps codes to exit statuses:
 //
 //	ASK_USAGE                      2  unknown kind; unusable description or author;
 //	                                  Adopt on a folder that already has skill.yaml,

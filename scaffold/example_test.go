@@ -65,12 +65,12 @@ func ExampleNew_invalidName() {
 	if errors.As(err, &e) {
 		fmt.Println(e.ErrorCode())
 		fmt.Println(e.Error())
-		fmt.Println("Try:", e.Hint()[0])
+		fmt.Println("Try:", e.ErrorTry()[0])
 	}
 	// Output:
 	// ASK_NAME_INVALID
-	// name "Java_Performance" is invalid: it contains uppercase letters; names are lowercase
-	// Try: use 2 to 64 lowercase letters, digits and single hyphens, e.g. java-performance
+	// name "Java_Performance" contains uppercase letters ("J", "P"); names are lowercase; contains '_'; only lowercase letters, digits and hyphens are allowed
+	// Try: rename it to "java-performance" (lowercase letters, digits and single hyphens, 1-64 characters)
 }
 
 // Adopt writes the manifest for a bare skill found in the wild.
@@ -118,15 +118,4 @@ func ExampleAdopt() {
 	//   - SKILL.md
 	//   - scripts/
 	//   - skill.yaml
-}
-
-// CheckName applies the package name grammar before anything is generated.
-func ExampleCheckName() {
-	for _, name := range []string{"code-review", "code--review", "@org/review"} {
-		fmt.Println(name, scaffold.CheckName(name))
-	}
-	// Output:
-	// code-review <nil>
-	// code--review name "code--review" is invalid: it contains "--"; use single hyphens between words
-	// @org/review name "@org/review" is invalid: "@" is reserved for future scoped names
 }

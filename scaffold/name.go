@@ -1,94 +1,21 @@
 package scaffold
 
 import (
-	"fmt"
+	"cmp"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
-// Name limits of the package format (DESIGN §3.3). They mirror the rule in
-// the validate module so that a scaffold never produces a name validate
-// rejects.
-const (
-	minNameLen = 2
-	maxNameLen = 64
-)
+// checkName applies validate's name rule (the grammar of format.CheckName)
+// to the name of a new or adopted package.
+func checkName(name string) error { return problemError(validate.CheckName(name)) }
 
-// CheckName reports whether name is a valid package name: 2 to 64 characters
-// of lowercase ASCII letters, digits and hyphens, starting and ending with a
-// letter or digit, without "--". The error, when not nil, is an *Error with
-// code ASK_NAME_INVALID that says exactly what is wrong.
-func CheckName(name string) error {
-	problem := nameProblem(name)
-	if problem == "" {
-		return nil
-	}
-	return &Error{
-		Code:    "ASK_NAME_INVALID",
-		Message: fmt.Sprintf("name %q is invalid: %s", name, problem),
-		Hints: []string{
-			"use 2 to 64 lowercase letters, digits and single hyphens, e.g. " + suggestName(name),
-		},
-	}
-}
-
-func nameProblem(name string) string {
-	switch {
-	case name == "":
-		return "it is empty"
-	case len(name) < minNameLen:
-		return fmt.Sprintf("it is %d character; the minimum is %d", len(name), minNameLen)
-	case len(name) > maxNameLen:
-		return fmt.Sprintf("it is %d characters; the limit is %d", len(name), maxNameLen)
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
-		case c == '@' || c == '/':
-			return fmt.Sprintf("%q is reserved for future scoped names", string(c))
-		case c >= 'A' && c <= 'Z':
-			return "it contains uppercase letters; names are lowercase"
-		default:
-			return fmt.Sprintf("character %q at byte %d is not a lowercase letter, digit or hyphen", rune(c), i+1)
-		}
-	}
-	switch {
-	case name[0] == '-':
-		return "it starts with a hyphen"
-	case name[len(name)-1] == '-':
-		return "it ends with a hyphen"
-	case strings.Contains(name, "--"):
-		return `it contains "--"; use single hyphens between words`
-	}
-	return ""
-}
-
-// suggestName turns an arbitrary string into a name that passes CheckName,
-// for use in hints. It lowercases letters, turns every run of other
-// characters into one hyphen, trims hyphens and caps the length.
-func suggestName(s string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		hyphen = true
-	}
-	out := b.String()
-	if len(out) > maxNameLen {
-		out = strings.TrimRight(out[:maxNameLen], "-")
-	}
-	if len(out) < minNameLen {
-		return "my-skill"
-	}
-	return out
-}
+// suggestName turns an arbitrary string into a valid name for use in
+// hints: format.SuggestName, or "my-skill" when nothing valid can be
+// derived.
+func suggestName(s string) string { return cmp.Or(format.SuggestName(s), "my-skill") }
 
 // nameWords splits a valid name into its hyphen-separated words.
 func nameWords(name string) []string {

@@ -1,14 +1,15 @@
 package scaffold
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/agent-skills/agent-skills/format"
-	"github.com/github/go-spdx/v2/spdxexp"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // Defaults applied by New when an Options field is empty.
@@ -55,7 +56,7 @@ type settings struct {
 // resolve checks opts and fills in defaults. Problems come back as *Error in
 // a fixed order: name first, because every other default depends on it.
 func (opts Options) resolve() (settings, error) {
-	if err := CheckName(opts.Name); err != nil {
+	if err := checkName(opts.Name); err != nil {
 		return settings{}, err
 	}
 	s := settings{name: opts.Name}
@@ -123,51 +124,41 @@ func checkDescription(d string) (string, error) {
 // code points.
 func notText(r rune) bool { return !unicode.IsGraphic(r) }
 
-// checkLicense returns lic, or def when lic is empty, after checking that it
-// is a valid SPDX licence expression with no deprecated identifier.
-// UNLICENSED is accepted for packages that grant no licence, as npm does
-// and as the validate module does.
+// checkLicense returns lic, or def when lic is empty, after checking it
+// with validate.CheckLicense: an SPDX expression, LicenseRef-… or
+// UNLICENSED. A deprecated SPDX identifier, only a warning for validate,
+// is refused, because a new manifest must pass strict validation.
 func checkLicense(lic, def string) (string, error) {
-	lic = strings.TrimSpace(lic)
-	if lic == "" {
-		lic = def
+	lic = cmp.Or(strings.TrimSpace(lic), def)
+	if err := validate.CheckLicense(lic); err != nil {
+		return "", problemError(err)
 	}
-	if lic == "UNLICENSED" {
-		return lic, nil
-	}
-	if ok, _ := spdxexp.ValidateLicensesWithOptions([]string{lic},
-		spdxexp.ValidateLicensesOptions{FailDeprecatedLicenses: true}); ok {
-		return lic, nil
-	}
-	msg := fmt.Sprintf("license %q is not a valid SPDX licence expression", lic)
-	if ok, _ := spdxexp.ValidateLicenses([]string{lic}); ok {
-		msg = fmt.Sprintf("license %q uses a deprecated SPDX identifier", lic)
-	}
-	return "", &Error{
-		Code:    "ASK_LICENSE_INVALID",
-		Message: msg,
-		Hints: []string{
-			"use a current SPDX identifier such as Apache-2.0 or MIT, or an expression such as \"MIT OR Apache-2.0\"; see https://spdx.org/licenses/",
-			"use LicenseRef-<name> for a custom licence shipped in the package, or UNLICENSED to grant no licence",
-		},
-	}
+	return lic, nil
 }
 
-// checkVersion returns v, or def when v is empty, after checking that it is
-// a strict semantic version.
+// checkVersion returns v, or def when v is empty, after checking with
+// validate.CheckVersion that it is a strict semantic version.
 func checkVersion(v, def string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		v = def
-	}
-	if _, err := semver.StrictNewVersion(v); err != nil {
-		return "", &Error{
-			Code:    "ASK_VERSION_INVALID",
-			Message: fmt.Sprintf("version %q is not a strict semantic version (MAJOR.MINOR.PATCH)", v),
-			Hints:   []string{"use an exact version such as " + DefaultVersion + " or 1.0.0"},
-		}
+	v = cmp.Or(strings.TrimSpace(v), def)
+	if err := validate.CheckVersion(v); err != nil {
+		return "", problemError(err)
 	}
 	return v, nil
+}
+
+// problemError turns the *validate.Problem of a single-value check into
+// an *Error with the same code and message, and the problem's fix as the
+// next action.
+func problemError(err error) error {
+	var p *validate.Problem
+	if err == nil || !errors.As(err, &p) {
+		return err
+	}
+	e := &Error{Code: p.Code, Message: p.Message}
+	if p.Fix != "" {
+		e.Try = []string{p.Fix}
+	}
+	return e
 }
 
 // defaultDescription builds a description that passes the routing test: it

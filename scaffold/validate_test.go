@@ -157,17 +157,22 @@ func TestStrictValidationDetectsBreakage(t *testing.T) {
 	}
 }
 
-// TestCheckNameAgreesWithValidate keeps the scaffold's copy of the name
-// grammar in step with the validate module's, which decides in the end.
-func TestCheckNameAgreesWithValidate(t *testing.T) {
+// TestNewAcceptsTheNamesValidateAccepts: New refuses a name exactly when
+// validate.CheckName does, so a scaffold never produces a package that
+// validation rejects for its name, and never refuses one it would accept.
+func TestNewAcceptsTheNamesValidateAccepts(t *testing.T) {
 	names := []string{
 		"", "a", "ab", "a-b", "a--b", "-ab", "ab-", "AB", "a_b", "a.b", "a b", "@a/b", "a/b",
 		"0", "00", "9-9", "k8s", strings.Repeat("a", 64), strings.Repeat("a", 65), "é-x", "ab\n",
 	}
 	for _, name := range names {
-		mine, theirs := CheckName(name) == nil, validate.CheckName(name) == nil
+		_, err := New(Options{Name: name})
+		mine, theirs := err == nil, validate.CheckName(name) == nil
 		if mine != theirs {
-			t.Errorf("CheckName(%q) valid = %v, validate.CheckName valid = %v", name, mine, theirs)
+			t.Errorf("New(%q) succeeded = %v (err %v), validate.CheckName valid = %v", name, mine, err, theirs)
+		}
+		if err != nil && errCode(err) != "ASK_NAME_INVALID" {
+			t.Errorf("New(%q) code = %q, want ASK_NAME_INVALID", name, errCode(err))
 		}
 	}
 }

@@ -58,7 +58,7 @@ func CheckDependencies(self string, deps, optional []Requirement) []FieldProblem
 
 // depProblem builds an ASK_DEPENDENCY_INVALID field problem.
 func depProblem(field, msg, fix string) FieldProblem {
-	return FieldProblem{Field: field, Problem: &Problem{Code: "ASK_DEPENDENCY_INVALID", Message: msg, Fix: fix}}
+	return FieldProblem{Field: field, Problem: &Problem{Code: CodeDependencyInvalid, Message: msg, Fix: fix}}
 }
 
 // CheckSuggests checks the suggests list of the package called self: each
@@ -71,7 +71,7 @@ func CheckSuggests(self string, suggests []string) []FieldProblem {
 	for i, s := range suggests {
 		at := fmt.Sprintf("suggests[%d]", i)
 		add := func(msg, fix string) {
-			out = append(out, FieldProblem{Field: at, Problem: &Problem{Code: "ASK_SUGGESTS_INVALID", Message: msg, Fix: fix}})
+			out = append(out, FieldProblem{Field: at, Problem: &Problem{Code: CodeSuggestsInvalid, Message: msg, Fix: fix}})
 		}
 		if name, ok := splitRange(s); ok {
 			add(fmt.Sprintf("%s %q carries a version range; suggestions are bare names", at, s),

@@ -23,15 +23,17 @@
 //
 // # Rules and codes
 //
-// All codes are validation failures (exit code 3 at the CLI). "Strict"
-// means Options.Strict (`validate --strict`, and always during publish).
+// All codes are validation failures (exit code 3 at the CLI), each a Code
+// constant (CodeNameInvalid is ASK_NAME_INVALID, …). "Strict" means
+// Options.Strict (`validate --strict`, and always during publish).
 //
 //	ASK_REQUIRED_FIELD            name, version or description missing from skill.yaml,
 //	                              or an empty description; name or description missing
 //	                              from SKILL.md / WORKFLOW.js meta (a warning for a
 //	                              COMMAND.md without description)
-//	ASK_NAME_INVALID              name grammar: 2-64 characters, ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$,
-//	                              no "--"; "@" and "/" are reserved for scoped names
+//	ASK_NAME_INVALID              the name grammar of format.CheckName: 1-64 characters of
+//	                              a-z, 0-9 and "-", no hyphen at either end, no "--";
+//	                              "@" and "/" are reserved for scoped names
 //	ASK_NAME_MISMATCH             skill.yaml name ≠ directory name, or entrypoint name ≠
 //	                              skill.yaml name (directory name for a bare skill)
 //	ASK_KIND_UNKNOWN              kind is not skill, command or workflow
@@ -72,6 +74,15 @@
 // Problems found while loading (YAML syntax, unsafe files, size limits, a
 // missing entrypoint, a newer schemaVersion) carry format's own codes; Dir
 // returns them together with validate's.
+//
+// # Errors
+//
+// An invalid package is not an error: Dir, Package and Collection report it
+// as Diagnostics; only Collection returns an error, when the tree cannot be
+// walked at all. The single-value checks (CheckName, CheckVersion, CheckRange,
+// CheckLicense, CheckPath) return nil or a *Problem: a code, a message, a
+// fix and whether it is only a warning, the same fields a Diagnostic has
+// without the position.
 //
 // # Decisions
 //

@@ -93,9 +93,9 @@ func ExampleCheckName() {
 	// Output:
 	// java-performance is valid
 	// ASK_NAME_INVALID: name "Java_Performance" contains uppercase letters ("J", "P"); names are lowercase; contains '_'; only lowercase letters, digits and hyphens are allowed
-	//   fix: rename it to "java-performance" (lowercase letters, digits and single hyphens, 2-64 characters)
+	//   fix: rename it to "java-performance" (lowercase letters, digits and single hyphens, 1-64 characters)
 	// ASK_NAME_INVALID: name "@acme/review" contains "@" and "/", reserved for scoped names such as @org/skill
-	//   fix: rename it to "acme-review" (lowercase letters, digits and single hyphens, 2-64 characters)
+	//   fix: rename it to "acme-review" (lowercase letters, digits and single hyphens, 1-64 characters)
 }
 
 func ExampleCheckLicense() {

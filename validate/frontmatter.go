@@ -85,7 +85,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 		out = append(out, FieldProblem{Field: field, Problem: &Problem{Code: code, Message: msg, Fix: fix, Warning: warning}})
 	}
 	invalid := func(field, msg, fix string) {
-		add(field, "ASK_FRONTMATTER_FIELD_INVALID", msg, fix, false)
+		add(field, CodeFrontMatterFieldInvalid, msg, fix, false)
 	}
 	command := e.Kind == format.KindCommand
 	where := "front matter"
@@ -98,11 +98,11 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 	}
 	if !e.HasMeta {
 		if command {
-			add("", "ASK_REQUIRED_FIELD", file+" has no front matter, so it has no description",
+			add("", CodeRequiredField, file+" has no front matter, so it has no description",
 				"start the file with a front-matter block: ---, description: <what the command does>, ---", true)
 			return out
 		}
-		add("", "ASK_REQUIRED_FIELD", file+" has no front matter; name and description are required",
+		add("", CodeRequiredField, file+" has no front matter; name and description are required",
 			"start the file with a front-matter block: ---, name: <package name>, description: <what it covers and when to use it>, ---", false)
 		return out
 	}
@@ -110,18 +110,18 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 	// name
 	if v, ok := e.Fields["name"]; !ok || v == nil {
 		if !command {
-			add("", "ASK_REQUIRED_FIELD", fmt.Sprintf("%s %s has no name", file, where),
+			add("", CodeRequiredField, fmt.Sprintf("%s %s has no name", file, where),
 				"add `name: <package name>`, the same as the directory name", false)
 		}
 	} else if s, ok := v.(string); !ok {
 		invalid("name", fmt.Sprintf("%s name is a %s; it must be a string", where, typeName(v)), "write the name as text, such as `name: my-skill`")
-	} else if reasons := nameReasons(s, 1); len(reasons) > 0 {
+	} else if reasons := format.CheckName(s); len(reasons) > 0 {
 		invalid("name", fmt.Sprintf("%s name %q %s", where, s, strings.Join(reasons, "; ")), nameFix(s))
 	}
 
 	// description
 	if v, ok := e.Fields["description"]; !ok || v == nil {
-		add("", "ASK_REQUIRED_FIELD", fmt.Sprintf("%s %s has no description", file, where),
+		add("", CodeRequiredField, fmt.Sprintf("%s %s has no description", file, where),
 			"add `description:` saying what it covers and when to use it; agents choose skills by it", command)
 	} else if s, ok := v.(string); !ok {
 		invalid("description", fmt.Sprintf("description is a %s; it must be a string", typeName(v)), "quote the description")
@@ -182,7 +182,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 				}
 			}
 			if allStrings {
-				add("allowed-tools", "ASK_FRONTMATTER_FIELD_INVALID",
+				add("allowed-tools", CodeFrontMatterFieldInvalid,
 					"allowed-tools is a list; the Agent Skills specification defines a space-separated string (Claude Code reads both)",
 					"write the tools on one line separated by spaces, such as `allowed-tools: Read Grep Bash(git *)`", !strict)
 				break
@@ -211,7 +211,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 		if agent := agentFor(agentKeys, k.Name); agent != "" {
 			if strict && !command {
 				out = append(out, FieldProblem{Field: k.Name, atKey: true, Problem: &Problem{
-					Code:    "ASK_FRONTMATTER_UNKNOWN_KEY",
+					Code:    CodeFrontMatterUnknownKey,
 					Message: fmt.Sprintf("%q is a %s key, not part of the Agent Skills specification; other agents ignore it", k.Name, agent),
 					Fix:     "keep it if the skill needs it in " + agent + "; it does no harm elsewhere",
 					Warning: true,
@@ -220,7 +220,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 			continue
 		}
 		out = append(out, FieldProblem{Field: k.Name, atKey: true, Problem: &Problem{
-			Code:    "ASK_FRONTMATTER_UNKNOWN_KEY",
+			Code:    CodeFrontMatterUnknownKey,
 			Message: fmt.Sprintf("%s has the unknown front-matter key %q", file, k.Name),
 			Fix:     "remove it, or move it under `metadata:`; the Agent Skills specification allows only " + strings.Join(specKeys[:6], ", "),
 			Warning: !strict,

@@ -26,12 +26,12 @@ const licenseFix = "use an SPDX identifier or expression such as MIT, Apache-2.0
 func CheckLicense(expr string) error {
 	switch {
 	case strings.TrimSpace(expr) == "":
-		return &Problem{Code: "ASK_LICENSE_INVALID", Message: "license is empty", Fix: licenseFix}
+		return &Problem{Code: CodeLicenseInvalid, Message: "license is empty", Fix: licenseFix}
 	case expr == Unlicensed:
 		return nil
 	case strings.EqualFold(expr, Unlicensed):
 		return &Problem{
-			Code:    "ASK_LICENSE_INVALID",
+			Code:    CodeLicenseInvalid,
 			Message: fmt.Sprintf("license %q must be written in capitals", expr),
 			Fix:     "write UNLICENSED",
 		}
@@ -42,7 +42,7 @@ func CheckLicense(expr string) error {
 	}
 	if ok, _ := spdxexp.ValidateLicenses([]string{expr}); ok {
 		return &Problem{
-			Code:    "ASK_LICENSE_INVALID",
+			Code:    CodeLicenseInvalid,
 			Message: fmt.Sprintf("license %q uses a deprecated SPDX identifier", expr),
 			Fix:     "use the current identifier from https://spdx.org/licenses/ (for example GPL-2.0-only or GPL-2.0-or-later instead of GPL-2.0)",
 			Warning: true,
@@ -52,5 +52,5 @@ func CheckLicense(expr string) error {
 	if strings.EqualFold(strings.TrimSpace(expr), "proprietary") {
 		msg = fmt.Sprintf("license %q is not an SPDX identifier; for a package nobody else may use write UNLICENSED", expr)
 	}
-	return &Problem{Code: "ASK_LICENSE_INVALID", Message: msg, Fix: licenseFix}
+	return &Problem{Code: CodeLicenseInvalid, Message: msg, Fix: licenseFix}
 }

@@ -33,7 +33,7 @@ func CheckOverrides(overrides map[string]map[string]any, allow map[string][]stri
 				fix = "use one of the agent ids " + strings.Join(known, ", ") + ", or remove the block"
 			}
 			out = append(out, FieldProblem{Field: "agentOverrides." + id, Problem: &Problem{
-				Code:    "ASK_OVERRIDE_KEY_UNKNOWN",
+				Code:    CodeOverrideKeyUnknown,
 				Message: fmt.Sprintf("agentOverrides names the unknown agent %q", id),
 				Fix:     fix,
 			}})
@@ -54,7 +54,7 @@ func CheckOverrides(overrides map[string]map[string]any, allow map[string][]stri
 				fix = fmt.Sprintf("remove it, or use one of the keys %s accepts: %s", id, strings.Join(sorted, ", "))
 			}
 			out = append(out, FieldProblem{Field: "agentOverrides." + id + "." + k, Problem: &Problem{
-				Code:    "ASK_OVERRIDE_KEY_UNKNOWN",
+				Code:    CodeOverrideKeyUnknown,
 				Message: fmt.Sprintf("agentOverrides.%s has the key %q, which the %s adapter does not allow", id, k, id),
 				Fix:     fix,
 			}})

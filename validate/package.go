@@ -94,13 +94,13 @@ func loadAndCheck(fsys fs.FS, opts Options) (*format.Package, format.Diagnostics
 	checked := Package(pkg, opts)
 	unsafe := map[format.Pos]bool{}
 	for _, d := range checked {
-		if d.Code == "ASK_FILES_UNSAFE_PATH" {
+		if d.Code == CodeFilesUnsafePath {
 			unsafe[d.Pos] = true
 		}
 	}
 	diags := make(format.Diagnostics, 0, len(loaded)+len(checked))
 	for _, d := range loaded {
-		if d.Code == "ASK_FILES_MISSING" && unsafe[d.Pos] {
+		if d.Code == format.CodeFilesMissing && unsafe[d.Pos] {
 			continue
 		}
 		diags = append(diags, d)
@@ -134,7 +134,7 @@ func (c *checker) run() {
 		c.manifest(m)
 	case c.pkg.Bare && c.opts.Strict:
 		c.add("", format.Pos{}, &Problem{
-			Code:    "ASK_MANIFEST_MISSING",
+			Code:    CodeManifestMissing,
 			Message: "the package has no skill.yaml; a bare skill cannot be versioned or published",
 			Fix:     "run `agent-skills create --from <dir>` to write a skill.yaml that matches SKILL.md",
 		})
@@ -158,7 +158,7 @@ func (c *checker) manifest(m *format.Manifest) {
 	for _, f := range []string{"name", "version", "description"} {
 		if !m.Has(f) {
 			c.add(file, format.Pos{}, &Problem{
-				Code:    "ASK_REQUIRED_FIELD",
+				Code:    CodeRequiredField,
 				Message: fmt.Sprintf("skill.yaml has no %s", f),
 				Fix:     requiredFix[f],
 			})
@@ -170,7 +170,7 @@ func (c *checker) manifest(m *format.Manifest) {
 			at("name", err.(*Problem))
 		} else if c.opts.DirName != "" && m.Name != c.opts.DirName {
 			at("name", &Problem{
-				Code:    "ASK_NAME_MISMATCH",
+				Code:    CodeNameMismatch,
 				Message: fmt.Sprintf("name %q does not match the directory name %q", m.Name, c.opts.DirName),
 				Fix:     fmt.Sprintf("rename the directory to %q, or set name: %s", m.Name, c.opts.DirName),
 			})
@@ -178,7 +178,7 @@ func (c *checker) manifest(m *format.Manifest) {
 	}
 	if !m.Kind.Valid() {
 		at("kind", &Problem{
-			Code:    "ASK_KIND_UNKNOWN",
+			Code:    CodeKindUnknown,
 			Message: fmt.Sprintf("kind %q is not a known package kind", m.Kind),
 			Fix:     "use kind: skill, command or workflow",
 		})
@@ -190,7 +190,7 @@ func (c *checker) manifest(m *format.Manifest) {
 	}
 	if m.Has("description") && strings.TrimSpace(m.Description) == "" {
 		at("description", &Problem{
-			Code:    "ASK_REQUIRED_FIELD",
+			Code:    CodeRequiredField,
 			Message: "description is empty",
 			Fix:     requiredFix["description"],
 		})
@@ -211,7 +211,7 @@ func (c *checker) manifest(m *format.Manifest) {
 			msg = fmt.Sprintf("skill.yaml has no files list, so the entrypoint %s would not ship", ep)
 		}
 		c.add(file, pos, &Problem{
-			Code:    "ASK_ENTRYPOINT_NOT_LISTED",
+			Code:    CodeEntrypointNotListed,
 			Message: msg,
 			Fix:     fmt.Sprintf("add `- %s` to files", ep),
 		})
@@ -226,7 +226,7 @@ func (c *checker) manifest(m *format.Manifest) {
 		}
 		if err := CheckRange(a.MinVersion); err != nil {
 			at(field, &Problem{
-				Code:    "ASK_VERSION_INVALID",
+				Code:    CodeVersionInvalid,
 				Message: fmt.Sprintf("%s (%s): %s", field, a.ID, err.(*Problem).Message),
 				Fix:     `write an agent version constraint such as ">=2.0.0"`,
 			})
@@ -238,7 +238,7 @@ func (c *checker) manifest(m *format.Manifest) {
 
 	unknown := func(k format.Key, what string) {
 		c.add(file, k.Pos, &Problem{
-			Code:    "ASK_MANIFEST_UNKNOWN_KEY",
+			Code:    CodeManifestUnknownKey,
 			Message: fmt.Sprintf("skill.yaml has the unknown %s %q", what, k.Name),
 			Fix:     "remove it or check its spelling; known top-level keys are " + strings.Join(format.KnownManifestKeys(), ", "),
 			Warning: c.warnUnlessStrict(),
@@ -288,7 +288,9 @@ func (c *checker) entrypoint() {
 	}
 
 	m := c.pkg.Manifest
-	if name, ok := e.Fields["name"].(string); ok && nameReasonsOK(name) {
+	// An invalid name has been reported above; a mismatch is not reported
+	// on top of it.
+	if name, ok := e.Fields["name"].(string); ok && format.ValidName(name) {
 		want, from := "", ""
 		switch {
 		case m != nil && m.Name != "":
@@ -298,7 +300,7 @@ func (c *checker) entrypoint() {
 		}
 		if want != "" && name != want {
 			c.add(file, e.Pos("name"), &Problem{
-				Code:    "ASK_NAME_MISMATCH",
+				Code:    CodeNameMismatch,
 				Message: fmt.Sprintf("%s name %q does not match the %s %q", file, name, from, want),
 				Fix:     fmt.Sprintf("set name: %s in %s", want, file),
 			})
@@ -309,7 +311,7 @@ func (c *checker) entrypoint() {
 		switch {
 		case m != nil && m.Version != "" && v != m.Version:
 			c.add(file, e.Pos("version"), &Problem{
-				Code:    "ASK_VERSION_MISMATCH",
+				Code:    CodeVersionMismatch,
 				Message: fmt.Sprintf("%s version %q does not match the skill.yaml version %q", file, v, m.Version),
 				Fix:     fmt.Sprintf("set version: %s in %s, or remove it there (skill.yaml is authoritative)", m.Version, file),
 			})
@@ -323,10 +325,6 @@ func (c *checker) entrypoint() {
 		c.links(file, e)
 	}
 }
-
-// nameReasonsOK reports whether a front-matter name passed its own rules,
-// so that a mismatch is not reported on top of an invalid name.
-func nameReasonsOK(name string) bool { return len(nameReasons(name, 1)) == 0 }
 
 // entrypointPos places a front-matter problem: on the key for unknown keys,
 // on the value otherwise, and on the opening `---` for missing fields.
@@ -360,7 +358,7 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 				how = "leaves the package"
 			}
 			c.add(file, l.Pos, &Problem{
-				Code:    "ASK_LINK_OUTSIDE_PACKAGE",
+				Code:    CodeLinkOutsidePackage,
 				Message: fmt.Sprintf("%s %q %s; an installed package cannot reach it", what, l.Destination, how),
 				Fix:     "copy the target into the package and link to it with a relative path, or use an https:// URL",
 			})
@@ -374,7 +372,7 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 				msg = fmt.Sprintf("%s %q points at %s, which files does not list, so it would not ship", what, l.Destination, l.Target)
 				fix = "add " + l.Target + " (or its folder) to files in skill.yaml"
 			}
-			c.add(file, l.Pos, &Problem{Code: "ASK_LINK_BROKEN", Message: msg, Fix: fix, Warning: c.warnUnlessStrict()})
+			c.add(file, l.Pos, &Problem{Code: CodeLinkBroken, Message: msg, Fix: fix, Warning: c.warnUnlessStrict()})
 		}
 	}
 }

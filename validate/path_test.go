@@ -3,6 +3,8 @@ package validate
 import (
 	"strings"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 func TestCheckPath(t *testing.T) {
@@ -143,7 +145,7 @@ func FuzzCheckPath(f *testing.F) {
 			t.Fatalf("CheckPath(%q) = nil, want an error for a traversal", p)
 		}
 		for _, seg := range strings.Split(clean, "/") {
-			if seg == "" || seg == "." || len(seg) > MaxSegmentLen {
+			if seg == "" || seg == "." || len(seg) > format.MaxSegmentLength {
 				t.Fatalf("CheckPath(%q) = nil, but segment %q is unsafe", p, seg)
 			}
 		}

@@ -2,6 +2,67 @@ package validate
 
 import "github.com/agent-skills/agent-skills/format"
 
+// The stable codes of the problems this package reports, documented in
+// docs/errors.md (see the package documentation for when each applies).
+// Problems found while loading carry format's codes instead.
+const (
+	// CodeRequiredField reports that a required field of skill.yaml or the
+	// entrypoint is missing or empty.
+	CodeRequiredField = "ASK_REQUIRED_FIELD"
+	// CodeNameInvalid reports that a name breaks the grammar of
+	// format.CheckName.
+	CodeNameInvalid = "ASK_NAME_INVALID"
+	// CodeNameMismatch reports that the manifest, folder and entrypoint names
+	// differ.
+	CodeNameMismatch = "ASK_NAME_MISMATCH"
+	// CodeKindUnknown reports that kind is not skill, command or workflow.
+	CodeKindUnknown = "ASK_KIND_UNKNOWN"
+	// CodeVersionInvalid reports that a version is not strict semver, or a
+	// minVersion range is invalid.
+	CodeVersionInvalid = "ASK_VERSION_INVALID"
+	// CodeVersionMismatch reports that the entrypoint's version differs from
+	// skill.yaml's.
+	CodeVersionMismatch = "ASK_VERSION_MISMATCH"
+	// CodeLicenseInvalid reports that the licence is not an SPDX expression,
+	// LicenseRef-… or UNLICENSED.
+	CodeLicenseInvalid = "ASK_LICENSE_INVALID"
+	// CodeFilesUnsafePath reports that a files entry is not a portable relative
+	// path.
+	CodeFilesUnsafePath = "ASK_FILES_UNSAFE_PATH"
+	// CodeFilesDuplicate reports that a files entry is listed twice.
+	CodeFilesDuplicate = "ASK_FILES_DUPLICATE"
+	// CodeEntrypointNotListed reports that files does not list the kind's
+	// entrypoint.
+	CodeEntrypointNotListed = "ASK_ENTRYPOINT_NOT_LISTED"
+	// CodeDependencyInvalid reports that a dependency has a bad name or range,
+	// is the package itself, or repeats.
+	CodeDependencyInvalid = "ASK_DEPENDENCY_INVALID"
+	// CodeSuggestsInvalid reports that a suggestion has a range, a bad name, is
+	// the package itself, or repeats.
+	CodeSuggestsInvalid = "ASK_SUGGESTS_INVALID"
+	// CodeOverrideKeyUnknown reports that agentOverrides names an agent or key
+	// outside the allowlist.
+	CodeOverrideKeyUnknown = "ASK_OVERRIDE_KEY_UNKNOWN"
+	// CodeManifestUnknownKey reports that skill.yaml has a key this CLI does
+	// not know.
+	CodeManifestUnknownKey = "ASK_MANIFEST_UNKNOWN_KEY"
+	// CodeManifestMissing reports that, under Strict, a bare skill has no
+	// skill.yaml.
+	CodeManifestMissing = "ASK_MANIFEST_MISSING"
+	// CodeFrontMatterFieldInvalid reports that a front-matter field breaks a
+	// rule of the Agent Skills specification.
+	CodeFrontMatterFieldInvalid = "ASK_FRONTMATTER_FIELD_INVALID"
+	// CodeFrontMatterUnknownKey reports that a front-matter key is outside the
+	// specification.
+	CodeFrontMatterUnknownKey = "ASK_FRONTMATTER_UNKNOWN_KEY"
+	// CodeLinkOutsidePackage reports that a Markdown link or image leaves the
+	// package.
+	CodeLinkOutsidePackage = "ASK_LINK_OUTSIDE_PACKAGE"
+	// CodeLinkBroken reports that a relative link or image names a file the
+	// package does not ship.
+	CodeLinkBroken = "ASK_LINK_BROKEN"
+)
+
 // Problem is the error returned by the single-value rule checks (CheckName,
 // CheckVersion, CheckPath, CheckLicense, CheckRange): which rule was broken,
 // what exactly is wrong, and how to fix it. Package and Dir turn problems

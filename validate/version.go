@@ -19,7 +19,7 @@ func CheckVersion(v string) error {
 		return nil
 	}
 	return &Problem{
-		Code:    "ASK_VERSION_INVALID",
+		Code:    CodeVersionInvalid,
 		Message: versionMessage(v, err),
 		Fix:     versionFix(v),
 	}
@@ -94,14 +94,14 @@ func looksLikeRange(v string) bool {
 func CheckRange(r string) error {
 	if strings.TrimSpace(r) == "" {
 		return &Problem{
-			Code:    "ASK_DEPENDENCY_INVALID",
+			Code:    CodeDependencyInvalid,
 			Message: "version range is empty",
 			Fix:     `write a range such as "^1.0.0", or "*" to accept any version`,
 		}
 	}
 	if _, err := semver.NewConstraint(r); err != nil {
 		return &Problem{
-			Code:    "ASK_DEPENDENCY_INVALID",
+			Code:    CodeDependencyInvalid,
 			Message: fmt.Sprintf("version range %q is not valid: %v", r, err),
 			Fix:     `write a range such as "^1.2.0", "~1.2.0", ">=1.2.0 <2.0.0" or "1.x"`,
 		}

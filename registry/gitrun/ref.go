@@ -29,6 +29,7 @@ type RefError struct {
 	Reason string
 }
 
+// Error returns "ref", the ref and why it is refused.
 func (e *RefError) Error() string { return "ref " + e.Ref + " " + e.Reason }
 
 // CheckRef reports whether name may be used as a branch, tag or commit:

@@ -157,6 +157,8 @@ type CommandError struct {
 	Err error
 }
 
+// Error returns "git", the subcommand and the first line of its standard
+// error, or the cause when git wrote nothing.
 func (e *CommandError) Error() string {
 	msg, _, _ := strings.Cut(e.Stderr, "\n")
 	if msg == "" {

@@ -16,6 +16,7 @@ type URLError struct {
 	Reason string
 }
 
+// Error returns "git remote", the remote and why it is refused.
 func (e *URLError) Error() string { return "git remote " + e.URL + " " + e.Reason }
 
 var (

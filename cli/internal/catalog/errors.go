@@ -26,8 +26,8 @@ func (e *Error) Error() string {
 // ErrorCode returns the stable ASK_* code.
 func (e *Error) ErrorCode() string { return e.Code }
 
-// Hint returns the next actions to try.
-func (e *Error) Hint() []string { return e.Hints }
+// ErrorTry returns the next actions to try.
+func (e *Error) ErrorTry() []string { return e.Hints }
 
 // denied builds an ASK_CATALOG_READ_DENIED error.
 func denied(resource, why string) *Error {

@@ -461,7 +461,7 @@ func TestCompatibilityMinVersion(t *testing.T) {
 		{"", "1.0.0", false},
 	}
 	for _, tt := range tests {
-		a, _ := agents.Lookup("claude-code")
+		a, _ := agents.Default().Lookup("claude-code")
 		c := formatCompat("claude-code", tt.min)
 		got := versionMismatch(c, a, tt.have) != ""
 		if got != tt.skipped {

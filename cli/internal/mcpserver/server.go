@@ -251,18 +251,44 @@ func schema[T any](bound func(map[string]*jsonschema.Schema), required ...string
 }
 
 // toolError turns a backend failure into the tool error text, with its
-// code and next action when it has them.
+// detail lines, first next action and code when it has them.
 func toolError(err error) error {
 	var c interface{ ErrorCode() string }
-	var h interface{ Hint() []string }
+	var h interface{ ErrorTry() []string }
 	msg := err.Error()
-	if errors.As(err, &h) && len(h.Hint()) > 0 {
-		msg += "\nTry: " + h.Hint()[0]
+	for _, l := range detailLines(err) {
+		msg += "\n  " + l
+	}
+	if errors.As(err, &h) && len(h.ErrorTry()) > 0 {
+		msg += "\nTry: " + h.ErrorTry()[0]
 	}
 	if errors.As(err, &c) && c.ErrorCode() != "" {
 		msg += "\ncode: " + c.ErrorCode()
 	}
 	return errors.New(msg)
+}
+
+// detailLines returns the detail lines of every library error in err's
+// tree, outermost first.
+func detailLines(err error) []string {
+	var out []string
+	for err != nil {
+		if d, ok := err.(interface{ ErrorDetail() []string }); ok {
+			out = append(out, d.ErrorDetail()...)
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				out = append(out, detailLines(e)...)
+			}
+			return out
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		default:
+			return out
+		}
+	}
+	return out
 }
 
 // withTitle copies the annotations with a title.

@@ -31,6 +31,6 @@
 //     rewritten to that tarball, integrity unchanged) when the folder still
 //     holds its bytes; when it does not, the entry is dropped with a warning.
 //   - Errors are *Error values with a stable ASK_* code (ErrorCode) and the
-//     next actions (Hint); resolution and registry failures keep the
+//     next actions (ErrorTry); resolution and registry failures keep the
 //     resolver's and the registry's own error values.
 package publish

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -238,7 +239,7 @@ func (j *journal) check(root string) string {
 		return fmt.Sprintf("it names agents this agent-skills does not know: %v", j.Agents)
 	}
 	for n, s := range j.Skills {
-		if !resolve.ValidName(n) {
+		if !format.ValidName(n) {
 			return fmt.Sprintf("%q is not a skill name", n)
 		}
 		switch {

@@ -15,11 +15,11 @@ func TestAllOrder(t *testing.T) {
 		t.Errorf("Default().IDs() = %q, want %q", got, want)
 	}
 	var ids []string
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		ids = append(ids, a.ID())
 	}
 	if !slices.Equal(ids, want) {
-		t.Errorf("All() ids = %q, want %q", ids, want)
+		t.Errorf("Default().All() ids = %q, want %q", ids, want)
 	}
 }
 
@@ -27,7 +27,7 @@ func TestAllOrder(t *testing.T) {
 func TestTableConsistent(t *testing.T) {
 	env := testEnv(nil)
 	rootShape := map[string]Location{}
-	for _, a := range All() {
+	for _, a := range Default().All() {
 		row := a.(*tableAdapter).row
 		if row.displayName == "" {
 			t.Errorf("%s has no display name", row.id)
@@ -87,35 +87,37 @@ func TestLookup(t *testing.T) {
 		{"copilot", "github-copilot", ""},
 		{"gemini", "gemini-cli", ""},
 		{"amp", "amp", ""},
-		{"cluade", "", "Did you mean --agent claude?"},
-		{"codx", "", "Did you mean --agent codex?"},
+		{"cluade", "", "use --agent claude, the nearest known name"},
+		{"codx", "", "use --agent codex, the nearest known name"},
 		{"vim", "", ""},
 		{"all", "", ""},
 	}
 	for _, tc := range cases {
-		a, err := Lookup(tc.in)
+		a, err := Default().Lookup(tc.in)
 		if tc.want != "" {
 			if err != nil || a.ID() != tc.want {
-				t.Errorf("Lookup(%q) = %v, %v, want %s", tc.in, a, err, tc.want)
+				t.Errorf("Default().Lookup(%q) = %v, %v, want %s", tc.in, a, err, tc.want)
 			}
 			continue
 		}
 		var e *Error
-		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" || e.ExitCode() != 2 {
-			t.Fatalf("Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN with exit code 2", tc.in, err)
+		if !errors.As(err, &e) || e.ErrorCode() != "ASK_AGENT_UNKNOWN" {
+			t.Fatalf("Default().Lookup(%q) error = %v, want ASK_AGENT_UNKNOWN", tc.in, err)
 		}
-		hints := strings.Join(e.Hint(), "\n")
+		detail := strings.Join(e.ErrorDetail(), "\n")
 		for _, id := range Default().IDs() {
-			if !strings.Contains(hints, id) {
-				t.Errorf("Lookup(%q) hints = %q, want them to list %s", tc.in, hints, id)
+			if !strings.Contains(detail, id) {
+				t.Errorf("Default().Lookup(%q) detail = %q, want it to list %s", tc.in, detail, id)
 			}
 		}
-		if tc.hint != "" && e.Hint()[0] != tc.hint {
-			t.Errorf("Lookup(%q) first hint = %q, want %q", tc.in, e.Hint()[0], tc.hint)
+		hints := strings.Join(e.ErrorTry(), "\n")
+		if tc.hint != "" && e.ErrorTry()[0] != tc.hint {
+			t.Errorf("Default().Lookup(%q) first hint = %q, want %q", tc.in, e.ErrorTry()[0], tc.hint)
 		}
-		if tc.hint == "" && strings.Contains(hints, "Did you mean") {
-			t.Errorf("Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
+		if tc.hint == "" && strings.Contains(hints, "nearest known name") {
+			t.Errorf("Default().Lookup(%q) hints = %q, want no suggestion", tc.in, hints)
 		}
+		checkActions(t, "Default().Lookup("+tc.in+")", e)
 	}
 }
 
@@ -149,22 +151,22 @@ func TestSelect(t *testing.T) {
 	}
 }
 
-func TestNewRegistryRejectsClashes(t *testing.T) {
+func TestNewTableRejectsClashes(t *testing.T) {
 	cases := []struct {
 		name     string
 		adapters []Adapter
 	}{
 		{"duplicate id", []Adapter{fakeAdapter{id: "x"}, fakeAdapter{id: "x"}}},
-		{"id clashes with alias", append(All(), fakeAdapter{id: "claude"})},
+		{"id clashes with alias", append(Default().All(), fakeAdapter{id: "claude"})},
 		{"reserved all", []Adapter{fakeAdapter{id: "all"}}},
 	}
 	for _, tc := range cases {
-		if _, err := NewRegistry(tc.adapters...); err == nil {
-			t.Errorf("NewRegistry(%s) error = nil, want one", tc.name)
+		if _, err := NewTable(tc.adapters...); err == nil {
+			t.Errorf("NewTable(%s) error = nil, want one", tc.name)
 		}
 	}
-	if _, err := NewRegistry(fakeAdapter{id: "x"}, fakeAdapter{id: "y"}); err != nil {
-		t.Errorf("NewRegistry(x, y) error = %v, want nil", err)
+	if _, err := NewTable(fakeAdapter{id: "x"}, fakeAdapter{id: "y"}); err != nil {
+		t.Errorf("NewTable(x, y) error = %v, want nil", err)
 	}
 }
 
@@ -176,11 +178,11 @@ func TestOverrideKeys(t *testing.T) {
 	if got := keys["claude-code"]; len(got) != 0 {
 		t.Errorf("OverrideKeys()[claude-code] = %q, want none", got)
 	}
-	if len(keys) != len(All()) {
-		t.Errorf("OverrideKeys() has %d agents, want %d", len(keys), len(All()))
+	if len(keys) != len(Default().All()) {
+		t.Errorf("OverrideKeys() has %d agents, want %d", len(keys), len(Default().All()))
 	}
 	// The returned slices are copies: changing one changes nothing.
-	a, _ := Lookup("codex")
+	a, _ := Default().Lookup("codex")
 	a.OverrideKeys()[0] = "changed"
 	if got := a.OverrideKeys()[0]; got != "interface" {
 		t.Errorf("OverrideKeys() after mutating a copy = %q, want interface", got)
@@ -188,20 +190,27 @@ func TestOverrideKeys(t *testing.T) {
 }
 
 func TestNoAgentError(t *testing.T) {
-	codex, _ := Lookup("codex")
-	e := NoAgentError(All(), []Adapter{codex})
-	if e.ErrorCode() != "ASK_NO_AGENT" || e.ExitCode() != 6 {
-		t.Errorf("NoAgentError() = %s / exit %d, want ASK_NO_AGENT / 6", e.ErrorCode(), e.ExitCode())
+	codex, _ := Default().Lookup("codex")
+	e := NoAgentError(Default().All(), []Adapter{codex})
+	if e.ErrorCode() != "ASK_NO_AGENT" {
+		t.Errorf("NoAgentError() code = %s, want ASK_NO_AGENT", e.ErrorCode())
 	}
-	hints := strings.Join(e.Hint(), "\n")
-	for _, want := range []string{"--agent codex", "claude-code", "amp", "--agent all"} {
+	hints := strings.Join(e.ErrorTry(), "\n")
+	for _, want := range []string{"--agent codex", "--agent all"} {
 		if !strings.Contains(hints, want) {
 			t.Errorf("NoAgentError() hints = %q, want them to mention %q", hints, want)
 		}
 	}
-	if !strings.Contains(e.Error(), "ASK_NO_AGENT") {
-		t.Errorf("NoAgentError().Error() = %q, want it to name the code", e.Error())
+	detail := strings.Join(e.ErrorDetail(), "\n")
+	for _, want := range []string{"Codex left a project marker only", "claude-code", "amp"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("NoAgentError() detail = %q, want it to mention %q", detail, want)
+		}
 	}
+	if e.Error() != e.Message {
+		t.Errorf("NoAgentError().Error() = %q, want the message %q alone", e.Error(), e.Message)
+	}
+	checkActions(t, "NoAgentError()", e)
 }
 
 func TestProjectMarkers(t *testing.T) {
@@ -213,5 +222,17 @@ func TestProjectMarkers(t *testing.T) {
 	}
 	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
 		t.Errorf("ProjectMarkers() = %v, want sorted without repeats", got)
+	}
+}
+
+// checkActions fails when a hint of e is not an action: hints never start
+// with "Try:" (the renderer writes it) and never state a fact, which
+// belongs in Detail.
+func checkActions(t *testing.T, what string, e *Error) {
+	t.Helper()
+	for _, h := range e.ErrorTry() {
+		if strings.HasPrefix(h, "Try:") || strings.HasPrefix(h, "Nothing ") || strings.HasSuffix(h, ".") {
+			t.Errorf("%s hint %q is not an action", what, h)
+		}
 	}
 }

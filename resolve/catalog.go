@@ -30,9 +30,9 @@ type catalogEntry struct {
 	svIndex  int
 	sv       *semver.Version
 	svMore   map[int]*semver.Version
-	interned map[string]*semver.Version // the fetcher's, shared by all entries
+	interned map[string]*semver.Version // the catalog's, shared by all entries
 	life     []int8                     // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
-	notFound error                      // non-nil when no registry publishes the name
+	notFound bool                       // no registry publishes the name
 }
 
 // rangeMask memoises which versions of one name satisfy one range: bit
@@ -150,14 +150,16 @@ type reqKey struct {
 	i int
 }
 
-// fetcher memoises Source calls for one Resolve and, when parallelism
-// allows, prefetches the versions and requirements the search will
-// probably ask for next: a speculative crawl of the likely graph, run by
-// a bounded pool of workers in first-come order, which is close to the
-// breadth-first order the search asks in. When the search needs a call no
-// worker has started, it runs it itself. Results never depend on timing:
-// the search consumes them in its own deterministic order.
-type fetcher struct {
+// catalog is the resolver's view of the registries for one Resolve. It
+// loads each name's versions and each version's requirements from the
+// Source at most once and, when parallelism allows, prefetches the ones
+// the search will probably ask for next: a speculative crawl of the likely
+// graph, run by a bounded pool of workers in first-come order, which is
+// close to the breadth-first order the search asks in. When the search
+// needs a call no worker has started, it runs it itself. Results never
+// depend on timing: the search consumes them in its own deterministic
+// order.
+type catalog struct {
 	ctx      context.Context
 	src      Source
 	registry map[string]string // query registry per name; "" means precedence
@@ -181,8 +183,10 @@ type fetcher struct {
 	closed  bool
 }
 
-func newFetcher(ctx context.Context, src Source, registry map[string]string, pins map[string]Pin, parallelism int) *fetcher {
-	f := &fetcher{
+// newCatalog returns an empty catalog over src for one Resolve; close
+// stops its workers.
+func newCatalog(ctx context.Context, src Source, registry map[string]string, pins map[string]Pin, parallelism int) *catalog {
+	cat := &catalog{
 		ctx:      ctx,
 		src:      src,
 		registry: registry,
@@ -195,73 +199,73 @@ func newFetcher(ctx context.Context, src Source, registry map[string]string, pin
 	if parallelism <= 0 {
 		parallelism = 8
 	}
-	f.par = parallelism
-	f.cond = sync.NewCond(&f.mu)
-	return f
+	cat.par = parallelism
+	cat.cond = sync.NewCond(&cat.mu)
+	return cat
 }
 
 // submit queues a prefetch job, starting a worker when none is idle and
 // the pool is not full.
-func (f *fetcher) submit(job func()) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
+func (cat *catalog) submit(job func()) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	if cat.closed {
 		return
 	}
-	f.jobs = append(f.jobs, job)
+	cat.jobs = append(cat.jobs, job)
 	switch {
-	case f.idle > 0:
-		f.cond.Signal()
-	case f.workers < f.par:
-		f.workers++
-		f.wg.Add(1)
-		go f.work()
+	case cat.idle > 0:
+		cat.cond.Signal()
+	case cat.workers < cat.par:
+		cat.workers++
+		cat.wg.Add(1)
+		go cat.work()
 	}
 }
 
-// work runs queued jobs until the fetcher is closed.
-func (f *fetcher) work() {
-	defer f.wg.Done()
-	f.mu.Lock()
+// work runs queued jobs until the catalog is closed.
+func (cat *catalog) work() {
+	defer cat.wg.Done()
+	cat.mu.Lock()
 	for {
-		for f.head == len(f.jobs) && !f.closed {
-			f.idle++
-			f.cond.Wait()
-			f.idle--
+		for cat.head == len(cat.jobs) && !cat.closed {
+			cat.idle++
+			cat.cond.Wait()
+			cat.idle--
 		}
-		if f.closed {
-			f.mu.Unlock()
+		if cat.closed {
+			cat.mu.Unlock()
 			return
 		}
-		job := f.jobs[f.head]
-		f.jobs[f.head] = nil
-		f.head++
-		if f.head == len(f.jobs) {
-			f.jobs, f.head = f.jobs[:0], 0
+		job := cat.jobs[cat.head]
+		cat.jobs[cat.head] = nil
+		cat.head++
+		if cat.head == len(cat.jobs) {
+			cat.jobs, cat.head = cat.jobs[:0], 0
 		}
-		f.mu.Unlock()
+		cat.mu.Unlock()
 		job()
-		f.mu.Lock()
+		cat.mu.Lock()
 	}
 }
 
 // close stops the workers, dropping pending jobs, and waits for the
 // running ones: Resolve leaves no goroutine behind.
-func (f *fetcher) close() {
-	f.mu.Lock()
-	f.closed = true
-	f.cond.Broadcast()
-	f.mu.Unlock()
-	f.wg.Wait()
+func (cat *catalog) close() {
+	cat.mu.Lock()
+	cat.closed = true
+	cat.cond.Broadcast()
+	cat.mu.Unlock()
+	cat.wg.Wait()
 }
 
 // load returns the memoised result of c, running compute inline when no
 // goroutine has started it yet.
-func load[T any](f *fetcher, c *call[T], compute func() (T, error)) (T, error) {
-	f.mu.Lock()
+func load[T any](cat *catalog, c *call[T], compute func() (T, error)) (T, error) {
+	cat.mu.Lock()
 	if !c.started {
 		c.started = true
-		f.mu.Unlock()
+		cat.mu.Unlock()
 		c.val, c.err = compute()
 		if c.done != nil {
 			close(c.done)
@@ -269,63 +273,63 @@ func load[T any](f *fetcher, c *call[T], compute func() (T, error)) (T, error) {
 		return c.val, c.err
 	}
 	done := c.done
-	f.mu.Unlock()
+	cat.mu.Unlock()
 	if done == nil {
 		return c.val, c.err // run inline earlier by this goroutine
 	}
 	select {
 	case <-c.done:
 		return c.val, c.err
-	case <-f.ctx.Done():
+	case <-cat.ctx.Done():
 		var zero T
-		return zero, f.ctx.Err()
+		return zero, cat.ctx.Err()
 	}
 }
 
 // spawn queues compute for c on the worker pool unless someone starts it
 // first, then calls next with the result. c must be fresh and made with a
 // done channel.
-func spawn[T any](f *fetcher, c *call[T], compute func() (T, error), next func(T)) {
-	f.submit(func() {
-		f.mu.Lock()
-		if c.started || f.ctx.Err() != nil {
-			f.mu.Unlock()
+func spawn[T any](cat *catalog, c *call[T], compute func() (T, error), next func(T)) {
+	cat.submit(func() {
+		cat.mu.Lock()
+		if c.started || cat.ctx.Err() != nil {
+			cat.mu.Unlock()
 			return
 		}
 		c.started = true
-		f.mu.Unlock()
+		cat.mu.Unlock()
 		c.val, c.err = compute()
 		close(c.done)
-		if c.err == nil && f.ctx.Err() == nil {
+		if c.err == nil && cat.ctx.Err() == nil {
 			next(c.val)
 		}
 	})
 }
 
-func (f *fetcher) versionsCall(name string, spawnable bool) (*call[*catalogEntry], bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, ok := f.vers[name]
+func (cat *catalog) versionsCall(name string, spawnable bool) (*call[*catalogEntry], bool) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	c, ok := cat.vers[name]
 	if !ok {
 		c = &call[*catalogEntry]{}
 		if spawnable {
 			c.done = make(chan struct{})
 		}
-		f.vers[name] = c
+		cat.vers[name] = c
 	}
 	return c, !ok
 }
 
-func (f *fetcher) reqsCall(k reqKey, spawnable bool) (*call[*reqEntry], bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, ok := f.reqs[k]
+func (cat *catalog) reqsCall(k reqKey, spawnable bool) (*call[*reqEntry], bool) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	c, ok := cat.reqs[k]
 	if !ok {
 		c = &call[*reqEntry]{}
 		if spawnable {
 			c.done = make(chan struct{})
 		}
-		f.reqs[k] = c
+		cat.reqs[k] = c
 	}
 	return c, !ok
 }
@@ -333,64 +337,66 @@ func (f *fetcher) reqsCall(k reqKey, spawnable bool) (*call[*reqEntry], bool) {
 // entry returns what the registries publish for name. A name no registry
 // publishes yields an entry with notFound set, not an error; other Source
 // failures are errors.
-func (f *fetcher) entry(name string) (*catalogEntry, error) {
-	c, _ := f.versionsCall(name, false)
-	return load(f, c, func() (*catalogEntry, error) { return f.fetchVersions(name) })
+func (cat *catalog) entry(name string) (*catalogEntry, error) {
+	c, _ := cat.versionsCall(name, false)
+	return load(cat, c, func() (*catalogEntry, error) { return cat.loadVersions(name) })
 }
 
 // requirements returns the sorted requirements of one version.
-func (f *fetcher) requirements(e *catalogEntry, i int) (*reqEntry, error) {
+func (cat *catalog) requirements(e *catalogEntry, i int) (*reqEntry, error) {
 	k := reqKey{e, i}
-	c, _ := f.reqsCall(k, false)
-	return load(f, c, func() (*reqEntry, error) { return f.fetchRequirements(k) })
+	c, _ := cat.reqsCall(k, false)
+	return load(cat, c, func() (*reqEntry, error) { return cat.loadRequirements(k) })
 }
 
 // prefetchVersions starts fetching name's versions in the background and
 // then crawls on to the requirements of its likely version.
-func (f *fetcher) prefetchVersions(name string) {
-	if f.par <= 1 || f.ctx.Err() != nil {
+func (cat *catalog) prefetchVersions(name string) {
+	if cat.par <= 1 || cat.ctx.Err() != nil {
 		return
 	}
-	c, fresh := f.versionsCall(name, true)
+	c, fresh := cat.versionsCall(name, true)
 	if !fresh {
 		return
 	}
-	spawn(f, c, func() (*catalogEntry, error) { return f.fetchVersions(name) }, func(e *catalogEntry) {
-		if e.notFound == nil && e.likely >= 0 {
-			f.prefetchRequirements(e, e.likely)
+	spawn(cat, c, func() (*catalogEntry, error) { return cat.loadVersions(name) }, func(e *catalogEntry) {
+		if !e.notFound && e.likely >= 0 {
+			cat.prefetchRequirements(e, e.likely)
 		}
 	})
 }
 
-func (f *fetcher) prefetchRequirements(e *catalogEntry, i int) {
-	if f.par <= 1 || f.ctx.Err() != nil {
+func (cat *catalog) prefetchRequirements(e *catalogEntry, i int) {
+	if cat.par <= 1 || cat.ctx.Err() != nil {
 		return
 	}
 	k := reqKey{e, i}
-	c, fresh := f.reqsCall(k, true)
+	c, fresh := cat.reqsCall(k, true)
 	if !fresh {
 		return
 	}
-	spawn(f, c, func() (*reqEntry, error) { return f.fetchRequirements(k) }, func(r *reqEntry) {
+	spawn(cat, c, func() (*reqEntry, error) { return cat.loadRequirements(k) }, func(r *reqEntry) {
 		for _, d := range r.deps {
-			f.prefetchVersions(d.Name)
+			cat.prefetchVersions(d.Name)
 		}
 		for _, d := range r.optional {
-			f.prefetchVersions(d.Name)
+			cat.prefetchVersions(d.Name)
 		}
 	})
 }
 
-func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
-	if err := f.ctx.Err(); err != nil {
+// loadVersions asks the Source for name's versions and builds its entry,
+// highest version first.
+func (cat *catalog) loadVersions(name string) (*catalogEntry, error) {
+	if err := cat.ctx.Err(); err != nil {
 		return nil, err
 	}
-	reg := f.registry[name]
-	owner, pub, err := f.src.Versions(f.ctx, reg, name)
-	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1, interned: f.interned}
+	reg := cat.registry[name]
+	owner, pub, err := cat.src.Versions(cat.ctx, reg, name)
+	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1, interned: cat.interned}
 	e.masks = e.maskBuf[:0]
 	if errors.Is(err, ErrNotFound) {
-		e.notFound = err
+		e.notFound = true
 		return e, nil
 	}
 	if err != nil {
@@ -431,7 +437,7 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 		e.vers[i] = release{raw: v.raw, pre: v.preEnd != 0, deprecated: v.deprecated}
 	}
 	clear(vers) // drop the references to the listing's strings
-	pin, pinned := f.pins[name]
+	pin, pinned := cat.pins[name]
 	for i, v := range e.vers {
 		if pinned && pin.Version == v.raw && (pin.Registry == "" || pin.Registry == e.owner) {
 			e.pin = i
@@ -446,12 +452,14 @@ func (f *fetcher) fetchVersions(name string) (*catalogEntry, error) {
 	return e, nil
 }
 
-func (f *fetcher) fetchRequirements(k reqKey) (*reqEntry, error) {
-	if err := f.ctx.Err(); err != nil {
+// loadRequirements asks the Source for the requirements of one version
+// and sorts them.
+func (cat *catalog) loadRequirements(k reqKey) (*reqEntry, error) {
+	if err := cat.ctx.Err(); err != nil {
 		return nil, err
 	}
 	e, v := k.e, k.e.vers[k.i].raw
-	r, err := f.src.Requirements(f.ctx, e.owner, e.name, v)
+	r, err := cat.src.Requirements(cat.ctx, e.owner, e.name, v)
 	if err != nil {
 		return nil, fmt.Errorf("reading the requirements of %s@%s: %w", e.name, v, err)
 	}
@@ -472,22 +480,22 @@ func (f *fetcher) fetchRequirements(k reqKey) (*reqEntry, error) {
 
 // mask returns the memoised range mask of rng over e's versions, parsing
 // rng through the shared cache of parsed ranges.
-func (e *catalogEntry) mask(rng string, f *fetcher) (*rangeMask, error) {
+func (e *catalogEntry) mask(rng string, cat *catalog) (*rangeMask, error) {
 	key := normRange(rng)
 	for _, m := range e.masks {
 		if m.rng == key {
 			return m, nil
 		}
 	}
-	c, ok := f.ranges[key]
+	c, ok := cat.ranges[key]
 	if !ok {
 		var err error
 		if c, err = parseRange(key); err != nil {
 			return nil, err
 		}
-		f.ranges[key] = c
+		cat.ranges[key] = c
 	}
-	m := f.maskSlab.new()
+	m := cat.maskSlab.new()
 	*m = rangeMask{rng: key, c: c, exact: -1}
 	if x := exactVersion(key); x != "" {
 		for i, v := range e.vers {
