@@ -64,3 +64,29 @@ func TestDiagLines(t *testing.T) {
 		t.Errorf("errorsOnly(%v) = %v, want the error only", ds, got)
 	}
 }
+
+// TestNewestTagSkipsPrereleases: update of a skill installed from a
+// release tag must not move it to a prerelease tag, as the resolver never
+// picks a prerelease for a range that names none (resolve/doc.go) and a
+// registry's latest is its newest release (docs/registry.md). From a
+// prerelease tag, newer prereleases are fair, as they are for
+// ^1.4.0-rc.1.
+func TestNewestTagSkipsPrereleases(t *testing.T) {
+	tests := []struct {
+		name    string
+		tags    []string
+		current string
+		major   bool
+		want    string
+	}{
+		{"a prerelease of the next minor", []string{"v1.5.0-rc.1", "v1.4.0"}, "v1.4.0", false, "v1.4.0"},
+		{"a prerelease of the next major with --major", []string{"v3.0.0-beta.1", "v2.1.0", "v1.2.0"}, "v1.2.0", true, "v2.1.0"},
+		{"only prereleases newer", []string{"v1.3.0-rc.2", "v1.3.0-rc.1", "v1.2.0"}, "v1.2.0", false, "v1.2.0"},
+		{"from a prerelease to a newer one", []string{"v1.4.0-rc.2", "v1.4.0-rc.1"}, "v1.4.0-rc.1", false, "v1.4.0-rc.2"},
+	}
+	for _, tt := range tests {
+		if got := newestTag(tt.tags, tt.current, tt.major); got != tt.want {
+			t.Errorf("newestTag(%q, major=%v) [%s] = %q, want %q", tt.current, tt.major, tt.name, got, tt.want)
+		}
+	}
+}
