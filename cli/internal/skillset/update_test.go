@@ -241,3 +241,31 @@ func TestUpdateGlobal(t *testing.T) {
 		t.Errorf("global lib after Update = %q, want 1.1.0", got)
 	}
 }
+
+// TestUpdateKeepsRoles: update moves versions; it does not change why a
+// skill is installed. A dependency it moves stays a dependency, so that
+// uninstalling what required it still removes it.
+func TestUpdateKeepsRoles(t *testing.T) {
+	t.Parallel()
+	for _, names := range [][]string{nil, {"lib"}} {
+		w := appWorld(t)
+		if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"app"}}); err != nil {
+			t.Fatal(err)
+		}
+		w.publish(pkgSpec{name: "lib", version: "1.2.0"})
+		s := w.open(false, nil)
+		out, err := s.Update(t.Context(), UpdateRequest{Names: names})
+		if err != nil || !slices.Equal(results(out), []string{"upgraded lib 1.2.0 [codex]", "upgraded lib 1.2.0 [claude-code]"}) {
+			t.Fatalf("Update(%q) = %v, %v; want lib upgraded", names, results(out), err)
+		}
+		for _, id := range bothAgents {
+			if got := roleOf(w, s, "lib", id); got != "dependency" {
+				t.Errorf("Update(%q): lib for %s has role %q, want dependency", names, id, got)
+			}
+		}
+		out, err = w.open(false, nil).Uninstall(t.Context(), UninstallRequest{Names: []string{"app"}})
+		if err != nil || !hasLine(results(out), "removed lib 1.2.0") {
+			t.Errorf("Uninstall(app) after Update(%q) = %v, %v; want lib removed with app", names, results(out), err)
+		}
+	}
+}
