@@ -210,3 +210,62 @@ func TestSourceUpdateToNewestTag(t *testing.T) {
 		t.Errorf("skills.lock tagged ref after Update(major) = %q, want v2.0.0", got)
 	}
 }
+
+// TestSourceDependencies: the registry skills a source package depends on
+// are its dependencies, as for a registry package: the lock and the
+// receipts say so, uninstall refuses to take them from under it and
+// removes them with it, and a restore keeps them in the lock.
+func TestSourceDependencies(t *testing.T) {
+	t.Parallel()
+	w := appWorld(t)
+	src := filepath.Join(w.base, "src", "mine")
+	writePackage(t, src, pkgSpec{name: "mine", version: "1.0.0", deps: map[string]string{"lib": "^1.0.0"}})
+	s := w.open(false, nil)
+	if _, err := s.Install(t.Context(), InstallRequest{Args: []string{src}}); err != nil {
+		t.Fatalf("Install(%s) = %v", src, err)
+	}
+	if got := w.lock().Skills["mine"].Dependencies; len(got) != 1 || got["lib"] != "1.1.0" {
+		t.Errorf("skills.lock mine dependencies = %v, want lib: 1.1.0", got)
+	}
+	for _, id := range bothAgents {
+		if got := roleOf(w, s, "lib", id); got != "dependency" {
+			t.Errorf("lib for %s has role %q, want dependency", id, got)
+		}
+	}
+	_, err := w.open(false, nil).Uninstall(t.Context(), UninstallRequest{Names: []string{"lib"}})
+	if codeOf(err) != CodeSkillRequired || !slices.Equal(askerr.DetailOf(err), []string{"mine@1.0.0 requires lib"}) {
+		t.Errorf("Uninstall(lib) under mine = %v %v, want %s: mine@1.0.0 requires lib", err, askerr.DetailOf(err), CodeSkillRequired)
+	}
+
+	out, err := w.open(false, nil).Uninstall(t.Context(), UninstallRequest{Names: []string{"mine"}})
+	if err != nil || !hasLine(results(out), "removed lib 1.1.0") {
+		t.Errorf("Uninstall(mine) = %v, %v; want lib removed with it", results(out), err)
+	}
+	if l := w.lock(); l == nil || len(l.Skills) != 0 {
+		t.Errorf("skills.lock after Uninstall(mine) = %q, want no skills", w.lockedVersions())
+	}
+
+	// Installed again, then restored on a fresh clone: the lock keeps
+	// mine's dependency.
+	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{src}}); err != nil {
+		t.Fatal(err)
+	}
+	lockBytes, _ := os.ReadFile(filepath.Join(w.proj, "skills.lock"))
+	for _, d := range []string{".claude", ".agents"} {
+		os.RemoveAll(filepath.Join(w.proj, d))
+	}
+	if _, err := w.open(false, nil).Restore(t.Context(), RestoreRequest{}); err != nil {
+		t.Fatalf("Restore() = %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(w.proj, "skills.lock")); string(after) != string(lockBytes) {
+		t.Errorf("Restore() rewrote skills.lock:\n%s\nwant\n%s", after, lockBytes)
+	}
+	// Updated from the changed folder, mine keeps its dependency.
+	writePackage(t, src, pkgSpec{name: "mine", version: "1.0.0", deps: map[string]string{"lib": "^1.0.0"}, body: "# mine 1.0.0\n\nChanged.\n"})
+	if _, err := w.open(false, nil).Update(t.Context(), UpdateRequest{Names: []string{"mine"}}); err != nil {
+		t.Fatalf("Update(mine) = %v", err)
+	}
+	if got := w.lock().Skills["mine"].Dependencies; len(got) != 1 || got["lib"] != "1.1.0" {
+		t.Errorf("skills.lock mine dependencies after Update(mine) = %v, want lib: 1.1.0", got)
+	}
+}
