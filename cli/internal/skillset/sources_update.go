@@ -64,6 +64,7 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		}
 		f := sourceFetched(pk, resolve.RoleRequested)
 		f.ref = ref
+		keepDependencies(&f, l)
 		out = append(out, f)
 	}
 	return out, nil
