@@ -93,6 +93,10 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 		return p.out, err
 	}
 	// A source package's own dependencies resolve in the registries.
+	named := map[string]bool{}
+	for _, ref := range refs {
+		named[ref.Name] = true
+	}
 	for _, f := range srcFetched {
 		if m := f.item.Pkg.Manifest; m != nil && !r.NoDeps {
 			for _, d := range m.Dependencies {
@@ -108,6 +112,9 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 			return p.out, err
 		}
 		p.out.setPlan(plan)
+		if !r.NoDeps {
+			sourceDependencies(srcFetched, plan, wants, named)
+		}
 	}
 	if r.FrozenLockfile {
 		if err := frozenCheck(p.lock, wants, srcFetched); err != nil {
@@ -121,6 +128,31 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	rep, err := p.apply(append(srcFetched, regFetched...), plan, r.Force, r.DryRun)
 	p.out.addReport(rep)
 	return p.out, err
+}
+
+// sourceDependencies records, for each source package, the versions the
+// plan selected for the dependencies its manifest names, as the lock and
+// the receipts record a registry package's; those dependencies that the
+// user did not name are installed as dependencies, keeping the role of
+// an existing install.
+func sourceDependencies(srcFetched []fetched, plan *resolve.Plan, wants []want, named map[string]bool) {
+	deps := map[string]bool{}
+	for i, f := range srcFetched {
+		if m := f.item.Pkg.Manifest; m != nil {
+			for _, d := range m.Dependencies {
+				if sel, ok := plan.Lookup(d.Name); ok {
+					srcFetched[i].deps[d.Name] = sel.Version
+					srcFetched[i].item.Dependencies[d.Name] = sel.Version
+					deps[d.Name] = true
+				}
+			}
+		}
+	}
+	for i, w := range wants {
+		if deps[w.name] && !named[w.name] {
+			wants[i].role, wants[i].keepRole = resolve.RoleDependency, true
+		}
+	}
 }
 
 // references parses skill arguments; registry qualifies bare names.

@@ -108,9 +108,17 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 		}
 		f := sourceFetched(*pk, resolve.RoleRequested)
 		f.ref = l.Ref
+		keepDependencies(&f, l)
 		out = append(out, f)
 	}
 	return out, cleanup, nil
+}
+
+// keepDependencies gives a source package fetched again the dependencies
+// its lock entry records.
+func keepDependencies(f *fetched, l resolve.LockedSkill) {
+	maps.Copy(f.deps, l.Dependencies)
+	maps.Copy(f.item.Dependencies, l.Dependencies)
 }
 
 // sortedKeys returns the keys of m, sorted.

@@ -64,13 +64,15 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		}
 		f := sourceFetched(pk, resolve.RoleRequested)
 		f.ref = ref
+		keepDependencies(&f, l)
 		out = append(out, f)
 	}
 	return out, nil
 }
 
 // newestTag picks the newest semver tag, within the major version of
-// current unless major.
+// current unless major; a prerelease only when current is one, as the
+// resolver picks one only for a range that names one.
 func newestTag(tags []string, current string, major bool) string {
 	cur, err := semver.NewVersion(current)
 	if err != nil {
@@ -78,7 +80,7 @@ func newestTag(tags []string, current string, major bool) string {
 	}
 	for _, t := range tags { // newest first
 		v, err := semver.NewVersion(t)
-		if err != nil || v.LessThan(cur) {
+		if err != nil || v.LessThan(cur) || v.Prerelease() != "" && cur.Prerelease() == "" {
 			continue
 		}
 		if major || v.Major() == cur.Major() {

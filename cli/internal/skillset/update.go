@@ -123,6 +123,13 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 		if err != nil {
 			return p.out, err
 		}
+		// An update moves versions, not roles: a dependency it moves stays
+		// one, whether or not it was named.
+		for i := range wants {
+			if _, ok := installed[wants[i].name]; ok {
+				wants[i].keepRole = true
+			}
+		}
 		p.out.setPlan(plan)
 		if fs, err = p.fetch(wants); err != nil {
 			return p.out, err
