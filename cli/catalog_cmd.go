@@ -67,7 +67,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		return askerr.Usage("cannot resolve %s", c.Collection)
 	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills catalog build <collection folder>"}}
 	}
 	opts := workspace.ValidateOptions(false)
@@ -82,7 +82,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 	file := filepath.Join(root, catalog.FileName)
 	committed, err := os.ReadFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot read " + e.Rel(file), Err: err}
+		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot read " + e.Rel(file), Err: err}
 	}
 	if err != nil {
 		committed = nil
@@ -94,7 +94,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 	}
 	if !c.Check && len(changes) > 0 {
 		if err := atomicfile.WriteFile(file, cat.Encode(), 0o644); err != nil {
-			return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(file), Err: err}
+			return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.Rel(file), Err: err}
 		}
 		rep.Written = true
 	}
@@ -118,7 +118,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		for i, ch := range changes {
 			detail[i] = ch.String()
 		}
-		return &askerr.Error{Code: "ASK_CATALOG_STALE",
+		return &askerr.Error{Code: CodeCatalogStale,
 			Message: fmt.Sprintf("%s is stale: %d %s", rep.Path, len(changes), ui.Plural(len(changes), "difference", "differences")),
 			Detail:  detail,
 			Try:     []string{"agent-skills catalog build " + e.Rel(root) + "   then commit " + catalog.FileName}}
@@ -424,7 +424,7 @@ func catalogNotFound(name, source string) error {
 	if source != "" {
 		where = "in " + source
 	}
-	return &askerr.Error{Code: "ASK_CATALOG_NOT_FOUND", Message: fmt.Sprintf("no skill named %q is %s", name, where),
+	return &askerr.Error{Code: catalog.CodeCatalogNotFound, Message: fmt.Sprintf("no skill named %q is %s", name, where),
 		Try: []string{"agent-skills catalog search " + name}}
 }
 

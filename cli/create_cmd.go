@@ -51,7 +51,7 @@ func (c *createCmd) Run(e *env) error {
 	}
 	target := filepath.Join(c.Dir, c.Name)
 	if _, err := os.Lstat(target); err == nil {
-		return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: fmt.Sprintf("%s already exists", e.Rel(target)),
+		return &askerr.Error{Code: CodeTargetExists, Message: fmt.Sprintf("%s already exists", e.Rel(target)),
 			Try: []string{"choose another name or --dir", "agent-skills create --from " + e.Rel(target) + "   to adopt a bare skill"}}
 	}
 	tree := make([]atomicfile.File, len(files))
@@ -67,9 +67,9 @@ func (c *createCmd) Run(e *env) error {
 	}
 	if err := atomicfile.WriteTree(target, tree); err != nil {
 		if errors.Is(err, atomicfile.ErrExist) {
-			return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: fmt.Sprintf("%s already exists", e.Rel(target))}
+			return &askerr.Error{Code: CodeTargetExists, Message: fmt.Sprintf("%s already exists", e.Rel(target))}
 		}
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(target), Err: err}
+		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.Rel(target), Err: err}
 	}
 	fmt.Fprintf(e.Out, "created %s %s in %s\n", c.Kind, c.Name, e.Rel(target))
 	for _, f := range files {
@@ -107,10 +107,10 @@ func (c *createCmd) adopt(e *env) error {
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil {
-			return &askerr.Error{Code: "ASK_TARGET_EXISTS", Message: e.Rel(p) + " already exists"}
+			return &askerr.Error{Code: CodeTargetExists, Message: e.Rel(p) + " already exists"}
 		}
 		if err := atomicfile.WriteFile(p, f.Data, 0o644); err != nil {
-			return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.Rel(p), Err: err}
+			return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.Rel(p), Err: err}
 		}
 		fmt.Fprintf(e.Out, "wrote %s\n", e.Rel(p))
 	}

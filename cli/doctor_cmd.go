@@ -100,7 +100,7 @@ func (c *doctorCmd) Run(e *env) error {
 		}
 	}
 	if failed > 0 {
-		return &askerr.Error{Code: "ASK_DOCTOR_FAILED", Message: fmt.Sprintf("%d %s failed", failed, ui.Plural(failed, "check", "checks")),
+		return &askerr.Error{Code: CodeDoctorFailed, Message: fmt.Sprintf("%d %s failed", failed, ui.Plural(failed, "check", "checks")),
 			Try: []string{"apply the fixes listed above, then run agent-skills doctor again"}}
 	}
 	return nil

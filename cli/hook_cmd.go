@@ -52,7 +52,7 @@ func (c *hookSessionIndexCmd) Run(e *env) error {
 	}
 	fail := func(err error) error {
 		msg := ui.OneLine(err.Error())
-		if c := askerr.CodeOf(err); c != "ASK_INTERNAL" {
+		if c := askerr.CodeOf(err); c != askerr.CodeInternal {
 			msg += " (" + c + ")"
 		}
 		fmt.Fprintf(e.Err, "agent-skills hook session-index: %s\n", msg)
@@ -181,11 +181,11 @@ func (c *hookVerifyCmd) Run(e *env) error {
 	}
 	data, err := os.ReadFile(c.File)
 	if err != nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot read " + e.Rel(c.File), Err: err,
+		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot read " + e.Rel(c.File), Err: err,
 			Try: []string{"agent-skills hook config --host " + c.Host + "   prints what the file needs"}}
 	}
 	if diffs := hooks.Verify(h, data); len(diffs) > 0 {
-		return &askerr.Error{Code: "ASK_HOOK_NOT_CONFIGURED",
+		return &askerr.Error{Code: CodeHookNotConfigured,
 			Message: fmt.Sprintf("%s does not register the agent-skills session-index hook for %s", e.Rel(c.File), c.Host),
 			Detail:  diffs,
 			Try:     []string{"agent-skills hook config --host " + c.Host + "   and merge its output into " + e.Rel(c.File)}}

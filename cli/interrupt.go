@@ -32,7 +32,7 @@ func interrupted(ctx context.Context) *askerr.Error {
 	if c := context.Cause(ctx); c != nil && c != context.Canceled {
 		why += " (" + c.Error() + ")"
 	}
-	return &askerr.Error{Code: "ASK_INTERRUPTED",
+	return &askerr.Error{Code: CodeInterrupted,
 		Message: why + ": the command stopped before it finished",
 		Try:     []string{"run the same command again to complete it"}}
 }

@@ -60,7 +60,7 @@ func (c *mcpServeCmd) Run(e *env) error {
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.
 	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.RawOut()}); err != nil && e.ctx.Err() == nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "the MCP session ended with an error", Err: err}
+		return &askerr.Error{Code: askerr.CodeIO, Message: "the MCP session ended with an error", Err: err}
 	}
 	return nil
 }

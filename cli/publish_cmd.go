@@ -14,6 +14,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/registry"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
@@ -88,10 +89,10 @@ func (c *publishCmd) Run(e *env) error {
 	if c.Pack != "" {
 		pkg, diags := format.Load(os.DirFS(c.Path), workspace.LoadOptions())
 		if pkg == nil || diags.HasErrors() {
-			return &askerr.Error{Code: "ASK_VALIDATION_FAILED", Message: "the package changed while it was being published"}
+			return &askerr.Error{Code: askerr.CodeValidationFailed, Message: "the package changed while it was being published"}
 		}
 		if err := os.MkdirAll(c.Pack, 0o755); err != nil {
-			return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + e.Rel(c.Pack), Err: err}
+			return &askerr.Error{Code: askerr.CodeIO, Message: "cannot create " + e.Rel(c.Pack), Err: err}
 		}
 		p, err := publish.Pack(pkg, c.Pack)
 		if err != nil {
@@ -155,10 +156,10 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 			sum := sha256.Sum256([]byte(r.URL + "#" + r.Ref))
 			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.ws.CacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
 			if err != nil {
-				return nil, "", &askerr.Error{Code: "ASK_IO", Message: "cannot create a work folder for the clone", Err: err}
+				return nil, "", &askerr.Error{Code: askerr.CodeIO, Message: "cannot create a work folder for the clone", Err: err}
 			}
 			if err := os.Remove(work); err != nil {
-				return nil, "", &askerr.Error{Code: "ASK_IO", Message: "cannot prepare " + work, Err: err}
+				return nil, "", &askerr.Error{Code: askerr.CodeIO, Message: "cannot prepare " + work, Err: err}
 			}
 			ref := r.Ref
 			if ref == "" {
@@ -166,10 +167,10 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 			}
 			return publish.GitTarget{URL: r.URL, Ref: ref, WorkDir: work, Push: c.Push}, "registry " + r.Name, nil
 		case config.KindBundled:
-			return nil, "", &askerr.Error{Code: "ASK_USAGE", Message: "the bundled registry is built into agent-skills and cannot be written",
+			return nil, "", &askerr.Error{Code: askerr.CodeUsage, Message: "the bundled registry is built into agent-skills and cannot be written",
 				Try: []string{"publish into the skills/ folder of the agent-skills source: --registry path/to/skills"}}
 		default:
-			return nil, "", &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("registry %s is an %s registry, which has no write path", r.Name, r.Kind),
+			return nil, "", &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("registry %s is an %s registry, which has no write path", r.Name, r.Kind),
 				Try: []string{"publish to the git repository or folder that backs it"}}
 		}
 	}
@@ -181,7 +182,7 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 	for i, r := range cfg.Registries {
 		names[i] = r.Name
 	}
-	return nil, "", &askerr.Error{Code: "ASK_REGISTRY_UNKNOWN", Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
+	return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
 		Detail: []string{"configured: " + strings.Join(names, ", ")},
 		Try:    []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>"}}
 }

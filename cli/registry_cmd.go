@@ -82,7 +82,7 @@ func (c *registryAddCmd) Run(e *env) error {
 		return err
 	}
 	if _, ok := cfg.Registry(c.Name); ok {
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("a registry named %q already exists", c.Name),
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("a registry named %q already exists", c.Name),
 			Try: []string{"agent-skills registry remove " + c.Name + "   and add it again", "choose another name"}}
 	}
 	url, ref := c.URL, c.Ref
@@ -149,7 +149,7 @@ func (c *registryRemoveCmd) Run(e *env) error {
 		for i, r := range cfg.Registries {
 			names[i] = r.Name
 		}
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("no registry named %q", c.Name),
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("no registry named %q", c.Name),
 			Detail: []string{"configured: " + strings.Join(names, ", ")},
 			Try:    []string{"agent-skills registry list"}}
 	}
@@ -169,7 +169,7 @@ func saveError(e *env, err error) error {
 	if errors.As(err, &c) {
 		return err
 	}
-	return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + e.ws.ConfigPath(), Err: err,
+	return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.ws.ConfigPath(), Err: err,
 		Try: []string{"free some disk space or fix the folder's permissions, then run the command again",
 			"or point AGENT_SKILLS_HOME at a writable folder"}}
 }
@@ -186,7 +186,7 @@ func credentialsInURL(name, url, ref, kind string) error {
 	if ref != "" {
 		add += " --ref " + ref
 	}
-	e := &askerr.Error{Code: "ASK_REGISTRY_CREDENTIALS",
+	e := &askerr.Error{Code: CodeRegistryCredentials,
 		Message: "the registry URL " + redact.URL(url) + " carries a password; agent-skills does not store credentials in config.json",
 		Detail:  []string{"Nothing was added. The password was not written anywhere."},
 	}

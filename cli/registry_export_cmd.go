@@ -38,7 +38,7 @@ func (c *registryExportCmd) Run(e *env) error {
 	if !ok {
 		fi, err := os.Stat(c.From)
 		if err != nil || !fi.IsDir() {
-			return &askerr.Error{Code: "ASK_REGISTRY_UNKNOWN", Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.From),
+			return &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.From),
 				Try: []string{"agent-skills registry list"}}
 		}
 		abs, _ := filepath.Abs(c.From)
@@ -52,7 +52,7 @@ func (c *registryExportCmd) Run(e *env) error {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(c.Dir, "archives"), 0o755); err != nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot create " + e.Rel(c.Dir), Err: err}
+		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot create " + e.Rel(c.Dir), Err: err}
 	}
 	out := &registry.Index{SchemaVersion: idx.SchemaVersion, Name: idx.Name, UpdatedAt: idx.UpdatedAt}
 	count := 0
@@ -66,11 +66,11 @@ func (c *registryExportCmd) Run(e *env) error {
 			}
 			var buf bytes.Buffer
 			if err := registry.Pack(pkg.FS, pkg.Files, &buf); err != nil {
-				return &askerr.Error{Code: "ASK_IO", Message: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
+				return &askerr.Error{Code: askerr.CodeIO, Message: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
 			}
 			rel := "archives/" + s.Name + "-" + v.Version + ".tar.gz"
 			if err := atomicfile.WriteFile(filepath.Join(c.Dir, filepath.FromSlash(rel)), buf.Bytes(), 0o644); err != nil {
-				return &askerr.Error{Code: "ASK_IO", Message: "cannot write " + rel, Err: err}
+				return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + rel, Err: err}
 			}
 			nv := *v
 			nv.Path, nv.Tarball = "", rel
@@ -84,7 +84,7 @@ func (c *registryExportCmd) Run(e *env) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"), data, 0o644); err != nil {
-		return &askerr.Error{Code: "ASK_IO", Message: "cannot write index.json", Err: err}
+		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write index.json", Err: err}
 	}
 	fmt.Fprintf(e.Out, "exported %d %s of %d %s to %s\n", count, ui.Plural(count, "version", "versions"),
 		len(out.Skills), ui.Plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.Rel(c.Dir), "/")+"/index.json")

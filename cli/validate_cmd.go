@@ -56,15 +56,15 @@ type validateSummary struct {
 func (c *validateCmd) Run(e *env) error {
 	root, err := filepath.Abs(c.Path)
 	if err != nil {
-		return &askerr.Error{Code: "ASK_USAGE", Message: "cannot resolve " + c.Path, Err: err}
+		return &askerr.Error{Code: askerr.CodeUsage, Message: "cannot resolve " + c.Path, Err: err}
 	}
 	fi, err := os.Stat(root)
 	if err != nil {
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("cannot read %s", e.Rel(root)), Err: err,
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("cannot read %s", e.Rel(root)), Err: err,
 			Try: []string{"agent-skills validate <folder of a skill package>"}}
 	}
 	if !fi.IsDir() {
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills validate " + e.Rel(filepath.Dir(root))}}
 	}
 	results, err := workspace.ValidatePath(root, workspace.ValidateOptions(c.Strict))
@@ -105,12 +105,12 @@ func (c *validateCmd) Run(e *env) error {
 		}
 	}
 	if rep.Summary.Packages == 0 {
-		return &askerr.Error{Code: "ASK_USAGE", Message: fmt.Sprintf("no skill package found in %s", e.Rel(root)),
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("no skill package found in %s", e.Rel(root)),
 			Detail: []string{"A package is a folder with a skill.yaml, or a SKILL.md for a bare skill."},
 			Try:    []string{"agent-skills create <name>   to start one"}}
 	}
 	if rep.Summary.Invalid > 0 {
-		return &askerr.Error{Code: "ASK_VALIDATION_FAILED",
+		return &askerr.Error{Code: askerr.CodeValidationFailed,
 			Message: fmt.Sprintf("%d of %d %s failed validation", rep.Summary.Invalid, rep.Summary.Packages, ui.Plural(rep.Summary.Packages, "package", "packages")),
 			Try:     []string{"fix the errors listed above, then run agent-skills validate again"}}
 	}

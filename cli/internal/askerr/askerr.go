@@ -92,6 +92,9 @@ const (
 	CodeUsage    = "ASK_USAGE"
 	CodeIO       = "ASK_IO"
 	CodeInternal = "ASK_INTERNAL"
+	// CodeValidationFailed: a package breaks a validation rule; the error
+	// carries the diagnostics.
+	CodeValidationFailed = "ASK_VALIDATION_FAILED"
 )
 
 // CodeOf returns the ASK_* code err carries; ASK_IO for an uncoded

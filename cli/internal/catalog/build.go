@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/validate"
 )
@@ -22,7 +24,7 @@ import (
 func Build(fsys fs.FS, opts validate.Options) (*Catalog, error) {
 	results, err := validate.Collection(fsys, opts)
 	if err != nil {
-		return nil, &Error{Code: "ASK_IO", Message: "cannot list the collection", Detail: []string{err.Error()}}
+		return nil, &Error{Code: askerr.CodeIO, Message: "cannot list the collection", Detail: []string{err.Error()}}
 	}
 	var problems []string
 	invalid := 0
@@ -39,7 +41,7 @@ func Build(fsys fs.FS, opts validate.Options) (*Catalog, error) {
 		}
 	}
 	if invalid > 0 {
-		return nil, &Error{Code: "ASK_VALIDATION_FAILED",
+		return nil, &Error{Code: askerr.CodeValidationFailed,
 			Message: fmt.Sprintf("%d of %d packages failed validation; a catalog describes valid packages only", invalid, len(results)),
 			Detail:  problems,
 			Hints:   []string{"fix the errors listed, then build the catalog again", "agent-skills validate <collection> shows every problem with its fix"}}
@@ -64,13 +66,13 @@ func entry(fsys fs.FS, dir string, lo format.LoadOptions) (Entry, error) {
 	if dir != "." {
 		var err error
 		if sub, err = fs.Sub(fsys, dir); err != nil {
-			return Entry{}, &Error{Code: "ASK_IO", Message: "cannot open package " + dir, Detail: []string{err.Error()}}
+			return Entry{}, &Error{Code: askerr.CodeIO, Message: "cannot open package " + dir, Detail: []string{err.Error()}}
 		}
 	}
 	pkg, ds := format.Load(sub, lo)
 	if ds.HasErrors() {
 		// The package changed between validation and this read.
-		return Entry{}, &Error{Code: "ASK_VALIDATION_FAILED", Message: "package " + dir + " changed while the catalog was built",
+		return Entry{}, &Error{Code: askerr.CodeValidationFailed, Message: "package " + dir + " changed while the catalog was built",
 			Detail: []string{ds[0].String()}, Hints: []string{"build the catalog again"}}
 	}
 	files := pkg.Files
@@ -81,7 +83,7 @@ func entry(fsys fs.FS, dir string, lo format.LoadOptions) (Entry, error) {
 	}
 	digest, err := format.Digest(pkg.FS, files)
 	if err != nil {
-		return Entry{}, &Error{Code: "ASK_IO", Message: "cannot digest package " + dir, Detail: []string{err.Error()}}
+		return Entry{}, &Error{Code: askerr.CodeIO, Message: "cannot digest package " + dir, Detail: []string{err.Error()}}
 	}
 	e := Entry{Name: pkg.Name(), Path: dir, Kind: string(pkg.Kind), Description: pkg.Description(),
 		Version: pkg.Version(), Digest: digest, Keywords: []string{}}

@@ -31,14 +31,14 @@ func (e *Error) ErrorTry() []string { return e.Hints }
 
 // denied builds an ASK_CATALOG_READ_DENIED error.
 func denied(resource, why string) *Error {
-	return &Error{Code: "ASK_CATALOG_READ_DENIED",
+	return &Error{Code: CodeCatalogReadDenied,
 		Message: "refusing to read " + quote(resource) + ": " + why,
 		Hints:   []string{"read SKILL.md or a Markdown file under references/ by its plain relative path, e.g. references/guide.md"}}
 }
 
 // notFound builds an ASK_CATALOG_NOT_FOUND error.
 func notFound(msg string, hints ...string) *Error {
-	return &Error{Code: "ASK_CATALOG_NOT_FOUND", Message: msg, Hints: hints}
+	return &Error{Code: CodeCatalogNotFound, Message: msg, Hints: hints}
 }
 
 // quote renders s for a message, keeping control characters visible.

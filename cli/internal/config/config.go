@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 )
 
@@ -90,9 +92,9 @@ func (e *Error) Error() string {
 // be read.
 func (e *Error) ErrorCode() string {
 	if e.Err != nil {
-		return "ASK_IO"
+		return askerr.CodeIO
 	}
-	return "ASK_CONFIG_INVALID"
+	return CodeConfigInvalid
 }
 
 // Unwrap returns the read failure, if any.

@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/resolve"
 )
 
 // Codes this package raises, besides askerr's; its errors are
 // *askerr.Error values.
 const (
-	CodeModifiedInstall  = "ASK_MODIFIED_INSTALL"
-	CodeNotInstalled     = "ASK_NOT_INSTALLED"
-	CodeReferenceInvalid = "ASK_REFERENCE_INVALID"
+	CodeModifiedInstall = "ASK_MODIFIED_INSTALL"
+	CodeNotInstalled    = "ASK_NOT_INSTALLED"
 	// CodeRootUnsafe refuses an agent folder or metadata entry that could
 	// lead an operation outside it (unsafeError).
 	CodeRootUnsafe = "ASK_ROOT_UNSAFE"
@@ -40,7 +40,7 @@ func unsafeError(path, why string, detail []string) *askerr.Error {
 // below an agent root.
 func nameError(name string) *askerr.Error {
 	return &askerr.Error{
-		Code:    CodeReferenceInvalid,
+		Code:    resolve.CodeReferenceInvalid,
 		Message: fmt.Sprintf("%q is not a skill name: a name is one folder below an agent folder", name),
 		Try:     []string{"agent-skills list   to see the names of what is installed"},
 	}

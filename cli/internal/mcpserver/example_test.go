@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // oneSkill is a Backend with one installed skill.

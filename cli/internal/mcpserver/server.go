@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 )
 
 // Bounds of the tools' inputs and outputs.

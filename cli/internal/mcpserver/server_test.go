@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 )
 
 // fakeBackend serves two skills and records write requests.

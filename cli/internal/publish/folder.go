@@ -53,7 +53,7 @@ func (t FolderTarget) readIndex() ([]byte, *registry.Index, error) {
 		return nil, idx, err
 	}
 	if err != nil {
-		return nil, nil, &Error{Code: "ASK_REGISTRY_UNAVAILABLE", Message: "cannot read " + file, Err: err,
+		return nil, nil, &Error{Code: registry.CodeRegistryUnavailable, Message: "cannot read " + file, Err: err,
 			Try: []string{"check the --registry path"}}
 	}
 	idx, err := registry.DecodeIndex(data, file)
@@ -91,7 +91,7 @@ func (t FolderTarget) Locate(idx *registry.Index, name, pkgDir string) (string, 
 		for _, v := range s.Versions {
 			if p := strings.TrimSuffix(v.Path, "/"); p == dest || strings.HasPrefix(dest, p+"/") || strings.HasPrefix(p, dest+"/") {
 				return "", &Error{
-					Code:    "ASK_PUBLISH_PATH_CONFLICT",
+					Code:    CodePublishPathConflict,
 					Message: fmt.Sprintf("folder %s of the registry belongs to %s@%s", dest, s.Name, v.Version),
 					Try:     []string{"move the package to its own folder, named after it, and publish again"},
 				}
@@ -312,7 +312,7 @@ func (t FolderTarget) place(ctx context.Context, plan *Plan, pkgDir, destAbs str
 // changed is the error for a package edited between Prepare and Write.
 func changed(plan *Plan) error {
 	return &Error{
-		Code:    "ASK_INTEGRITY_MISMATCH",
+		Code:    registry.CodeIntegrityMismatch,
 		Message: fmt.Sprintf("%s@%s changed after it was checked: its files no longer digest to %s", plan.Name, plan.Version, plan.Integrity),
 		Try:     []string{"run agent-skills publish again"},
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/registry/gitrun"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -76,7 +78,7 @@ func (t GitTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 	}
 	branch := "publish/" + plan.Name + "-" + plan.Version
 	if err := gitrun.CheckRef(branch); err != nil {
-		return nil, &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "cannot name the publication branch: the " + err.Error(), Err: err}
+		return nil, &Error{Code: CodePublishGitFailed, Message: "cannot name the publication branch: the " + err.Error(), Err: err}
 	}
 	if _, err := t.git(ctx, "checkout", "--quiet", "-B", branch, "--"); err != nil {
 		return nil, err
@@ -119,18 +121,18 @@ func (t GitTarget) folder() FolderTarget { return FolderTarget{Root: t.WorkDir} 
 // detached checkout of it.
 func (t GitTarget) clone(ctx context.Context) error {
 	if t.WorkDir == "" || t.URL == "" {
-		return &Error{Code: "ASK_USAGE", Message: "a git publish target needs a URL and a work folder"}
+		return &Error{Code: askerr.CodeUsage, Message: "a git publish target needs a URL and a work folder"}
 	}
 	ref := t.Ref
 	if ref == "" {
 		ref = "HEAD"
 	} else if err := gitrun.CheckRef(ref); err != nil {
-		return &Error{Code: "ASK_REGISTRY_CONFIG_INVALID", Message: "cannot publish to " + gitrun.Scrub(t.URL, nil) + ": the " + err.Error(),
+		return &Error{Code: registry.CodeRegistryConfigInvalid, Message: "cannot publish to " + gitrun.Scrub(t.URL, nil) + ": the " + err.Error(),
 			Try: []string{"agent-skills registry add <name> <url> --kind git --ref <branch> with a plain branch name"}}
 	}
 	if ents, err := os.ReadDir(t.WorkDir); err == nil && len(ents) > 0 {
 		if _, err := os.Stat(filepath.Join(t.WorkDir, ".git")); err != nil {
-			return &Error{Code: "ASK_USAGE", Message: t.WorkDir + " is not empty and not a git work tree; refusing to replace it"}
+			return &Error{Code: askerr.CodeUsage, Message: t.WorkDir + " is not empty and not a git work tree; refusing to replace it"}
 		}
 	}
 	if err := os.RemoveAll(t.WorkDir); err != nil {
@@ -176,7 +178,7 @@ func (t GitTarget) identity(ctx context.Context) error {
 		return nil
 	}
 	return &Error{
-		Code:    "ASK_PUBLISH_GIT_IDENTITY",
+		Code:    CodePublishGitIdentity,
 		Message: "git does not know who you are: " + strings.Join(missing, " and ") + " not set",
 		Try: []string{
 			`git config --global user.name "Your Name"`,
@@ -226,10 +228,10 @@ func (t GitTarget) runner(dir string) (*gitrun.Runner, error) {
 	var ue *gitrun.URLError
 	switch {
 	case errors.Is(err, gitrun.ErrNotInstalled):
-		return nil, &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "git is not installed or not on PATH", Err: err,
+		return nil, &Error{Code: CodePublishGitFailed, Message: "git is not installed or not on PATH", Err: err,
 			Try: []string{"install git, then publish again"}}
 	case errors.As(err, &ue):
-		return nil, &Error{Code: "ASK_REGISTRY_CONFIG_INVALID", Message: "cannot publish: " + ue.Error(),
+		return nil, &Error{Code: registry.CodeRegistryConfigInvalid, Message: "cannot publish: " + ue.Error(),
 			Try: []string{"agent-skills registry add <name> <https, ssh or file URL> --kind git"}}
 	}
 	return r, err
@@ -240,7 +242,7 @@ func (t GitTarget) runner(dir string) (*gitrun.Runner, error) {
 func (t GitTarget) failed(err error) error {
 	var ce *gitrun.CommandError
 	if !errors.As(err, &ce) {
-		return &Error{Code: "ASK_PUBLISH_GIT_FAILED", Message: "git failed", Err: err,
+		return &Error{Code: CodePublishGitFailed, Message: "git failed", Err: err,
 			Try: []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")}}
 	}
 	msg := ce.Stderr
@@ -248,7 +250,7 @@ func (t GitTarget) failed(err error) error {
 		msg = ce.Err.Error()
 	}
 	return &Error{
-		Code:    "ASK_PUBLISH_GIT_FAILED",
+		Code:    CodePublishGitFailed,
 		Message: "git " + ce.Command + " failed",
 		Detail:  strings.Split(msg, "\n"),
 		Try:     []string{"check the registry URL, your access to it and the branch " + fallback(t.Ref, "(default)")},

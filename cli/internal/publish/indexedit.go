@@ -109,7 +109,7 @@ func patchIndex(src []byte, file string, want *registry.Index, e *indexEdit) ([]
 		}
 	}
 	return nil, &Error{
-		Code:    "ASK_PUBLISH_INDEX_PATCH",
+		Code:    CodePublishIndexPatch,
 		Message: fmt.Sprintf("cannot patch %s in place", file),
 		Err:     firstErr,
 		Try:     []string{"add the entry printed by `agent-skills publish` (without --write) to the index by hand"},

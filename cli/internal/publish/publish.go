@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
 	"github.com/Masterminds/semver/v3"
 	"go.yaml.in/yaml/v3"
 
@@ -91,7 +94,7 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 	}
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 		return nil, &Error{
-			Code:    "ASK_USAGE",
+			Code:    askerr.CodeUsage,
 			Message: fmt.Sprintf("%s is not a package folder", pkgDir),
 			Err:     err,
 			Try:     []string{"agent-skills publish <folder holding skill.yaml>"},
@@ -112,7 +115,7 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 			}
 		}
 		return nil, &Error{
-			Code:        "ASK_VALIDATION_FAILED",
+			Code:        askerr.CodeValidationFailed,
 			Message:     fmt.Sprintf("%s is not publishable: %d validation error(s)", pkgDir, n),
 			Diagnostics: diags,
 			Try:         []string{"agent-skills validate --strict " + pkgDir, "fix every error, then publish again"},
@@ -189,7 +192,7 @@ func checkVersion(idx *registry.Index, name, version string) error {
 		}
 		if sv.Compare(nv) == 0 {
 			return &Error{
-				Code:    "ASK_PUBLISH_VERSION_EXISTS",
+				Code:    CodePublishVersionExists,
 				Message: fmt.Sprintf("%s@%s is already published in the target registry", name, v.Version),
 				Detail:  []string{"published versions cannot be replaced: installs locked to it rely on its integrity"},
 				Try:     []string{"raise version in skill.yaml (and SKILL.md if it declares one), then publish again"},
@@ -208,7 +211,7 @@ func checkVersion(idx *registry.Index, name, version string) error {
 	}
 	if lv, err := semver.StrictNewVersion(bar); err == nil && !nv.GreaterThan(lv) {
 		return &Error{
-			Code:    "ASK_PUBLISH_VERSION_NOT_NEWER",
+			Code:    CodePublishVersionNotNewer,
 			Message: fmt.Sprintf("%s@%s is not newer than %s@%s, %s in the target registry", name, version, name, bar, what),
 			Try:     []string{fmt.Sprintf("set version in skill.yaml above %s, then publish again", bar)},
 		}
@@ -233,7 +236,7 @@ func checkAgents(m *format.Manifest, known []string) error {
 	sorted := slices.Clone(known)
 	slices.Sort(sorted)
 	return &Error{
-		Code:    "ASK_AGENT_UNKNOWN",
+		Code:    agents.CodeAgentUnknown,
 		Message: fmt.Sprintf("compatibility.agents names unknown agent id(s): %s", strings.Join(unknown, ", ")),
 		Detail:  []string{"known agent ids: " + strings.Join(sorted, ", ")},
 		Try:     []string{"use one of the known ids in skill.yaml compatibility.agents, or drop the entry"},

@@ -2,13 +2,14 @@ package publish
 
 import (
 	"context"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
 	"github.com/agent-skills/agent-skills/format"
 )

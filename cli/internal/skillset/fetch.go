@@ -30,7 +30,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		p.progress.Step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.Registries.Get(w.registry)
 		if !ok {
-			return nil, &askerr.Error{Code: CodeRegistryUnknown,
+			return nil, &askerr.Error{Code: registry.CodeRegistryUnknown,
 				Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
 				Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
 		}
@@ -39,7 +39,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 			return nil, err
 		}
 		if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
-			return nil, &askerr.Error{Code: CodeIntegrityMismatch,
+			return nil, &askerr.Error{Code: registry.CodeIntegrityMismatch,
 				Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
 				Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity, "Nothing was installed."},
 				Try:     []string{"ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
@@ -59,7 +59,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		}
 		if diags.HasErrors() {
 			p.out.Problems = append(p.out.Problems, Problem{Package: w.name + "@" + w.version, Diagnostics: errorsOnly(diags)})
-			return nil, &askerr.Error{Code: CodeValidationFailed, Diagnostics: errorsOnly(diags),
+			return nil, &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: errorsOnly(diags),
 				Message: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
 				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
 		}

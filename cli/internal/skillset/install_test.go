@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -157,7 +158,7 @@ func TestInstallRefusesBadRequests(t *testing.T) {
 		{"bad reference", InstallRequest{Args: []string{"App!"}}, "ASK_REFERENCE_INVALID", ""},
 		{"unknown skill", InstallRequest{Args: []string{"nosuch"}}, "ASK_SKILL_NOT_FOUND", "nosuch"},
 		{"no such version", InstallRequest{Args: []string{"app@9.0.0"}}, "ASK_VERSION_NOT_FOUND", ""},
-		{"unknown registry", InstallRequest{Args: []string{"app"}, Registry: "elsewhere"}, CodeRegistryUnknown, "elsewhere"},
+		{"unknown registry", InstallRequest{Args: []string{"app"}, Registry: "elsewhere"}, registry.CodeRegistryUnknown, "elsewhere"},
 	}
 	for _, tt := range tests {
 		_, err := s.Install(t.Context(), tt.req)
@@ -242,8 +243,8 @@ func TestInstallIntegrityMismatch(t *testing.T) {
 		{"restore", func(s *Session) (*Outcome, error) { return s.Restore(t.Context(), RestoreRequest{Force: true}) }},
 	} {
 		out, err := req.run(w.open(false, nil))
-		if codeOf(err) != CodeIntegrityMismatch || !slices.Contains(askerr.DetailOf(err), "expected (skills.lock): "+locked) {
-			t.Errorf("%s of a republished lib = %v %v, want %s expecting %s", req.name, err, askerr.DetailOf(err), CodeIntegrityMismatch, locked)
+		if codeOf(err) != registry.CodeIntegrityMismatch || !slices.Contains(askerr.DetailOf(err), "expected (skills.lock): "+locked) {
+			t.Errorf("%s of a republished lib = %v %v, want %s expecting %s", req.name, err, askerr.DetailOf(err), registry.CodeIntegrityMismatch, locked)
 		}
 		if out == nil || len(out.Results) != 0 {
 			t.Errorf("%s of a republished lib: results %v, want none", req.name, results(out))
@@ -260,8 +261,8 @@ func TestInstallValidationProblems(t *testing.T) {
 	w := appWorld(t)
 	w.publish(pkgSpec{name: "broken", version: "1.0.0", body: "# broken 1.0.0\n\nSee [the notes](../../notes.md).\n"})
 	out, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"broken"}})
-	if codeOf(err) != CodeValidationFailed {
-		t.Fatalf("Install(broken) = %v, want %s", err, CodeValidationFailed)
+	if codeOf(err) != askerr.CodeValidationFailed {
+		t.Fatalf("Install(broken) = %v, want %s", err, askerr.CodeValidationFailed)
 	}
 	if len(out.Problems) != 1 || out.Problems[0].Package != "broken@1.0.0" || len(out.Problems[0].Diagnostics) == 0 {
 		t.Fatalf("Install(broken).Problems = %+v, want the diagnostics of broken@1.0.0", out.Problems)

@@ -64,7 +64,7 @@ func (p *op) keepLocal(fs []fetched) ([]fetched, error) {
 		}
 		np, diags := format.Load(mem, format.LoadOptions{})
 		if np == nil || diags.HasErrors() {
-			return nil, &askerr.Error{Code: CodeValidationFailed, Message: fmt.Sprintf("%s with your edits kept is not a valid package", f.name),
+			return nil, &askerr.Error{Code: askerr.CodeValidationFailed, Message: fmt.Sprintf("%s with your edits kept is not a valid package", f.name),
 				Detail: diagLines(diags), Try: []string{"update " + f.name + " without --keep-local, then apply your edits again"}}
 		}
 		slices.Sort(kept)

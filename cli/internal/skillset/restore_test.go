@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -99,7 +100,7 @@ func TestRestoreUnknownRegistry(t *testing.T) {
 	l.Skills["lib"] = e
 	writeFile(t, filepath.Join(w.proj, "skills.lock"), string(l.Encode()))
 	_, err := w.open(false, nil).Restore(t.Context(), RestoreRequest{})
-	if codeOf(err) != CodeRegistryUnknown || !slices.Contains(askerr.TryOf(err), "agent-skills registry add gone <url>") {
-		t.Errorf("Restore() of a skill from an unconfigured registry = %v %v, want %s", err, askerr.TryOf(err), CodeRegistryUnknown)
+	if codeOf(err) != registry.CodeRegistryUnknown || !slices.Contains(askerr.TryOf(err), "agent-skills registry add gone <url>") {
+		t.Errorf("Restore() of a skill from an unconfigured registry = %v %v, want %s", err, askerr.TryOf(err), registry.CodeRegistryUnknown)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -99,8 +100,8 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, p.sourceOptions(filepath.Join(tmp, name), nil))
 		if err != nil {
 			cleanup()
-			if askerr.Is(err, CodeIntegrityMismatch) {
-				return nil, func() {}, &askerr.Error{Code: CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
+			if askerr.Is(err, registry.CodeIntegrityMismatch) {
+				return nil, func() {}, &askerr.Error{Code: registry.CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
 					Detail: []string{"Nothing was installed."},
 					Try:    []string{"check who changed the source at commit " + l.Commit}}
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/registry"
 )
 
 func TestSourceFolderInstallAndRestore(t *testing.T) {
@@ -58,8 +59,8 @@ func TestSourceFolderInstallAndRestore(t *testing.T) {
 		t.Errorf("Install(changed folder, frozen) = %v %v, want %s", err, askerr.DetailOf(err), CodeLockFrozen)
 	}
 	_, err = w.open(false, nil).Restore(t.Context(), RestoreRequest{})
-	if codeOf(err) != CodeIntegrityMismatch || !strings.Contains(err.Error(), "mine from "+src+" does not match skills.lock") {
-		t.Errorf("Restore() of a changed folder = %v, want %s", err, CodeIntegrityMismatch)
+	if codeOf(err) != registry.CodeIntegrityMismatch || !strings.Contains(err.Error(), "mine from "+src+" does not match skills.lock") {
+		t.Errorf("Restore() of a changed folder = %v, want %s", err, registry.CodeIntegrityMismatch)
 	}
 	out, err = w.open(false, nil).Update(t.Context(), UpdateRequest{Names: []string{"mine"}})
 	if err != nil || !slices.Equal(results(out), []string{"reinstalled mine 1.0.0 [codex]", "reinstalled mine 1.0.0 [claude-code]"}) {

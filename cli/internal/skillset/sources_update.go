@@ -50,7 +50,7 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 			return nil, err
 		}
 		if len(res.Packages) != 1 {
-			return nil, &askerr.Error{Code: CodeSourceNotFound, Message: fmt.Sprintf("%s is no longer at %s in %s", name, l.Subpath, l.Source)}
+			return nil, &askerr.Error{Code: source.CodeSourceNotFound, Message: fmt.Sprintf("%s is no longer at %s in %s", name, l.Subpath, l.Source)}
 		}
 		pk := res.Packages[0]
 		if format.SameIntegrity(pk.Integrity, l.Integrity) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
 
 func TestUninstallRemovesOrphans(t *testing.T) {
@@ -74,8 +75,8 @@ func TestUninstallNotInstalled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := w.open(false, nil).Uninstall(t.Context(), UninstallRequest{Names: []string{"app"}})
-	if codeOf(err) != CodeNotInstalled || !strings.Contains(err.Error(), "app") {
-		t.Errorf("Uninstall(app) when only tool is installed = %v, want %s naming app", err, CodeNotInstalled)
+	if codeOf(err) != install.CodeNotInstalled || !strings.Contains(err.Error(), "app") {
+		t.Errorf("Uninstall(app) when only tool is installed = %v, want %s naming app", err, install.CodeNotInstalled)
 	}
 	if got := w.lockedVersions(); got != "tool@1.0.0[claude-code codex]" {
 		t.Errorf("skills.lock after a refused uninstall = %q", got)

@@ -103,7 +103,7 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 		}
 		cur, ok := installed[ref.Name]
 		if !ok {
-			return p.out, &askerr.Error{Code: CodeNotInstalled, Message: fmt.Sprintf("%s is not installed in %s scope", ref.Name, s.Scope.Kind),
+			return p.out, &askerr.Error{Code: install.CodeNotInstalled, Message: fmt.Sprintf("%s is not installed in %s scope", ref.Name, s.Scope.Kind),
 				Try: []string{"agent-skills list", "agent-skills install " + ref.Name}}
 		}
 		if ref.Registry == "" {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 )
 
 func TestUpdateVersions(t *testing.T) {
@@ -216,7 +217,7 @@ func TestUpdateRefusesBadRequests(t *testing.T) {
 	}{
 		{"suggests without names", UpdateRequest{WithSuggests: true}, askerr.CodeUsage, "--with-suggests needs skill names"},
 		{"keep local and force", UpdateRequest{KeepLocal: true, Force: true}, askerr.CodeUsage, "contradict"},
-		{"not installed", UpdateRequest{Names: []string{"app"}}, CodeNotInstalled, "app is not installed in project scope"},
+		{"not installed", UpdateRequest{Names: []string{"app"}}, install.CodeNotInstalled, "app is not installed in project scope"},
 		{"bad name", UpdateRequest{Names: []string{"Lib!"}}, "ASK_REFERENCE_INVALID", ""},
 	}
 	for _, tt := range tests {

@@ -31,12 +31,12 @@ func openArchive(ctx context.Context, loc, dir string, opts *Options) error {
 		return notFound("no archive at "+loc, nil, "check the path")
 	}
 	if !info.Mode().IsRegular() {
-		return &Error{Code: "ASK_ARCHIVE_UNSAFE", Message: loc + " is not a regular file",
+		return &Error{Code: registry.CodeArchiveUnsafe, Message: loc + " is not a regular file",
 			Try: []string{"pass the archive file itself, not a link to it"}}
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot read " + loc, Err: err}
+		return &Error{Code: CodeSourceUnavailable, Message: "cannot read " + loc, Err: err}
 	}
 	defer f.Close()
 	lim := registry.DefaultExtractLimits()
@@ -75,7 +75,7 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
-		e := &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown,
+		e := &Error{Code: CodeSourceUnavailable, Message: "cannot download " + shown,
 			Detail: []string{scrub(err.Error(), secrets)}, Try: []string{"check the URL and your network, then retry"}}
 		switch {
 		case errors.Is(err, registry.ErrHTTPTimeout):
@@ -95,10 +95,10 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return "", notFound("no archive at "+shown+" ("+resp.Status+")", nil, "check the URL")
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return "", &Error{Code: "ASK_SOURCE_AUTH", Message: shown + ": authentication required (" + resp.Status + ")",
+		return "", &Error{Code: CodeSourceAuth, Message: shown + ": authentication required (" + resp.Status + ")",
 			Try: []string{"download the archive yourself and install it from its local path"}}
 	case resp.StatusCode != http.StatusOK:
-		return "", &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot download " + shown + " (" + resp.Status + ")",
+		return "", &Error{Code: CodeSourceUnavailable, Message: "cannot download " + shown + " (" + resp.Status + ")",
 			Try: []string{"retry later"}}
 	}
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
@@ -114,7 +114,7 @@ func download(ctx context.Context, u *url.URL, tmpDir string, opts *Options) (st
 		err = cerr
 	}
 	if err == nil && n > maxBytes {
-		err = &Error{Code: "ASK_SOURCE_TOO_LARGE", Message: fmt.Sprintf("%s is larger than the %d MiB a source may download", shown, maxBytes>>20),
+		err = &Error{Code: CodeSourceTooLarge, Message: fmt.Sprintf("%s is larger than the %d MiB a source may download", shown, maxBytes>>20),
 			Try: []string{"ask the publisher for a smaller archive"}}
 	}
 	if err != nil {

@@ -181,7 +181,7 @@ func refuseLink(fsys fs.FS, p string) error {
 	if !isLink(err) || !errors.As(err, &pe) {
 		return nil
 	}
-	return &Error{Code: "ASK_PACKAGE_UNSAFE_FILE",
+	return &Error{Code: format.CodePackageUnsafeFile,
 		Message: fmt.Sprintf("%s in the source is a symbolic link; agent-skills never follows links inside a source, so it cannot reach %s", pe.Path, quote(p)),
 		Try:     []string{"name the folder the link points to instead, if it is inside the source", "or ask the source's maintainers to replace the link with the folder itself"}}
 }
@@ -236,7 +236,7 @@ func tooManySkills(n, limit int, root string) *Error {
 	if root != "" {
 		where = quote(root)
 	}
-	return &Error{Code: "ASK_SOURCE_TOO_MANY_SKILLS",
+	return &Error{Code: CodeSourceTooManySkills,
 		Message: fmt.Sprintf("%s offers %d skills, more than the %d agent-skills reads from one source; nothing was installed", where, n, limit),
 		Try: []string{
 			fmt.Sprintf("--max-skills %d   to read them all", n),

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/agent-skills/agent-skills/format"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 func md(name string) *fstest.MapFile {

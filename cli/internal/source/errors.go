@@ -8,7 +8,7 @@ type Error = askerr.Error
 // invalid builds an ASK_SOURCE_INVALID error for the reference ref.
 func invalid(ref, why string) *Error {
 	return &Error{
-		Code:    "ASK_SOURCE_INVALID",
+		Code:    CodeSourceInvalid,
 		Message: "invalid source " + quote(scrub(ref, nil)) + ": " + why,
 		Try: []string{
 			"write owner/repo[/path][@skill][#ref], a git URL, ./folder or an archive path (see docs/sources.md)",
@@ -18,7 +18,7 @@ func invalid(ref, why string) *Error {
 
 // notFound builds an ASK_SOURCE_NOT_FOUND error.
 func notFound(msg string, details []string, try ...string) *Error {
-	return &Error{Code: "ASK_SOURCE_NOT_FOUND", Message: msg, Detail: details, Try: try}
+	return &Error{Code: CodeSourceNotFound, Message: msg, Detail: details, Try: try}
 }
 
 // quote wraps s in double quotes for messages.

@@ -439,7 +439,7 @@ func choose(found []Found, r Ref, opts *Options) ([]Found, error) {
 	if opts.Interactive && opts.Pick != nil {
 		return opts.Pick(found)
 	}
-	return nil, &Error{Code: "ASK_SOURCE_AMBIGUOUS",
+	return nil, &Error{Code: CodeSourceAmbiguous,
 		Message: fmt.Sprintf("the source offers %d skills; name the ones to install", len(found)),
 		Detail:  offered(found),
 		Try:     []string{"--skill NAME (repeatable)", "--skill '*' for all of them", "owner/repo@NAME"}}
@@ -503,7 +503,7 @@ func (p Pin) Follow(ref string) (Ref, error) {
 // cannot be fetched as it is: skills.lock comes with the project, so what
 // it records is checked like anything else typed in.
 func lockInvalid(p Pin, why string) *Error {
-	return &Error{Code: "ASK_SOURCE_INVALID",
+	return &Error{Code: CodeSourceInvalid,
 		Message: "skills.lock entry " + gitrun.Quote(p.Name) + " (" + gitrun.Quote(scrub(p.Source, nil)) + "): " + why,
 		Try:     []string{"restore skills.lock from version control, or install the skill again: agent-skills install <source>"}}
 }

@@ -57,10 +57,10 @@ func newGitRunner(cloneURL, dir string, opts *Options) (*gitRunner, error) {
 		if gitName == "" {
 			gitName = "git"
 		}
-		return nil, &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "git is not installed (no " + gitName + " on PATH)",
+		return nil, &Error{Code: CodeSourceUnavailable, Message: "git is not installed (no " + gitName + " on PATH)",
 			Try: []string{"install git (https://git-scm.com/downloads) and retry", "or install from an archive: agent-skills install https://host/skill.zip"}}
 	case errors.As(err, &ue):
-		return nil, &Error{Code: "ASK_SOURCE_INVALID", Message: "refusing to give git the remote " + ue.URL + ": it " + ue.Reason,
+		return nil, &Error{Code: CodeSourceInvalid, Message: "refusing to give git the remote " + ue.URL + ": it " + ue.Reason,
 			Try: []string{"write an https://, ssh://, git@host:path or file:// URL (see docs/sources.md)",
 				"if the URL comes from skills.lock, restore the file from version control"}}
 	case err != nil:
@@ -121,7 +121,7 @@ func isLoopback(host string) bool {
 func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*checkout, error) {
 	if ref != "" {
 		if err := gitrun.CheckRef(ref); err != nil {
-			return nil, &Error{Code: "ASK_SOURCE_INVALID", Message: "refusing to fetch from " + g.shown + ": the " + err.Error(),
+			return nil, &Error{Code: CodeSourceInvalid, Message: "refusing to fetch from " + g.shown + ": the " + err.Error(),
 				Try: []string{"name a branch, tag or commit after '#'",
 					"if the ref comes from skills.lock, restore the file from version control"}}
 		}
@@ -149,7 +149,7 @@ func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*chec
 		err = g.Checkout(ctx, commit)
 	}
 	if errors.Is(err, gitrun.ErrTooLarge) || g.TooLarge() {
-		return nil, &Error{Code: "ASK_SOURCE_TOO_LARGE",
+		return nil, &Error{Code: CodeSourceTooLarge,
 			Message: fmt.Sprintf("%s is larger than the %d MiB a source may download", g.shown, g.max>>20),
 			Try: []string{"install from a sub-path so that only that folder is checked out: owner/repo/path/to/skill",
 				"or ask the repository's maintainers to publish the skill in a registry or an archive"}}
@@ -298,10 +298,10 @@ func (g *gitRunner) classify(err error, ref string) error {
 	shown := g.shown
 	var ce *gitrun.CommandError
 	if !errors.As(err, &ce) {
-		return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Err: err}
+		return &Error{Code: CodeSourceUnavailable, Message: "cannot fetch " + shown, Err: err}
 	}
 	if errors.Is(err, gitrun.ErrOutputTooLarge) {
-		return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown + ": git " + ce.Command + " printed more than agent-skills reads",
+		return &Error{Code: CodeSourceUnavailable, Message: "cannot fetch " + shown + ": git " + ce.Command + " printed more than agent-skills reads",
 			Try: []string{"check the URL; a repository advertising that many refs is not a skill source"}}
 	}
 	stderr := ce.Stderr
@@ -311,7 +311,7 @@ func (g *gitRunner) classify(err error, ref string) error {
 	s := strings.ToLower(stderr)
 	switch {
 	case isAuth(err):
-		return &Error{Code: "ASK_SOURCE_AUTH", Message: shown + ": authentication required; set GITHUB_TOKEN or configure a credential helper",
+		return &Error{Code: CodeSourceAuth, Message: shown + ": authentication required; set GITHUB_TOKEN or configure a credential helper",
 			Detail: []string{stderr},
 			Try: []string{"export GITHUB_TOKEN=… (GitHub), GITLAB_TOKEN=… (GitLab), or set up a git credential helper",
 				"for ssh URLs, load your key into ssh-agent"}}
@@ -329,6 +329,6 @@ func (g *gitRunner) classify(err error, ref string) error {
 		return notFound("repository "+shown+" not found", []string{stderr},
 			"check the owner and repository name", "a private repository needs GITHUB_TOKEN or a credential helper")
 	}
-	return &Error{Code: "ASK_SOURCE_UNAVAILABLE", Message: "cannot fetch " + shown, Detail: []string{stderr},
+	return &Error{Code: CodeSourceUnavailable, Message: "cannot fetch " + shown, Detail: []string{stderr},
 		Try: []string{"check the URL and your network, then retry"}}
 }

@@ -1,12 +1,13 @@
 package source
 
 import (
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 )
 
 // gitFixture is a set of bare repositories under base/<owner>/<repo>.git,

@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+	"go.yaml.in/yaml/v3"
+
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/validate"
-	"go.yaml.in/yaml/v3"
 )
 
 // synthHeader opens every synthesised manifest, so that a reader of the

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/validate"
@@ -72,7 +73,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		return nil, err
 	}
 	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
-		e := &Error{Code: "ASK_VALIDATION_FAILED", Diagnostics: diags,
+		e := &Error{Code: askerr.CodeValidationFailed, Diagnostics: diags,
 			Message: fmt.Sprintf("skill %s from %s is not a valid package; nothing was installed", f.Name, where),
 			Try:     []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}}
 		for _, d := range diags {
@@ -90,7 +91,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		return nil, err
 	}
 	if want != "" && !format.SameIntegrity(want, sum) {
-		return nil, &Error{Code: "ASK_INTEGRITY_MISMATCH",
+		return nil, &Error{Code: registry.CodeIntegrityMismatch,
 			Message: fmt.Sprintf("%s from %s does not match skills.lock", name, where),
 			Detail:  []string{"expected (skills.lock): " + want, "actual:                 " + sum},
 			Try: []string{"nothing was installed; the source's bytes changed since they were locked",
@@ -124,7 +125,7 @@ func refusal(diags format.Diagnostics, name, where string) error {
 	var code string
 	var hits []string
 	for _, d := range diags {
-		if d.Severity != format.SeverityError || d.Code != "ASK_PACKAGE_UNSAFE_FILE" && d.Code != "ASK_PACKAGE_TOO_LARGE" {
+		if d.Severity != format.SeverityError || d.Code != format.CodePackageUnsafeFile && d.Code != format.CodePackageTooLarge {
 			continue
 		}
 		if code == "" {
@@ -188,7 +189,7 @@ func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Lim
 		case t.IsDir():
 			return os.Mkdir(target, 0o755)
 		case !t.IsRegular():
-			return &Error{Code: "ASK_PACKAGE_UNSAFE_FILE",
+			return &Error{Code: format.CodePackageUnsafeFile,
 				Message: fmt.Sprintf("%s is a symbolic link or special file; skills may only contain regular files and folders", slash),
 				Try:     []string{"replace it with a copy of the file it stands for, or remove it"}}
 		}
@@ -235,6 +236,6 @@ func copyFile(fsys fs.FS, name, to string, size int64) error {
 
 // tooLarge builds the ASK_PACKAGE_TOO_LARGE error for a skill folder.
 func tooLarge(p, why string) *Error {
-	return &Error{Code: "ASK_PACKAGE_TOO_LARGE", Message: "the skill is too large: " + p + ": " + why,
+	return &Error{Code: format.CodePackageTooLarge, Message: "the skill is too large: " + p + ": " + why,
 		Try: []string{"a skill package is at most 10,000 files and 100 MiB; install a smaller sub-folder"}}
 }

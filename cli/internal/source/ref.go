@@ -150,7 +150,7 @@ func Parse(ref string, cwd string, isDir func(string) bool) (Ref, bool, error) {
 	}
 	if owner, repo, _ := strings.Cut(r.Repo, "/"); isDir(filepath.Join(cwd, owner, repo)) {
 		return Ref{}, false, &Error{
-			Code:    "ASK_SOURCE_AMBIGUOUS",
+			Code:    CodeSourceAmbiguous,
 			Message: quote(s) + " could be the GitHub repository " + r.Repo + " or the folder ./" + r.Repo,
 			Try: []string{
 				"write ./" + s + " for the folder",

@@ -1,0 +1,12 @@
+package cli
+
+// Codes the command files raise themselves; the packages they call declare
+// their own. Exit codes are in exitcodes.go, meanings in docs/errors.md.
+const (
+	CodeCatalogStale        = "ASK_CATALOG_STALE"
+	CodeDoctorFailed        = "ASK_DOCTOR_FAILED"
+	CodeHookNotConfigured   = "ASK_HOOK_NOT_CONFIGURED"
+	CodeInterrupted         = "ASK_INTERRUPTED"
+	CodeRegistryCredentials = "ASK_REGISTRY_CREDENTIALS"
+	CodeTargetExists        = "ASK_TARGET_EXISTS"
+)

@@ -1,0 +1,12 @@
+package publish
+
+// Codes this package raises, besides askerr's; their exit codes are in the
+// CLI's table and every one is documented in docs/errors.md.
+const (
+	CodePublishGitFailed       = "ASK_PUBLISH_GIT_FAILED"
+	CodePublishGitIdentity     = "ASK_PUBLISH_GIT_IDENTITY"
+	CodePublishIndexPatch      = "ASK_PUBLISH_INDEX_PATCH"
+	CodePublishPathConflict    = "ASK_PUBLISH_PATH_CONFLICT"
+	CodePublishVersionExists   = "ASK_PUBLISH_VERSION_EXISTS"
+	CodePublishVersionNotNewer = "ASK_PUBLISH_VERSION_NOT_NEWER"
+)
