@@ -47,7 +47,7 @@ func (c *agentsCmd) Run(e *env) error {
 		return err
 	}
 	aenv := e.ws.AgentEnv(cfg, root)
-	reports := agents.DetectAll(e.ctx, aenv, agents.Default().All())
+	reports := agents.DetectAll(e.ctx, aenv, e.ws.Table().All())
 	var out []agentInfo
 	for _, r := range reports {
 		a := r.Adapter

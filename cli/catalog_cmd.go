@@ -70,7 +70,7 @@ func (c *catalogBuildCmd) Run(e *env) error {
 		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills catalog build <collection folder>"}}
 	}
-	opts := workspace.ValidateOptions(false)
+	opts := e.ws.ValidateOptions(false)
 	opts.DirName = filepath.Base(root)
 	cat, err := catalog.Build(os.DirFS(root), opts)
 	if err != nil {
@@ -286,7 +286,7 @@ func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Roo
 	}
 	for _, sc := range scopes {
 		byPath := map[string]int{}
-		for _, a := range agents.Default().All() {
+		for _, a := range e.ws.Table().All() {
 			for _, r := range agents.Roots(a, format.KindSkill, sc, aenv) {
 				i, ok := byPath[r.Path]
 				if !ok {

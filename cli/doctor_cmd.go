@@ -169,7 +169,7 @@ func (d *doctor) registries(cfg *config.Config) {
 
 // agents checks detection and every root of every agent.
 func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
-	for _, r := range agents.DetectAll(d.e.ctx, aenv, agents.Default().All()) {
+	for _, r := range agents.DetectAll(d.e.ctx, aenv, d.e.ws.Table().All()) {
 		a := r.Adapter
 		var ev []string
 		for _, x := range r.Detection.Evidence {

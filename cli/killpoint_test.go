@@ -635,3 +635,10 @@ func TestUnusableJournalStops(t *testing.T) {
 	os.Remove(w.journalFile())
 	w.must(t, "install", "other@1.0.0", "--project", "--agent", "claude-code")
 }
+
+// withFault returns ctx carrying hook, which every fault-injection point
+// (install.Point*, skillset.Point*) of a run started with it calls; an
+// error aborts the run there. Only tests set it.
+func withFault(ctx context.Context, hook func(point string) error) context.Context {
+	return context.WithValue(ctx, faultKey{}, hook)
+}

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
@@ -132,7 +133,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Quiet: cli.Quiet, Verbose: cli.Verbose, Cwd: cwd})
 	defer out.Flush()
 	e := &env{ctx: ctx, stdin: stdin, Printer: out, g: &cli.globals,
-		ws: &workspace.Machine{Getenv: getenv, Cwd: cwd, OfflineFlag: cli.Offline, Notify: func(msg string) { out.Note("%s", msg) }}}
+		ws: &workspace.Machine{Getenv: getenv, Cwd: cwd, OfflineFlag: cli.Offline, Notify: func(msg string) { out.Note("%s", msg) },
+			Agents: agents.Default()}}
 	var warning string
 	e.ws.HTTP, warning = workspace.HTTPTimeoutsFrom(getenv)
 	if warning != "" {

@@ -16,7 +16,6 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/registry"
 
-	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/format"
@@ -57,9 +56,9 @@ func (c *publishCmd) Run(e *env) error {
 		return err
 	}
 	opts := publish.Options{
-		OverrideKeys: workspace.OverrideKeys(),
+		OverrideKeys: e.ws.OverrideKeys(),
 		Load:         workspace.LoadOptions(),
-		KnownAgents:  agents.Default().IDs(),
+		KnownAgents:  e.ws.Table().IDs(),
 		Now:          time.Now,
 	}
 	if _, bundled := target.(publish.FolderTarget); bundled && c.isBundledCollection(target.(publish.FolderTarget).Root) {

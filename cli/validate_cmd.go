@@ -67,7 +67,7 @@ func (c *validateCmd) Run(e *env) error {
 		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills validate " + e.Rel(filepath.Dir(root))}}
 	}
-	results, err := workspace.ValidatePath(root, workspace.ValidateOptions(c.Strict))
+	results, err := workspace.ValidatePath(root, e.ws.ValidateOptions(c.Strict))
 	if err != nil {
 		return err
 	}

@@ -11,24 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openNoFollow opens a regular file for reading, refusing a symbolic link
-// atomically with O_NOFOLLOW.
-func openNoFollow(p string) (*os.File, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, errors.New(filepath.Base(p) + " is a symbolic link")
-		}
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, errors.New(filepath.Base(p) + " is not a regular file")
-	}
-	return f, nil
-}
-
 // readSmall reads up to len(buf) bytes of the regular file p into buf with
 // four system calls (open without following a link, fstat, read, close),
 // the cost that dominates a scan of thousands of skills. full reports that

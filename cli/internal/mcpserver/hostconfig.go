@@ -24,8 +24,6 @@ type HostConfig struct {
 	Command string `json:"command,omitempty"`
 }
 
-// Hosts lists the hosts HostConfigFor knows.
-func Hosts() []string { return []string{"claude", "codex", "copilot", "gemini"} }
 
 // HostConfigFor returns the registration of the stdio server, run as
 // "agent-skills mcp serve" plus args, for host.

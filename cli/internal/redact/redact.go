@@ -70,14 +70,3 @@ func WithoutPassword(raw string) string {
 	}
 	return u.String()
 }
-
-// Parts returns the user name and password of the URL raw, when it has
-// them.
-func Parts(raw string) (user, password string, ok bool) {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return "", "", false
-	}
-	p, ok := u.User.Password()
-	return u.User.Username(), p, ok
-}

@@ -208,8 +208,8 @@ func TestRemovalJournal(t *testing.T) {
 		if j.Skills["gone"].Before != nil || j.Skills["app"].After != nil {
 			t.Errorf("removalJournal: gone before = %+v, app after = %+v; want neither", j.Skills["gone"].Before, j.Skills["app"].After)
 		}
-		if j.check("/p") != "" {
-			t.Errorf("removalJournal(app gone).check = %q, want a usable journal", j.check("/p"))
+		if j.check("/p", agents.Default()) != "" {
+			t.Errorf("removalJournal(app gone).check = %q, want a usable journal", j.check("/p", agents.Default()))
 		}
 	}
 	if j := journalOp(t, agents.ScopeGlobal, lock).removalJournal([]string{"app"}); j != nil {

@@ -6,7 +6,6 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
-	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/validate"
@@ -25,7 +24,7 @@ type fetched struct {
 func (p *op) fetch(wants []want) ([]fetched, error) {
 	var out []fetched
 	defer p.progress.Done()
-	vopts := validate.Options{OverrideKeys: workspace.OverrideKeys()}
+	vopts := validate.Options{OverrideKeys: p.ws.OverrideKeys()}
 	for i, w := range wants {
 		p.progress.Step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.Registries.Get(w.registry)

@@ -198,7 +198,7 @@ func removeJournal(path string) error {
 // readJournal reads the journal at path for the project root; a missing
 // one is (nil, nil). A journal that cannot be used is ASK_JOURNAL_INVALID:
 // it is never ignored, since the lock it was to fix would stay wrong.
-func readJournal(path, root string) (*journal, error) {
+func readJournal(path, root string, table *agents.Table) (*journal, error) {
 	info, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -219,14 +219,14 @@ func readJournal(path, root string) (*journal, error) {
 	if err := dec.Decode(&j); err != nil {
 		return nil, journalInvalid(path, err.Error())
 	}
-	if problem := j.check(root); problem != "" {
+	if problem := j.check(root, table); problem != "" {
 		return nil, journalInvalid(path, problem)
 	}
 	return &j, nil
 }
 
 // check returns what makes j unusable for the project root, or "".
-func (j *journal) check(root string) string {
+func (j *journal) check(root string, table *agents.Table) string {
 	switch {
 	case j.SchemaVersion != journalSchema:
 		return fmt.Sprintf("unsupported schemaVersion %d", j.SchemaVersion)
@@ -235,7 +235,7 @@ func (j *journal) check(root string) string {
 	case !slices.Contains([]string{"install", "update", "uninstall"}, j.Command):
 		return fmt.Sprintf("unknown command %q", j.Command)
 	}
-	if _, err := agents.Default().Select(j.Agents); err != nil || len(j.Agents) == 0 {
+	if _, err := table.Select(j.Agents); err != nil || len(j.Agents) == 0 {
 		return fmt.Sprintf("it names agents this agent-skills does not know: %v", j.Agents)
 	}
 	for n, s := range j.Skills {

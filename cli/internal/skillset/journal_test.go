@@ -63,7 +63,7 @@ func TestReadJournalRefusesWhatItCannotUse(t *testing.T) {
 			path := filepath.Join(dir, "locks", strings.Repeat("x", i+1)+".journal")
 			os.MkdirAll(filepath.Dir(path), 0o755)
 			tt.write(path)
-			j, err := readJournal(path, root)
+			j, err := readJournal(path, root, agents.Default())
 			if tt.want == "" {
 				if err != nil || j == nil || j.Skills["alpha"].Change != changeRemove {
 					t.Fatalf("readJournal(%s) = %v, %v; want the journal", tt.name, j, err)
@@ -75,7 +75,7 @@ func TestReadJournalRefusesWhatItCannotUse(t *testing.T) {
 			}
 		})
 	}
-	if j, err := readJournal(filepath.Join(dir, "none.journal"), root); j != nil || err != nil {
+	if j, err := readJournal(filepath.Join(dir, "none.journal"), root, agents.Default()); j != nil || err != nil {
 		t.Errorf("readJournal(missing) = %v, %v; want nil, nil", j, err)
 	}
 }

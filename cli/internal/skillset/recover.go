@@ -26,7 +26,7 @@ func pendingJournal(ws *workspace.Machine, sc workspace.Scope) (*journal, error)
 	if !sc.Project() || sc.Root == "" {
 		return nil, nil
 	}
-	return readJournal(JournalPath(ws, sc), sc.Root)
+	return readJournal(JournalPath(ws, sc), sc.Root, ws.Table())
 }
 
 // settleJournal makes skills.lock record what the roots of j's agents
@@ -52,7 +52,7 @@ func (s *Session) settleJournal(ctx context.Context, j *journal, write bool) (se
 // settleJournal computes the settled lock of j without writing it (see
 // Session.settleJournal); with write it recovers the roots first.
 func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scope, env agents.Env, j *journal, write bool) (settled, error) {
-	adapters, err := agents.Default().Select(j.Agents)
+	adapters, err := ws.Table().Select(j.Agents)
 	if err != nil {
 		return settled{}, journalInvalid(JournalPath(ws, sc), err.Error())
 	}
@@ -209,7 +209,7 @@ func (p *op) doneJournal() *journal {
 	if !p.Scope.Project() || p.Scope.Root == "" {
 		return nil
 	}
-	j, err := readJournal(p.donePath(), p.Scope.Root)
+	j, err := readJournal(p.donePath(), p.Scope.Root, p.ws.Table())
 	if err != nil {
 		return nil
 	}

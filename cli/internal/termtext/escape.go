@@ -21,27 +21,6 @@ func Line(s string) string { return escape(s, false) }
 // right-to-left prose legitimately uses across lines.
 func Text(s string) string { return escape(s, true) }
 
-// Safe reports whether Line(s) == s: s holds nothing a terminal would
-// act on and nothing that breaks a line.
-func Safe(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unsafeRune(r, false) {
-			return false
-		}
-		i += size
-	}
-	return true
-}
-
 // escape implements Line (multiLine false) and Text (multiLine true).
 func escape(s string, multiLine bool) string {
 	i := firstUnsafe(s, multiLine)

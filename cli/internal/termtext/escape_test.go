@@ -28,9 +28,6 @@ func TestLine(t *testing.T) {
 		if got := Line(tt.in); got != tt.want {
 			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		if got, want := Safe(tt.in), tt.in == tt.want; got != want {
-			t.Errorf("Safe(%q) = %v, want %v", tt.in, got, want)
-		}
 	}
 }
 

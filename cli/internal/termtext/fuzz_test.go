@@ -28,9 +28,6 @@ func FuzzLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Line(s)
 		checkLine(t, s, out)
-		if Safe(s) != (out == s) {
-			t.Fatalf("Safe(%q) = %v but Line gives %q", s, Safe(s), out)
-		}
 		if Line(out) != out {
 			t.Fatalf("Line(Line(%q)) changed %q again", s, out)
 		}

@@ -156,7 +156,7 @@ func agentVersion(ctx context.Context, _ string, exe string) (string, error) {
 // every detected agent with strong evidence; agents disabled in the
 // configuration are left out unless named.
 func (m *Machine) SelectAgents(ctx context.Context, cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, []agents.Report, error) {
-	reg := agents.Default()
+	reg := m.Table()
 	if len(names) > 0 {
 		sel, err := reg.Select(names)
 		return sel, nil, err
@@ -177,10 +177,10 @@ func (m *Machine) SelectAgents(ctx context.Context, cfg *config.Config, names []
 // that skills are still found on a machine where detection finds none).
 func (m *Machine) SeenAgents(ctx context.Context, cfg *config.Config, names []string, aenv agents.Env) ([]agents.Adapter, error) {
 	if len(names) > 0 {
-		return agents.Default().Select(names)
+		return m.Table().Select(names)
 	}
 	if sel, _, err := m.SelectAgents(ctx, cfg, nil, aenv); err == nil && len(sel) > 0 {
 		return sel, nil
 	}
-	return agents.Default().All(), nil
+	return m.Table().All(), nil
 }

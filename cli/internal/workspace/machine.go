@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agent-skills/agent-skills/agents"
+
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -23,6 +25,17 @@ type Machine struct {
 	// Notify receives the notices of registries and sources (a cache
 	// used, a redirect followed); nil drops them.
 	Notify func(msg string)
+	// Agents is the agent table of this run, built once by the caller;
+	// nil means the built-in table (see Table).
+	Agents *agents.Table
+}
+
+// Table returns the agent table of this run.
+func (m *Machine) Table() *agents.Table {
+	if m.Agents != nil {
+		return m.Agents
+	}
+	return agents.Default()
 }
 
 // notify passes msg to Notify, if set.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/validate"
@@ -14,7 +13,7 @@ import (
 
 // OverrideKeys returns, per agent id, the agentOverrides keys its adapter
 // allows; validation checks manifests against it.
-func OverrideKeys() map[string][]string { return agents.Default().OverrideKeys() }
+func (m *Machine) OverrideKeys() map[string][]string { return m.Table().OverrideKeys() }
 
 // LoadOptions are the format.LoadOptions for packages read from the local
 // disk: on top of format's own checks, a file with more than one hard link
@@ -30,8 +29,8 @@ func LoadOptions() format.LoadOptions {
 
 // ValidateOptions are the validation options of every command: the
 // agents' override allowlists and the disk load options.
-func ValidateOptions(strict bool) validate.Options {
-	return validate.Options{Strict: strict, OverrideKeys: OverrideKeys(), Load: LoadOptions()}
+func (m *Machine) ValidateOptions(strict bool) validate.Options {
+	return validate.Options{Strict: strict, OverrideKeys: m.OverrideKeys(), Load: LoadOptions()}
 }
 
 // ValidatePath validates the package or collection at root, an absolute

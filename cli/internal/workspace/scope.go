@@ -70,7 +70,7 @@ func (m *Machine) DecideScope(r ScopeRequest) (Scope, error) {
 		}
 		return Scope{Kind: agents.ScopeProject, Root: root}, nil
 	}
-	if root != "" && (exists(filepath.Join(root, LockFileName)) || hasAgentFolder(root)) {
+	if root != "" && (exists(filepath.Join(root, LockFileName)) || m.hasAgentFolder(root)) {
 		return Scope{Kind: agents.ScopeProject, Root: root}, nil
 	}
 	return Scope{Kind: agents.ScopeGlobal}, nil
@@ -99,7 +99,7 @@ func (m *Machine) ProjectRoot(explicit string) (string, error) {
 		if dir == home {
 			return "", nil
 		}
-		if exists(filepath.Join(dir, ".git")) || exists(filepath.Join(dir, LockFileName)) || hasAgentFolder(dir) {
+		if exists(filepath.Join(dir, ".git")) || exists(filepath.Join(dir, LockFileName)) || m.hasAgentFolder(dir) {
 			return dir, nil
 		}
 		if parent := filepath.Dir(dir); parent == dir {
@@ -110,8 +110,8 @@ func (m *Machine) ProjectRoot(explicit string) (string, error) {
 
 // hasAgentFolder reports whether dir holds an agent project folder
 // (.claude, .agents, .gemini, …).
-func hasAgentFolder(dir string) bool {
-	for _, mk := range agents.Default().ProjectMarkers() {
+func (m *Machine) hasAgentFolder(dir string) bool {
+	for _, mk := range m.Table().ProjectMarkers() {
 		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(mk))); err == nil && fi.IsDir() {
 			return true
 		}

@@ -15,7 +15,7 @@ func (m *Machine) SourceOptions(dir string, skills []string) source.Options {
 		Dir:          dir,
 		Skills:       skills,
 		Getenv:       m.Getenv,
-		OverrideKeys: OverrideKeys(),
+		OverrideKeys: m.OverrideKeys(),
 		HTTPTimeouts: m.HTTP,
 		Notify:       m.notify,
 	}
