@@ -24,7 +24,6 @@ type HostConfig struct {
 	Command string `json:"command,omitempty"`
 }
 
-
 // HostConfigFor returns the registration of the stdio server, run as
 // "agent-skills mcp serve" plus args, for host.
 func HostConfigFor(host string, args ...string) (HostConfig, error) {
