@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/skillset"
+	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+// sample is an outcome with one of every kind of line.
+func sample(dryRun bool) *skillset.Outcome {
+	return &skillset.Outcome{
+		Scope: "project", Project: "/w/p", Agents: []string{"claude-code", "codex"}, DryRun: dryRun,
+		Warnings: []resolve.Warning{{Code: "ASK_VERSION_DEPRECATED", Message: "old@1.0.0 is deprecated"}},
+		Results: []install.Result{
+			{Name: "a", Version: "2.0.0", Previous: "1.0.0", Outcome: install.OutcomeUpgraded, Dest: "/w/p/.claude/skills/a", Readers: []string{"claude-code"}, Preserved: []string{"notes.md"}},
+			{Name: "b", Version: "1.0.0", Outcome: install.OutcomeInstalled, Dest: "/w/p/.agents/skills/b", Readers: []string{"codex"}},
+			{Name: "c", Outcome: install.OutcomeSkipped, Agent: "codex", Reason: "no commands"},
+			{Name: "d", Outcome: install.OutcomeRefused, Root: "/w/p/.claude/skills", Reason: "changed", Modified: []string{"SKILL.md (changed)"}},
+		},
+		Duplicates: []install.Duplicate{{Name: "a", Duplicate: agents.Duplicate{Agent: "copilot", Roots: []string{"/r1", "/r2"}}}},
+		Changes: []skillset.Change{{Name: "s", From: "0.0.0-1", FromCommit: "0123456789abcdef", To: "0.0.0-2", ToCommit: "fedcba9876543210",
+			Source: "github:o/r", Added: []string{"x.md"}, Modified: []string{"SKILL.md"}}},
+		Problems: []skillset.Problem{{Package: "bad@1.0.0", Diagnostics: format.Diagnostics{
+			{File: "SKILL.md", Pos: format.Pos{Line: 2, Col: 1}, Severity: format.SeverityError, Code: "ASK_X", Message: "broken", Fix: "mend it"}}}},
+		Notices: []skillset.Notice{{Level: skillset.LevelInfo, Text: "lib was installed as a dependency"},
+			{Level: skillset.LevelNote, Text: "finishing \x1b[2J it"}, {Level: skillset.LevelWarn, Text: "partly done"}},
+	}
+}
+
+func TestOutcomeText(t *testing.T) {
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{Cwd: "/w/p"})
+	p.Outcome(sample(false))
+	p.Flush()
+	wantOut := strings.Join([]string{
+		"bad@1.0.0/SKILL.md:2:1: error ASK_X broken",
+		"    fix: mend it",
+		"s 0.0.0-1 (0123456789ab) → 0.0.0-2 (fedcba987654) from github:o/r:",
+		"  added    x.md",
+		"  modified SKILL.md",
+		"upgraded a 1.0.0 → 2.0.0 → .claude/skills/a (claude-code)",
+		"    kept your files: notes.md",
+		"installed b 1.0.0 → .agents/skills/b (codex)",
+		"skipped c for codex: no commands",
+		"refused d in .claude/skills: changed",
+		"    SKILL.md (changed)",
+		"",
+	}, "\n")
+	if got := out.String(); got != wantOut {
+		t.Errorf("Outcome() wrote on stdout\n%s\nwant\n%s", got, wantOut)
+	}
+	wantErr := strings.Join([]string{
+		"warning: ASK_VERSION_DEPRECATED old@1.0.0 is deprecated",
+		"lib was installed as a dependency",
+		`note: finishing \x1b[2J it`,
+		"warning: partly done",
+		"warning: copilot sees a through 2 roots (/r1, /r2): no choice of folders avoids it for this set of agents",
+		"",
+	}, "\n")
+	if got := errs.String(); got != wantErr {
+		t.Errorf("Outcome() wrote on stderr\n%s\nwant\n%s", got, wantErr)
+	}
+}
+
+func TestOutcomeDryRunWords(t *testing.T) {
+	var out bytes.Buffer
+	p := New(&out, &bytes.Buffer{}, Options{Cwd: "/w/p"})
+	o := &skillset.Outcome{DryRun: true, Results: []install.Result{
+		{Name: "a", Version: "1.0.0", Outcome: install.OutcomeInstalled, Dest: "/w/p/x/a"},
+		{Name: "b", Version: "1.0.0", Outcome: install.OutcomeRemoved, Dest: "/w/p/x/b"},
+		{Name: "c", Version: "1.0.0", Outcome: install.OutcomeUnchanged, Dest: "/w/p/x/c"},
+	}}
+	p.Outcome(o)
+	p.Flush()
+	for _, want := range []string{"would install a", "would remove b", "unchanged c"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("Outcome(dry run) = %q, want %q", out.String(), want)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{})
+	p.Report(nil, true)
+	p.Report(sample(false), true)
+	p.Flush()
+	var back struct {
+		Results []install.Result  `json:"results"`
+		Notices []skillset.Notice `json:"notices"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatalf("Report(JSON) wrote %q: %v", out.String(), err)
+	}
+	if len(back.Results) != 4 || len(back.Notices) != 3 || back.Notices[1].Text != "finishing \x1b[2J it" {
+		t.Errorf("Report(JSON) decodes to %+v, want every result and the exact notice text", back)
+	}
+	if !strings.Contains(errs.String(), "warning: partly done") || strings.Contains(errs.String(), "upgraded") {
+		t.Errorf("Report(JSON) wrote %q on stderr, want the notices only", errs.String())
+	}
+}
+
+func TestDiagnosticsQuiet(t *testing.T) {
+	var out bytes.Buffer
+	p := New(&out, &bytes.Buffer{}, Options{Quiet: true})
+	p.Diagnostics("pkg", format.Diagnostics{{File: "skill.yaml", Severity: format.SeverityWarning, Code: "ASK_W", Message: "m", Fix: "f"}})
+	p.Flush()
+	if got, want := out.String(), "pkg/skill.yaml: warning ASK_W m\n"; got != want {
+		t.Errorf("Diagnostics(quiet) = %q, want %q", got, want)
+	}
+}
+
+func TestSearchResults(t *testing.T) {
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{})
+	if err := p.SearchResults("zzz", "SOURCE", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SearchResults("java", "REGISTRY", []Hit{{Name: "java-basics", Version: "1.2.0", Source: "bundled", Description: "Modern\nJava"}, {Name: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	p.Flush()
+	if !strings.Contains(errs.String(), `no skills match "zzz"`) {
+		t.Errorf("SearchResults(none) wrote %q on stderr", errs.String())
+	}
+	want := "NAME         VERSION  REGISTRY  DESCRIPTION\njava-basics  1.2.0    bundled   Modern Java\nx            -                  \n"
+	if got := out.String(); got != want {
+		t.Errorf("SearchResults = %q, want %q", got, want)
+	}
+}
+
+func TestProgressOffAwayFromATerminal(t *testing.T) {
+	var errs bytes.Buffer
+	p := New(&bytes.Buffer{}, &errs, Options{})
+	g := p.Progress(false)
+	g.Step(1, 2, "fetching", "a@1")
+	g.Done()
+	var none *Progress
+	none.Step(1, 1, "x", "y")
+	none.Done()
+	if errs.Len() != 0 {
+		t.Errorf("Progress wrote %q to a buffer, want nothing: it draws on terminals only", errs.String())
+	}
+}
+
+func TestPrinterLevels(t *testing.T) {
+	var errs bytes.Buffer
+	p := New(&bytes.Buffer{}, &errs, Options{Verbose: true})
+	p.Info("i")
+	p.Verbose("v")
+	p.Quieted().Warn("hidden")
+	p.Warn("w")
+	p.Flush()
+	if got, want := errs.String(), "i\nv\nwarning: w\n"; got != want {
+		t.Errorf("levels wrote %q, want %q", got, want)
+	}
+	if !p.Quieted().Quiet() || p.Quiet() {
+		t.Errorf("Quieted() did not make a quiet copy")
+	}
+}
