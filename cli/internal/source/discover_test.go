@@ -121,6 +121,25 @@ func TestSynthManifest(t *testing.T) {
 	}
 }
 
+// A front matter licence pointing at a file is kept only when the skill
+// ships that file; otherwise validation would refuse the synthesised
+// manifest for a licence SKILL.md is free to write.
+func TestReadBareLicenseFile(t *testing.T) {
+	for _, tc := range []struct {
+		withFile bool
+		want     string
+	}{{true, "SEE LICENSE IN LICENSE.txt"}, {false, ""}} {
+		fsys := fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: l\ndescription: d\nlicense: SEE LICENSE IN LICENSE.txt\n---\n")}}
+		if tc.withFile {
+			fsys["LICENSE.txt"] = &fstest.MapFile{Data: []byte("terms")}
+		}
+		b, err := readBare(fsys, "l")
+		if err != nil || b.license != tc.want {
+			t.Errorf("readBare(LICENSE.txt shipped: %v) licence = %q, %v, want %q", tc.withFile, b.license, err, tc.want)
+		}
+	}
+}
+
 func TestReadBareVersion(t *testing.T) {
 	fsys := fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: v\ndescription: d\nversion: 3.1.4\nlicense: MIT\n---\n")}}
 	b, err := readBare(fsys, "v")
