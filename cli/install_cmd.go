@@ -107,7 +107,11 @@ func (e *env) stdinIsTerminal() bool {
 func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	fmt.Fprintln(e.Err, "This source offers several skills:")
 	for i, f := range found {
-		fmt.Fprintf(e.Err, "  %d) %s  %s\n", i+1, ui.Field(f.Name), ui.Truncate(ui.OneLine(f.Description), 60))
+		where := ""
+		if len(f.Conflicts) > 0 { // two folders offer this name: say which is which
+			where = "  (" + ui.Field(dotPath(f.Path)) + ")"
+		}
+		fmt.Fprintf(e.Err, "  %d) %s%s  %s\n", i+1, ui.Field(f.Name), where, ui.Truncate(ui.OneLine(f.Description), 60))
 	}
 	fmt.Fprint(e.Err, "Install which? (numbers separated by spaces, or * for all): ")
 	e.Flush() // the prompt has no new line; show it before waiting
