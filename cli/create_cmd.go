@@ -18,9 +18,9 @@ type createCmd struct {
 	Kind        string `default:"skill" help:"What to create: skill, command or workflow."`
 	Dir         string `type:"path" default:"." help:"Folder to create the package in (the package gets its own sub-folder)."`
 	Description string `help:"What the package covers and when to use it (agents choose skills by this)."`
-	License     string `help:"SPDX licence expression (default Apache-2.0)."`
+	License     string `help:"SPDX licence expression (default Apache-2.0). With --from, it replaces a free-text licence of SKILL.md."`
 	Author      string `help:"Author, as \"Name\" or \"Name <email>\"."`
-	From        string `type:"path" help:"Adopt an existing bare skill (a folder with only SKILL.md): write a skill.yaml that matches its front matter."`
+	From        string `type:"path" help:"Adopt an existing bare skill (a folder with only SKILL.md): write a skill.yaml that matches its front matter, saying what it decided."`
 	DryRun      bool   `help:"Print what would be written; write nothing."`
 }
 
@@ -92,7 +92,7 @@ func (c *createCmd) adopt(e *env) error {
 	if c.Name != "" && c.Name != filepath.Base(dir) {
 		return askerr.Usage("the name %q differs from the folder name %q; a package's name must equal its folder", c.Name, filepath.Base(dir))
 	}
-	files, err := scaffold.Adopt(os.DirFS(dir), filepath.Base(dir), scaffold.AdoptOptions{License: c.License, Author: c.Author})
+	a, err := scaffold.Adopt(os.DirFS(dir), filepath.Base(dir), scaffold.AdoptOptions{License: c.License, Author: c.Author})
 	if err != nil {
 		var se *scaffold.Error
 		if errors.As(err, &se) {
@@ -100,7 +100,10 @@ func (c *createCmd) adopt(e *env) error {
 		}
 		return err
 	}
-	for _, f := range files {
+	for _, n := range a.Notes {
+		e.Note("%s", n)
+	}
+	for _, f := range a.Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if c.DryRun {
 			fmt.Fprintf(e.Out, "would write %s:\n%s", e.Rel(p), f.Data)

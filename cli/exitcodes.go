@@ -33,6 +33,7 @@ var exitCodes = map[string]int{
 	"ASK_REGISTRY_UNKNOWN":        exitUsage,
 	"ASK_SOURCE_INVALID":          exitUsage,
 	"ASK_SOURCE_AMBIGUOUS":        exitUsage,
+	"ASK_SOURCE_DUPLICATE_SKILL":  exitUsage,
 
 	// credentials (issue 11, B15)
 	"ASK_REGISTRY_CREDENTIALS": exitUsage,

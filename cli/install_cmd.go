@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -106,7 +107,11 @@ func (e *env) stdinIsTerminal() bool {
 func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	fmt.Fprintln(e.Err, "This source offers several skills:")
 	for i, f := range found {
-		fmt.Fprintf(e.Err, "  %d) %s  %s\n", i+1, ui.Field(f.Name), ui.Truncate(ui.OneLine(f.Description), 60))
+		where := ""
+		if len(f.Conflicts) > 0 { // two folders offer this name: say which is which
+			where = "  (" + ui.Field(dotPath(f.Path)) + ")"
+		}
+		fmt.Fprintf(e.Err, "  %d) %s%s  %s\n", i+1, ui.Field(f.Name), where, ui.Truncate(ui.OneLine(f.Description), 60))
 	}
 	fmt.Fprint(e.Err, "Install which? (numbers separated by spaces, or * for all): ")
 	e.Flush() // the prompt has no new line; show it before waiting
@@ -153,11 +158,59 @@ func (e *env) listSource(r source.Ref, maxSkills int) error {
 	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPATH\tDESCRIPTION")
 	for _, f := range res.Found {
-		p := f.Path
-		if p == "" {
-			p = "."
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Field(f.Name), ui.Field(p), ui.Truncate(ui.OneLine(f.Description), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Field(f.Name), ui.Field(dotPath(f.Path)), ui.Truncate(ui.OneLine(f.Description), 70))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	e.discoveryNotes(res.Found)
+	return nil
+}
+
+// discoveryNotes says, once each, what discovery did not offer as a skill
+// of its own: a SKILL.md inside a skill's folder (part of that package),
+// and a name several folders offer with different contents (which --skill
+// '*' skips).
+func (e *env) discoveryNotes(found []source.Found) {
+	conflicts := map[string]bool{}
+	for _, f := range found {
+		if len(f.Nested) > 0 {
+			files := make([]string, len(f.Nested))
+			for i, n := range f.Nested {
+				files[i] = ui.Field(n + "/SKILL.md")
+			}
+			it, part := "it is", "a skill of its own"
+			if len(files) > 1 {
+				it, part = "they are", "skills of their own"
+			}
+			e.Note("%s (%s) contains %s; %s part of %s's package, not %s",
+				ui.Field(f.Name), ui.Field(dotPath(f.Path)), joinAnd(files), it, ui.Field(f.Name), part)
+		}
+		if len(f.Conflicts) > 0 && !conflicts[f.Name] {
+			conflicts[f.Name] = true
+			paths := []string{ui.Field(dotPath(f.Path))}
+			for _, c := range f.Conflicts {
+				paths = append(paths, ui.Field(dotPath(c)))
+			}
+			slices.Sort(paths)
+			e.Note("%d folders offer a skill named %s with different contents (%s); install one with --skill <folder>; --skill '*' skips them",
+				len(paths), ui.Field(f.Name), strings.Join(paths, ", "))
+		}
+	}
+}
+
+// dotPath shows a source path, "." for the root.
+func dotPath(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// joinAnd joins items as "a", "a and b" or "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

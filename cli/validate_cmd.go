@@ -44,6 +44,9 @@ type validatePackage struct {
 	Version     string              `json:"version,omitempty"`
 	Valid       bool                `json:"valid"`
 	Diagnostics []format.Diagnostic `json:"diagnostics"`
+	// Nested are the folders inside the package holding a SKILL.md or
+	// skill.yaml of their own, relative to path: part of this package.
+	Nested []string `json:"nested,omitempty"`
 }
 
 type validateSummary struct {
@@ -75,7 +78,7 @@ func (c *validateCmd) Run(e *env) error {
 	for _, r := range results {
 		pkgPath := e.Rel(filepath.Join(root, filepath.FromSlash(r.Path)))
 		p := validatePackage{Path: filepath.ToSlash(pkgPath), Name: r.Name, Kind: string(r.Kind), Version: r.Version,
-			Valid: !r.Diagnostics.HasErrors(), Diagnostics: []format.Diagnostic{}}
+			Valid: !r.Diagnostics.HasErrors(), Diagnostics: []format.Diagnostic{}, Nested: r.Nested}
 		for _, d := range r.Diagnostics {
 			d.File = filepath.ToSlash(filepath.Join(pkgPath, filepath.FromSlash(d.File)))
 			p.Diagnostics = append(p.Diagnostics, d)
@@ -99,6 +102,9 @@ func (c *validateCmd) Run(e *env) error {
 	} else {
 		for _, p := range rep.Packages {
 			e.Diagnostics("", p.Diagnostics)
+			if len(p.Nested) > 0 {
+				e.Note("%s", nestedNote(p.Path, p.Nested))
+			}
 		}
 		if rep.Summary.Packages > 0 {
 			e.Info("%s", summaryLine(rep.Summary))
@@ -115,6 +121,21 @@ func (c *validateCmd) Run(e *env) error {
 			Try:     []string{"fix the errors listed above, then run agent-skills validate again"}}
 	}
 	return nil
+}
+
+// nestedNote says that the package folders nested inside the package at
+// dir are validated as its files.
+func nestedNote(dir string, nested []string) string {
+	folders := make([]string, len(nested))
+	for i, n := range nested {
+		folders[i] = ui.Field(n)
+	}
+	if len(folders) == 1 {
+		return fmt.Sprintf("%s contains the package folder %s; it is validated as part of %s, not as a package of its own",
+			ui.Field(dir), folders[0], ui.Field(dir))
+	}
+	return fmt.Sprintf("%s contains the package folders %s; they are validated as part of %s, not as packages of their own",
+		ui.Field(dir), joinAnd(folders), ui.Field(dir))
 }
 
 func summaryLine(s validateSummary) string {

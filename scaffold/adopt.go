@@ -14,14 +14,26 @@ import (
 
 // AdoptOptions fills in what a bare skill's front matter cannot say.
 type AdoptOptions struct {
-	// License is the SPDX licence expression to declare when the front
-	// matter has no `license`. When both are set they must agree. When
-	// neither is, the manifest declares no licence: Adopt never invents
-	// one for existing work.
+	// License is the licence expression to declare instead of the front
+	// matter's: it replaces a free-text `license`, and must agree with one
+	// that is already a valid licence expression. When neither is set,
+	// the manifest declares no licence: Adopt never invents one for
+	// existing work.
 	License string
 	// Author is optional, in the form "Name <email> (url)"; when empty, a
 	// front matter `metadata.author` is used if it has that form.
 	Author string
+}
+
+// Adoption is what Adopt made of a bare skill.
+type Adoption struct {
+	// Files is the one file skill.yaml.
+	Files []File
+	// Notes say, one sentence each and prefixed with the field, where
+	// Adopt decided something SKILL.md did not say as such: a free-text
+	// licence rewritten as SEE LICENSE IN <file> or LicenseRef-…, a
+	// metadata.version left as client metadata, the default version.
+	Notes []string
 }
 
 // ignoredEntry reports whether a top-level entry is left out of an adopted
@@ -37,14 +49,23 @@ func ignoredEntry(name string) bool {
 // Adopt turns a bare skill (a folder holding a SKILL.md but no skill.yaml)
 // into a package by generating its manifest. fsys is the skill's folder and
 // dirName the folder's name, which must equal the front matter name (pass ""
-// to skip that check). The result is the one file skill.yaml.
+// to skip that check).
 //
 // The manifest matches the front matter: the same name; the description
-// with its whitespace folded to single spaces; the licence from the front
-// matter or opts; the version from the front matter's `version`, else
-// `metadata.version`, else DefaultVersion. Its files list names every
-// top-level file and folder (folders with a trailing "/") except .git,
-// node_modules, .agent-skills and .DS_Store, plus skill.yaml itself.
+// with its whitespace folded to single spaces; the licence (see below); the
+// version from the front matter's `version`, else `metadata.version` when
+// it is a strict semantic version, else DefaultVersion. A `metadata.version`
+// that is not strict semver (`1.0`, `v2`) is client metadata, as the Agent
+// Skills specification has it: it stays in SKILL.md, and a note says the
+// package starts at DefaultVersion. Its files list names every top-level
+// file and folder (folders with a trailing "/") except .git, node_modules,
+// .agent-skills and .DS_Store, plus skill.yaml itself.
+//
+// The licence is opts.License when given (it overrides a free-text one),
+// else the front matter's when that is a valid licence expression. Free
+// text, which the specification allows there ("Proprietary. LICENSE.txt
+// has complete terms"), becomes "SEE LICENSE IN <file>" when it names a
+// file of the folder, and "LicenseRef-<its words>" otherwise, with a note.
 //
 // Adopt refuses, with an *Error, a folder that already has a skill.yaml
 // (ASK_USAGE), has no SKILL.md (ASK_ENTRYPOINT_MISSING), holds a symbolic
@@ -52,9 +73,10 @@ func ignoredEntry(name string) bool {
 // or whose front matter is unreadable (ASK_FRONTMATTER_INVALID), lacks a
 // usable name or description (ASK_FRONTMATTER_FIELD_INVALID), has an invalid
 // name (ASK_NAME_INVALID) or one that differs from dirName
-// (ASK_NAME_MISMATCH), or an invalid version or licence
-// (ASK_VERSION_INVALID, ASK_LICENSE_INVALID).
-func Adopt(fsys fs.FS, dirName string, opts AdoptOptions) ([]File, error) {
+// (ASK_NAME_MISMATCH), an invalid top-level `version` (ASK_VERSION_INVALID)
+// or a licence value that is written wrongly (a deprecated SPDX identifier,
+// SEE LICENSE IN a missing file: ASK_LICENSE_INVALID).
+func Adopt(fsys fs.FS, dirName string, opts AdoptOptions) (*Adoption, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, &Error{
@@ -71,20 +93,21 @@ func Adopt(fsys fs.FS, dirName string, opts AdoptOptions) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := adoptSettings(ep, dirName, opts)
+	s, notes, err := adoptSettings(fsys, ep, dirName, opts)
 	if err != nil {
 		return nil, err
 	}
 	m := s.manifest()
 	m.kind = string(format.KindSkill)
 	m.files = files
+	m.licenseFrom = s.licenseFrom
 	m.header = "Written by `agent-skills create --from`. Keep name, description and version in\n" +
 		"step with SKILL.md; agent-skills validate checks that they match."
 	data, err := m.encode()
 	if err != nil {
 		return nil, err
 	}
-	return []File{newFile("skill.yaml", data)}, nil
+	return &Adoption{Files: []File{newFile("skill.yaml", data)}, Notes: notes}, nil
 }
 
 // topLevelFiles builds the files list from the folder's entries and returns
@@ -185,19 +208,20 @@ func readEntrypoint(fsys fs.FS, entry fs.DirEntry, dirName string) (*format.Entr
 }
 
 // adoptSettings derives the manifest settings from the front matter and
-// opts.
-func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (settings, error) {
+// opts, with a note for each decision the front matter did not make.
+func adoptSettings(fsys fs.FS, ep *format.Entrypoint, dirName string, opts AdoptOptions) (settings, []string, error) {
 	var s settings
+	var notes []string
 	name, ok := ep.String("name")
 	if !ok || name == "" {
-		return s, fieldError(ep, "name", "SKILL.md front matter has no name",
+		return s, nil, fieldError(ep, "name", "SKILL.md front matter has no name",
 			"add `name: "+suggestName(dirName)+"` to the front matter of SKILL.md")
 	}
 	if err := checkName(name); err != nil {
-		return s, err
+		return s, nil, err
 	}
 	if dirName != "" && name != dirName {
-		return s, &Error{
+		return s, nil, &Error{
 			Code:    validate.CodeNameMismatch,
 			Message: fmt.Sprintf("SKILL.md is named %q but its folder is %q; they must be equal", name, dirName),
 			Try:     []string{"rename the folder to " + name + ", or change `name` in SKILL.md to " + dirName},
@@ -210,41 +234,38 @@ func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (se
 	desc = strings.Join(strings.Fields(desc), " ")
 	switch n := utf8.RuneCountInString(desc); {
 	case n == 0:
-		return s, fieldError(ep, "description", "SKILL.md front matter has no description",
+		return s, nil, fieldError(ep, "description", "SKILL.md front matter has no description",
 			"add a description that says what the skill covers and when to use it")
 	case n > MaxDescriptionLen:
-		return s, fieldError(ep, "description",
+		return s, nil, fieldError(ep, "description",
 			fmt.Sprintf("SKILL.md description is %d characters; the limit is %d", n, MaxDescriptionLen),
 			"shorten the description to what the skill covers and when to use it")
 	}
 	s.description = desc
 
-	lic, err := adoptLicense(ep, opts.License)
+	lic, err := adoptLicense(fsys, ep.Text("license"), opts.License)
 	if err != nil {
-		return s, err
+		return s, nil, err
 	}
-	s.license = lic
+	s.license, s.licenseFrom = lic.expr, lic.from
+	if lic.note != "" {
+		notes = append(notes, lic.note)
+	}
 
-	version := DefaultVersion
-	for _, key := range []string{"version", "metadata.version"} {
-		if v := strings.TrimSpace(ep.Text(key)); v != "" {
-			version = v
-			break
-		}
+	version, note, err := adoptVersion(ep)
+	if err != nil {
+		return s, nil, err
 	}
-	if s.version, err = checkVersion(version, DefaultVersion); err != nil {
-		var e *Error
-		if errors.As(err, &e) {
-			e.Try = append(e.Try, "fix the version in the front matter of SKILL.md")
-		}
-		return s, err
+	s.version = version
+	if note != "" {
+		notes = append(notes, note)
 	}
 
 	switch {
 	case strings.TrimSpace(opts.Author) != "":
 		a, err := parseAuthor(opts.Author)
 		if err != nil {
-			return s, err
+			return s, nil, err
 		}
 		s.author = &a
 	case ep.Text("metadata.author") != "":
@@ -252,26 +273,36 @@ func adoptSettings(ep *format.Entrypoint, dirName string, opts AdoptOptions) (se
 			s.author = &a
 		}
 	}
-	return s, nil
+	return s, notes, nil
 }
 
-// adoptLicense picks the licence from the front matter or the option, and
-// checks it. Both set and different is a usage error: the manifest must not
-// contradict SKILL.md.
-func adoptLicense(ep *format.Entrypoint, opt string) (string, error) {
-	fm := strings.TrimSpace(ep.Text("license"))
-	opt = strings.TrimSpace(opt)
-	switch {
-	case fm != "" && opt != "" && fm != opt:
-		return "", usageError(
-			fmt.Sprintf("SKILL.md declares license %q but %q was asked for", fm, opt),
-			"drop --license to keep "+fm+", or change `license` in SKILL.md first")
-	case fm == "" && opt == "":
-		return "", nil
-	case fm == "":
-		fm = opt
+// adoptVersion picks the package version: the front matter's `version`,
+// which must be strict semver (validate requires the manifest's to equal
+// it); else `metadata.version` when it is strict semver; else
+// DefaultVersion with a note. metadata is the specification's client
+// metadata, free to hold "1.0" or "2024-06": such a value is not the
+// package's version and stays where it is.
+func adoptVersion(ep *format.Entrypoint) (string, string, error) {
+	if v := strings.TrimSpace(ep.Text("version")); v != "" {
+		version, err := checkVersion(v, DefaultVersion)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				e.Try = append(e.Try, "fix the version in the front matter of SKILL.md")
+			}
+			return "", "", err
+		}
+		return version, "", nil
 	}
-	return checkLicense(fm, "")
+	mv := strings.TrimSpace(ep.Text("metadata.version"))
+	switch {
+	case mv != "" && validate.CheckVersion(mv) == nil:
+		return mv, "", nil
+	case mv != "":
+		return DefaultVersion, fmt.Sprintf("version: %s; SKILL.md's metadata.version %q is not a semantic version, so it stays client metadata and the package starts at %s",
+			DefaultVersion, mv, DefaultVersion), nil
+	}
+	return DefaultVersion, fmt.Sprintf("version: %s; SKILL.md declares no version", DefaultVersion), nil
 }
 
 // fieldError is an ASK_FRONTMATTER_FIELD_INVALID error pointing at a front

@@ -43,9 +43,13 @@ func bareFS() fstest.MapFS {
 
 func TestAdoptPassesStrictValidation(t *testing.T) {
 	fsys := bareFS()
-	files, err := Adopt(fsys, "pdf-forms", AdoptOptions{})
+	a, err := Adopt(fsys, "pdf-forms", AdoptOptions{})
 	if err != nil {
 		t.Fatalf("Adopt error: %v", err)
+	}
+	files := a.Files
+	if len(a.Notes) != 0 {
+		t.Errorf("Adopt notes = %q, want none: SKILL.md says everything", a.Notes)
 	}
 	if got := paths(files); !slices.Equal(got, []string{"skill.yaml"}) {
 		t.Fatalf("Adopt paths = %v, want [skill.yaml]", got)
@@ -89,37 +93,92 @@ func TestAdoptPassesStrictValidation(t *testing.T) {
 }
 
 func TestAdoptVersionAndLicense(t *testing.T) {
+	const spec = "Proprietary. LICENSE.txt has complete terms" // the specification's own example
 	tests := []struct {
 		name        string
 		frontMatter string
+		files       []string // more files of the folder
 		opts        AdoptOptions
 		version     string
 		license     string
+		notes       []string // substrings, one per note
 	}{
-		{"top-level version wins", "version: 2.0.0\nmetadata:\n  version: 1.0.0\n", AdoptOptions{}, "2.0.0", ""},
-		{"metadata version", "metadata:\n  version: 1.5.0\n", AdoptOptions{}, "1.5.0", ""},
-		{"default version", "", AdoptOptions{}, DefaultVersion, ""},
-		{"licence from option", "", AdoptOptions{License: "Apache-2.0"}, DefaultVersion, "Apache-2.0"},
-		{"same licence twice", "license: MIT\n", AdoptOptions{License: "MIT"}, DefaultVersion, "MIT"},
-		{"author option", "", AdoptOptions{Author: "Jo <jo@example.com>"}, DefaultVersion, ""},
+		{name: "top-level version wins", frontMatter: "version: 2.0.0\nmetadata:\n  version: 1.0.0\n", version: "2.0.0"},
+		{name: "metadata version", frontMatter: "metadata:\n  version: 1.5.0\n", version: "1.5.0"},
+		{name: "default version", version: DefaultVersion, notes: []string{"version: 0.1.0; SKILL.md declares no version"}},
+		// metadata is client metadata: a version there that is not strict
+		// semver is not the package's (issue 13, item 5).
+		{name: "metadata version 1.0", frontMatter: "metadata:\n  version: \"1.0\"\n", version: DefaultVersion,
+			notes: []string{`version: 0.1.0; SKILL.md's metadata.version "1.0" is not a semantic version, so it stays client metadata and the package starts at 0.1.0`}},
+		{name: "metadata version v2", frontMatter: "metadata:\n  version: v2.0.0\n", version: DefaultVersion, notes: []string{`metadata.version "v2.0.0"`}},
+		{name: "licence from option", opts: AdoptOptions{License: "Apache-2.0"}, version: DefaultVersion, license: "Apache-2.0", notes: []string{"version:"}},
+		{name: "same licence twice", frontMatter: "license: MIT\n", opts: AdoptOptions{License: "MIT"}, version: DefaultVersion, license: "MIT", notes: []string{"version:"}},
+		{name: "author option", opts: AdoptOptions{Author: "Jo <jo@example.com>"}, version: DefaultVersion, notes: []string{"version:"}},
+		// Free text names a bundled file: SEE LICENSE IN it.
+		{name: "specification example", frontMatter: "license: " + spec + "\nversion: 1.0.0\n", files: []string{"LICENSE.txt"},
+			version: "1.0.0", license: "SEE LICENSE IN LICENSE.txt",
+			notes: []string{`license: SEE LICENSE IN LICENSE.txt, for SKILL.md's free text "` + spec + `" (it names LICENSE.txt)`}},
+		{name: "Anthropic's wording", frontMatter: "license: Complete terms in LICENSE.txt.\nversion: 1.0.0\n", files: []string{"LICENSE.txt"},
+			version: "1.0.0", license: "SEE LICENSE IN LICENSE.txt", notes: []string{"SEE LICENSE IN LICENSE.txt"}},
+		{name: "a file in a folder", frontMatter: "license: See legal/TERMS.md\nversion: 1.0.0\n", files: []string{"legal/TERMS.md"},
+			version: "1.0.0", license: "SEE LICENSE IN legal/TERMS.md", notes: []string{"it names legal/TERMS.md"}},
+		// Free text naming no bundled file: LicenseRef- of its words.
+		{name: "the file is missing", frontMatter: "license: " + spec + "\nversion: 1.0.0\n",
+			version: "1.0.0", license: "LicenseRef-Proprietary-LICENSE.txt-has-complete-terms", notes: []string{"ship the terms in the package"}},
+		{name: "proprietary", frontMatter: "license: Proprietary\nversion: 1.0.0\n", version: "1.0.0", license: "LicenseRef-Proprietary",
+			notes: []string{`license: LicenseRef-Proprietary, for SKILL.md's free text "Proprietary"`}},
+		{name: "a folder is no licence file", frontMatter: "license: see legal\nversion: 1.0.0\n", files: []string{"legal/x.md"},
+			version: "1.0.0", license: "LicenseRef-see-legal", notes: []string{"LicenseRef-see-legal"}},
+		{name: "an SPDX id in words", frontMatter: "license: Apache 2.0\nversion: 1.0.0\n", version: "1.0.0", license: "LicenseRef-Apache-2.0",
+			notes: []string{"if it means the SPDX licence Apache-2.0, pass --license Apache-2.0"}},
+		{name: "long free text", frontMatter: "license: " + strings.Repeat("All rights reserved ", 10) + "\nversion: 1.0.0\n", version: "1.0.0",
+			license: "LicenseRef-All-rights-reserved-All-rights-reserved-All-rights-reserved-All", notes: []string{"LicenseRef-All"}},
+		{name: "no word at all", frontMatter: "license: \"©\"\nversion: 1.0.0\n", version: "1.0.0", license: "LicenseRef-Custom", notes: []string{"LicenseRef-Custom"}},
+		// --license overrides free text.
+		{name: "option over free text", frontMatter: "license: " + spec + "\nversion: 1.0.0\n", files: []string{"LICENSE.txt"},
+			opts: AdoptOptions{License: "MIT"}, version: "1.0.0", license: "MIT",
+			notes: []string{`license: MIT, from --license; SKILL.md's "` + spec + `" stays as it is`}},
+		{name: "option naming a bundled file", frontMatter: "license: Proprietary\nversion: 1.0.0\n", files: []string{"TERMS"},
+			opts: AdoptOptions{License: "SEE LICENSE IN TERMS"}, version: "1.0.0", license: "SEE LICENSE IN TERMS", notes: []string{"from --license"}},
+		{name: "front matter names a bundled file itself", frontMatter: "license: SEE LICENSE IN TERMS\nversion: 1.0.0\n", files: []string{"TERMS"},
+			version: "1.0.0", license: "SEE LICENSE IN TERMS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			skill := "---\nname: ab\ndescription: Covers ab. Use when ab.\n" + tt.frontMatter + "---\n# AB\n"
 			fsys := fstest.MapFS{"SKILL.md": {Data: []byte(skill)}}
-			files, err := Adopt(fsys, "ab", tt.opts)
+			for _, f := range tt.files {
+				fsys[f] = &fstest.MapFile{Data: []byte("terms\n")}
+			}
+			a, err := Adopt(fsys, "ab", tt.opts)
 			if err != nil {
 				t.Fatalf("Adopt(%q) error: %v", skill, err)
 			}
-			m, diags := format.DecodeManifest(files[0].Data, "skill.yaml")
+			m, diags := format.DecodeManifest(a.Files[0].Data, "skill.yaml")
 			if diags.HasErrors() {
 				t.Fatalf("DecodeManifest = %v", diags)
 			}
 			if m.Version != tt.version || m.License != tt.license {
 				t.Errorf("Adopt(%q) version, license = %q, %q, want %q, %q", skill, m.Version, m.License, tt.version, tt.license)
 			}
+			if len(a.Notes) != len(tt.notes) {
+				t.Errorf("Adopt(%q) notes = %q, want %d containing %q", skill, a.Notes, len(tt.notes), tt.notes)
+			} else {
+				for i, want := range tt.notes {
+					if !strings.Contains(a.Notes[i], want) {
+						t.Errorf("Adopt(%q) note %d = %q, want it to contain %q", skill, i, a.Notes[i], want)
+					}
+				}
+			}
 			if tt.opts.Author != "" && (len(m.Authors) != 1 || m.Authors[0].Name != "Jo") {
 				t.Errorf("Adopt(%q) authors = %+v, want Jo", skill, m.Authors)
+			}
+			// Whatever was adopted passes strict validation.
+			fsys["skill.yaml"] = &fstest.MapFile{Data: a.Files[0].Data}
+			pkg, diags := format.Load(fsys, format.LoadOptions{})
+			diags = append(diags, validate.Package(pkg, validate.Options{Strict: true, DirName: "ab"})...)
+			for _, d := range diags {
+				t.Errorf("Adopt(%q): validate --strict: %s\nskill.yaml:\n%s", skill, d, a.Files[0].Data)
 			}
 		})
 	}
@@ -163,8 +222,17 @@ func TestAdoptErrors(t *testing.T) {
 			"ab", AdoptOptions{}, "ASK_FRONTMATTER_FIELD_INVALID", "1025 characters"},
 		{"float version", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nversion: 1.0\n---\n")}},
 			"ab", AdoptOptions{}, "ASK_VERSION_INVALID", `"1.0"`},
-		{"bad licence", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nlicense: Apache 2\n---\n")}},
-			"ab", AdoptOptions{}, "ASK_LICENSE_INVALID", `"Apache 2"`},
+		// A licence value written wrongly is reported, not rewritten as free text.
+		{"deprecated licence", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nlicense: GPL-2.0\n---\n")}},
+			"ab", AdoptOptions{}, "ASK_LICENSE_INVALID", "deprecated SPDX identifier"},
+		{"lowercase unlicensed", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nlicense: unlicensed\n---\n")}},
+			"ab", AdoptOptions{}, "ASK_LICENSE_INVALID", "capitals"},
+		{"licence file missing", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nlicense: SEE LICENSE IN LICENSE.txt\n---\n")}},
+			"ab", AdoptOptions{}, "ASK_LICENSE_INVALID", "names LICENSE.txt, which the folder does not hold"},
+		{"option names a missing file", fstest.MapFS{"SKILL.md": {Data: []byte(ok)}},
+			"ab", AdoptOptions{License: "SEE LICENSE IN TERMS"}, "ASK_LICENSE_INVALID", "names TERMS"},
+		{"bad licence option", fstest.MapFS{"SKILL.md": {Data: []byte(ok)}},
+			"ab", AdoptOptions{License: "Apache 2"}, "ASK_LICENSE_INVALID", `"Apache 2"`},
 		{"licence conflict", fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: ab\ndescription: x\nlicense: MIT\n---\n")}},
 			"ab", AdoptOptions{License: "Apache-2.0"}, "ASK_USAGE", `declares license "MIT"`},
 		{"bad author", fstest.MapFS{"SKILL.md": {Data: []byte(ok)}},
@@ -201,5 +269,27 @@ func TestAdoptErrorKeepsDiagnostics(t *testing.T) {
 	}
 	if d := e.Diagnostics[0]; d.File != "SKILL.md" || d.Line < 2 {
 		t.Errorf("Adopt(bad YAML) diagnostic = %v, want SKILL.md from line 2 on", d)
+	}
+}
+
+// The manifest keeps SKILL.md's free text next to the licence made from
+// it, and only then.
+func TestAdoptLicenseComment(t *testing.T) {
+	const comment = `# Adopted from SKILL.md's license: "Proprietary. LICENSE.txt has complete terms"`
+	for _, tc := range []struct {
+		opts AdoptOptions
+		want bool
+	}{{AdoptOptions{}, true}, {AdoptOptions{License: "MIT"}, false}} {
+		fsys := fstest.MapFS{
+			"SKILL.md":    {Data: []byte("---\nname: ab\ndescription: Covers ab. Use when ab.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n")},
+			"LICENSE.txt": {Data: []byte("terms\n")},
+		}
+		a, err := Adopt(fsys, "ab", tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(a.Files[0].Data), comment+"\nlicense: "); got != tc.want {
+			t.Errorf("Adopt(--license %q) skill.yaml has the free-text comment = %v, want %v:\n%s", tc.opts.License, got, tc.want, a.Files[0].Data)
+		}
 	}
 }

@@ -41,7 +41,7 @@
 // or bidirectional characters) of at most MaxDescriptionLen characters. The
 // licence defaults to DefaultLicense and must pass validate.CheckLicense
 // without even a warning: a current SPDX expression, LicenseRef-…, or
-// UNLICENSED. The version defaults to DefaultVersion and must pass
+// UNLICENSED or SEE LICENSE IN <file>. The version defaults to DefaultVersion and must pass
 // validate.CheckVersion (strict semver). Name, licence and version errors
 // are validate's own messages, with its fix as the hint. The author is "Name", "Name <email>" or
 // "Name <email> (url)" and is written in the mapping form.
@@ -61,7 +61,8 @@
 //	ASK_NAME_INVALID               3  the name breaks the name grammar
 //	ASK_NAME_MISMATCH              3  Adopt: SKILL.md name differs from the folder
 //	ASK_VERSION_INVALID            3  the version is not strict semver
-//	ASK_LICENSE_INVALID            3  the licence is not a valid SPDX expression
+//	ASK_LICENSE_INVALID            3  the licence is not a valid licence expression;
+//	                                  Adopt: SEE LICENSE IN a file the folder lacks
 //	ASK_ENTRYPOINT_MISSING         3  Adopt: the folder has no SKILL.md
 //	ASK_FRONTMATTER_INVALID        3  Adopt: SKILL.md front matter cannot be read
 //	ASK_FRONTMATTER_FIELD_INVALID  3  Adopt: front matter lacks a usable name or description
@@ -71,11 +72,21 @@
 // # Adopt
 //
 // Adopt reads a bare skill's SKILL.md with format.DecodeEntrypoint and
-// returns a skill.yaml whose name, description (whitespace folded to single
-// spaces), licence and version match the front matter. The version is the
-// front matter's version, else metadata.version, else DefaultVersion. The
-// licence comes from the front matter or AdoptOptions; when neither has one
-// the manifest declares none, because Adopt does not choose a licence for
-// existing work. The files list names every top-level file and folder except
-// .git, node_modules, .agent-skills and .DS_Store, plus skill.yaml.
+// returns an Adoption: a skill.yaml whose name, description (whitespace
+// folded to single spaces), licence and version match the front matter, and
+// notes for what it had to decide. The version is the front matter's
+// version, else metadata.version when that is strict semver, else
+// DefaultVersion: metadata is the Agent Skills specification's client
+// metadata, so a `metadata.version: "1.0"` stays there and a note says the
+// package starts at 0.1.0. The licence comes from AdoptOptions (which
+// overrides free text) or the front matter; when neither has one the
+// manifest declares none, because Adopt does not choose a licence for
+// existing work. Front matter may hold free text ("Proprietary. LICENSE.txt
+// has complete terms", the specification's example): it becomes
+// "SEE LICENSE IN <file>" when it names a file of the folder, else
+// "LicenseRef-<its words>", with a note and a comment in skill.yaml quoting
+// the text. A value written as a licence but wrongly (a deprecated SPDX
+// identifier, SEE LICENSE IN a missing file) is an error, not free text. The
+// files list names every top-level file and folder except .git,
+// node_modules, .agent-skills and .DS_Store, plus skill.yaml.
 package scaffold

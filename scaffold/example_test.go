@@ -81,12 +81,12 @@ func ExampleAdopt() {
 			"license: MIT\nmetadata:\n  version: 1.2.0\n---\n# PDF Forms\n")},
 		"scripts/fill.py": {Data: []byte("print('fill')\n")},
 	}
-	files, err := scaffold.Adopt(bare, "pdf-forms", scaffold.AdoptOptions{})
+	a, err := scaffold.Adopt(bare, "pdf-forms", scaffold.AdoptOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(string(files[0].Data))
+	fmt.Print(string(a.Files[0].Data))
 	// Output:
 	// # Written by `agent-skills create --from`. Keep name, description and version in
 	// # step with SKILL.md; agent-skills validate checks that they match.

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,6 +17,7 @@ type manifest struct {
 	version     string
 	description string
 	license     string
+	licenseFrom string // SKILL.md's free text the licence was adopted from; "" otherwise
 	keywords    []string
 	authors     []author
 	agents      []string // compatibility.agents ids; empty: every agent
@@ -34,7 +36,11 @@ func (m manifest) encode() ([]byte, error) {
 	doc.set("version", yamlString(m.version), "Strict semver; bump it for every published change.")
 	doc.set("description", yamlText(m.description), "")
 	if m.license != "" {
-		doc.set("license", yamlString(m.license), "An SPDX licence expression.")
+		comment := "An SPDX licence expression."
+		if m.licenseFrom != "" {
+			comment = "Adopted from SKILL.md's license: " + strconv.Quote(m.licenseFrom)
+		}
+		doc.set("license", yamlString(m.license), comment)
 	}
 	if len(m.keywords) > 0 {
 		doc.set("keywords", yamlStrings(m.keywords...), "Search terms for `agent-skills search`.")

@@ -49,6 +49,7 @@ type settings struct {
 	kind        format.Kind
 	description string
 	license     string
+	licenseFrom string // the free text license was made from (Adopt); "" otherwise
 	author      *author
 	version     string
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -24,14 +25,21 @@ type Result struct {
 	Name    string
 	Kind    format.Kind
 	Version string
+	// Nested lists the folders inside the package, relative to Path and
+	// sorted, that hold a skill.yaml or SKILL.md of their own. They are
+	// files of this package, not packages: Collection does not validate
+	// them on their own, and the caller says so.
+	Nested []string
 }
 
 // Collection finds every package below the root of fsys and validates each
 // one, concurrently, with Dir. A folder holding skill.yaml or SKILL.md is a
 // package, and Collection does not look inside it for more; so a single
 // package, a collection such as skills/, and a registry root with
-// skills/<name>/ folders all work. Folders named .git, node_modules and
-// .agent-skills are skipped, and symbolic links are never followed. Each
+// skills/<name>/ folders all work; a package folder inside a package is
+// reported in the outer one's Result.Nested. Folders named .git,
+// node_modules and .agent-skills are skipped, and symbolic links are never
+// followed. Each
 // package's DirName is the last element of its path, or opts.DirName for a
 // package at the root.
 //
@@ -40,7 +48,7 @@ type Result struct {
 // error: the result is empty. The error is non-nil only when a folder
 // cannot be listed.
 func Collection(fsys fs.FS, opts Options) ([]Result, error) {
-	dirs, err := findPackages(fsys)
+	dirs, nested, err := findPackages(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +71,9 @@ func Collection(fsys fs.FS, opts Options) ([]Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
+	for i := range results {
+		results[i].Nested = nested[dirs[i]]
+	}
 	return results, nil
 }
 
@@ -88,9 +99,12 @@ func validateAt(fsys fs.FS, dir string, opts Options) Result {
 	return r
 }
 
-// findPackages returns the sorted package folders of fsys.
-func findPackages(fsys fs.FS) ([]string, error) {
+// findPackages returns the sorted package folders of fsys and, for each
+// that has some, the package folders inside it (relative to it, sorted).
+func findPackages(fsys fs.FS) ([]string, map[string][]string, error) {
 	var dirs []string
+	nested := map[string][]string{}
+	outer := "" // the package being walked, "" outside every package
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -104,17 +118,32 @@ func findPackages(fsys fs.FS) ([]string, error) {
 				return fs.SkipDir
 			}
 		}
-		if isPackage(fsys, p) {
-			dirs = append(dirs, p)
-			return fs.SkipDir
+		if outer != "" && outer != "." && !strings.HasPrefix(p, outer+"/") {
+			outer = "" // WalkDir is depth-first: p is past the package
 		}
+		if !isPackage(fsys, p) {
+			return nil
+		}
+		if outer == "" {
+			outer = p
+			dirs = append(dirs, p)
+			return nil
+		}
+		rel := p
+		if outer != "." {
+			rel = strings.TrimPrefix(p, outer+"/")
+		}
+		nested[outer] = append(nested[outer], rel)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.Sort(dirs)
-	return dirs, nil
+	for _, n := range nested {
+		slices.Sort(n)
+	}
+	return dirs, nested, nil
 }
 
 // isPackage reports whether folder dir holds skill.yaml or SKILL.md.

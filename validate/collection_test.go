@@ -3,6 +3,7 @@ package validate
 import (
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -34,22 +35,27 @@ func TestCollection(t *testing.T) {
 		}), dir)
 	}
 	withPrefix(root, pkgFS(map[string]string{"skill.yaml": ""}), "skills/nested/java-performance")
-	// A package's own subfolders are not searched for more packages.
+	// A package's own subfolders are not validated as more packages, but
+	// reported as nested in it (issue 13, item 3).
 	root["skills/java-performance/references/inner/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: Inner\n---\n")}
+	root["skills/java-performance/references/inner/deeper/skill.yaml"] = &fstest.MapFile{Data: []byte("x")}
+	root["skills/java-performance/examples/b/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: b\n---\n")}
+	root["skills/java-performance/node_modules/c/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: c\n---\n")}
 
 	results, err := Collection(root, testOpts)
 	if err != nil {
 		t.Fatalf("Collection() error = %v", err)
 	}
 	want := []struct {
-		path  string
-		diags []string
+		path   string
+		diags  []string
+		nested []string
 	}{
-		{"skills/java-performance", nil},
-		{"skills/lic-a", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
-		{"skills/lic-b", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
-		{"skills/nested/java-performance", nil},
-		{"skills/wrong-dir", []string{"skill.yaml:2:7 error ASK_NAME_MISMATCH"}},
+		{"skills/java-performance", nil, []string{"examples/b", "references/inner", "references/inner/deeper"}},
+		{"skills/lic-a", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}, nil},
+		{"skills/lic-b", []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}, nil},
+		{"skills/nested/java-performance", nil, nil},
+		{"skills/wrong-dir", []string{"skill.yaml:2:7 error ASK_NAME_MISMATCH"}, nil},
 	}
 	if len(results) != len(want) {
 		t.Fatalf("Collection() = %d results %+v, want %d", len(results), results, len(want))
@@ -59,6 +65,9 @@ func TestCollection(t *testing.T) {
 		if results[i].Path != w.path || strings.Join(got, "|") != strings.Join(w.diags, "|") {
 			t.Errorf("Collection()[%d] = %s %v, want %s %v", i, results[i].Path, got, w.path, w.diags)
 		}
+		if !slices.Equal(results[i].Nested, w.nested) {
+			t.Errorf("Collection()[%d] (%s) nested = %v, want %v", i, w.path, results[i].Nested, w.nested)
+		}
 	}
 }
 
@@ -66,6 +75,12 @@ func TestCollectionRootPackage(t *testing.T) {
 	results, err := Collection(pkgFS(nil), Options{DirName: "java-performance"})
 	if err != nil || len(results) != 1 || results[0].Path != "." || len(results[0].Diagnostics) != 0 {
 		t.Fatalf("Collection(single package) = %+v, %v; want one clean result at \".\"", results, err)
+	}
+	inner := pkgFS(nil)
+	inner["templates/t/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: t\n---\n")}
+	results, err = Collection(inner, Options{DirName: "java-performance"})
+	if err != nil || len(results) != 1 || !slices.Equal(results[0].Nested, []string{"templates/t"}) {
+		t.Errorf("Collection(single package with a nested one) = %+v, %v; want one result with nested templates/t", results, err)
 	}
 	results, _ = Collection(pkgFS(nil), Options{DirName: "elsewhere"})
 	if len(results) != 1 || len(results[0].Diagnostics) != 1 || results[0].Diagnostics[0].Code != "ASK_NAME_MISMATCH" {

@@ -86,7 +86,10 @@
 //
 // # Decisions
 //
-// UNLICENSED is accepted as a licence, as npm does: all rights reserved.
+// UNLICENSED is accepted as a licence, as npm does: all rights reserved. So
+// is npm's "SEE LICENSE IN <file>", for terms that have no SPDX identifier,
+// when the package ships the file: it is what the free text of Anthropic's
+// skills ("Proprietary. LICENSE.txt has complete terms") means.
 // Front-matter licence values are not SPDX-checked, because the
 // specification allows free text there; skill.yaml's license is. Link
 // targets are checked against the package's file set, so a link to a file

@@ -27,6 +27,12 @@ func TestCheckLicense(t *testing.T) {
 		{expr: "Apache 2", want: "is not a valid SPDX licence expression"},
 		{expr: "MIT OR", want: "is not a valid SPDX licence expression"},
 		{expr: "Foo-1.0", want: "is not a valid SPDX licence expression"},
+		{expr: "SEE LICENSE IN LICENSE.txt", ok: true},
+		{expr: "SEE LICENSE IN legal/terms.md", ok: true},
+		{expr: "SEE LICENSE IN ../LICENSE", want: `names no usable file: the path "../LICENSE"`},
+		{expr: "SEE LICENSE IN ", want: "names no usable file"},
+		{expr: "See license in LICENSE.txt", want: "must start SEE LICENSE IN, in capitals"},
+		{expr: "Proprietary. LICENSE.txt has complete terms", want: "is not a valid SPDX licence expression"},
 	}
 	for _, tt := range tests {
 		err := CheckLicense(tt.expr)

@@ -198,6 +198,12 @@ func (c *checker) manifest(m *format.Manifest) {
 	if m.Has("license") {
 		if p := c.license(m.License); p != nil {
 			at("license", p)
+		} else if f := LicenseFile(m.License); f != "" && !slices.Contains(c.pkg.Files, f) {
+			at("license", &Problem{
+				Code:    CodeLicenseInvalid,
+				Message: fmt.Sprintf("license points to %s, which the package does not ship", f),
+				Fix:     fmt.Sprintf("add %s to the package (and to files), or name the licence with an SPDX expression", f),
+			})
 		}
 	}
 

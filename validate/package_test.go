@@ -97,6 +97,14 @@ func TestDir(t *testing.T) {
 		{name: "licence",
 			edits: map[string]string{"skill.yaml": strings.Replace(goodManifest, "Apache-2.0", "Apache 2", 1)},
 			want:  []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
+		// SEE LICENSE IN <file> (npm's form, for Anthropic's "Proprietary.
+		// LICENSE.txt has complete terms") needs the file in the package.
+		{name: "licence in a shipped file", strict: true,
+			edits: map[string]string{"skill.yaml": strings.Replace(goodManifest, "Apache-2.0", "SEE LICENSE IN references/profiling.md", 1)}},
+		{name: "licence in a file the package does not ship",
+			edits: map[string]string{"skill.yaml": strings.Replace(goodManifest, "Apache-2.0", "SEE LICENSE IN LICENSE.txt", 1),
+				"LICENSE.txt": "not in files\n"},
+			want: []string{"skill.yaml:6:10 error ASK_LICENSE_INVALID"}},
 		{name: "traversal in files",
 			edits: map[string]string{"skill.yaml": strings.Replace(goodManifest, "  - references/\n", "  - references/\n  - ../secret\n  - SKILL.md\n", 1)},
 			want:  []string{"skill.yaml:11:5 error ASK_FILES_UNSAFE_PATH", "skill.yaml:12:5 error ASK_FILES_DUPLICATE"}},

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,35 @@ type Found struct {
 	// Plugin names the Claude plugin that lists the skill, when it was
 	// found through .claude-plugin/marketplace.json.
 	Plugin string `json:"plugin,omitempty"`
+	// Nested lists the folders inside this skill's folder that hold a
+	// SKILL.md of their own (examples, templates), relative to Path and
+	// sorted. They are part of this skill's package, installed with it,
+	// and never offered as skills of their own.
+	Nested []string `json:"nested,omitempty"`
+	// Copies lists the other folders of the source holding this same skill:
+	// the same name and the same digest (format.Digest of the package's
+	// files). They are one skill, offered once, at Path.
+	Copies []string `json:"copies,omitempty"`
+	// Conflicts lists the other folders of the source offering a skill of
+	// this name with different contents. The name alone does not choose
+	// among them: Options.Skills must name a folder (its Path), and "*"
+	// skips them all (Result.Skipped).
+	Conflicts []string `json:"conflicts,omitempty"`
+}
+
+// Skipped is a skill folder that a selection covered ("*") but that Fetch
+// did not materialise, and why. It is data for the caller's report, in the
+// shape of an error: a stable code and one sentence.
+type Skipped struct {
+	// Name is the skill's name.
+	Name string `json:"name"`
+	// Path is the skill's folder inside the source, as Found.Path.
+	Path string `json:"path"`
+	// Code is the stable ASK_* code of the reason, documented in
+	// docs/errors.md: CodeSourceDuplicateSkill.
+	Code string `json:"code"`
+	// Reason says why, in one sentence naming every folder involved.
+	Reason string `json:"reason"`
 }
 
 // Discovery bounds.
@@ -48,9 +78,15 @@ const DefaultMaxSkills = 1000
 // registryIndex is the file that makes a source a registry.
 const registryIndex = "registry/skills.yaml"
 
-// agentDirs are the dot-folders discovery enters: the agent folders whose
-// skills/ subfolder holds skills, and the plugin folder.
+// agentDirs are the dot-folders at the top of a source that discovery
+// enters: the agent folders whose skills/ subfolder holds skills.
 var agentDirs = []string{".claude", ".agents", ".codex", ".github"}
+
+// neverEntered reports the folders discovery never enters, wherever they
+// are: version control, dependencies and agent-skills' own state.
+func neverEntered(name string) bool {
+	return name == ".git" || name == "node_modules" || name == ".agent-skills"
+}
 
 // discovery is the outcome of Discover.
 type discovery struct {
@@ -68,14 +104,20 @@ type discovery struct {
 //     skills/<name>/, skills/<category>/<name>/, <name>/, and the agent
 //     folders .claude/skills/<name>/, .agents/skills/<name>/,
 //     .codex/skills/<name>/, .github/skills/<name>/ — without descending
-//     into a skill, .git, node_modules or other dot-folders;
+//     into a skill, .git, node_modules or .agent-skills, nor into an agent
+//     folder other than through its skills/. Any other folder may start
+//     with a dot: skills/.curated/<name>/ is OpenAI's layout;
 //  4. the skills of every plugin .claude-plugin/marketplace.json in root
 //     lists with a relative source (its `skills` entries, or its skills/
 //     folder).
 //
-// When two folders give the same name the first in that order wins
-// (skills/ before other folders before agent folders before plugins; then
-// by path).
+// A SKILL.md in a folder inside a skill's folder belongs to that skill's
+// package (Found.Nested). Two folders giving the same name are one skill
+// when their packages have the same digest: the first in the order above
+// is offered (skills/ before other folders before agent folders before
+// plugins; then by path) and the others are its Copies. With different
+// digests every one is offered, each naming the others as Conflicts.
+// Found is sorted by name, then path.
 //
 // At most maxSkills skill folders are read (DefaultMaxSkills when it is
 // not positive); with more, discovery only counts the rest, without
@@ -94,6 +136,7 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 		}
 	}
 	if f, ok := skillAt(fsys, root); ok {
+		f.Nested = nestedSkills(fsys, root)
 		return discovery{found: []Found{f}}, nil
 	}
 	if err := oversizedEntrypoint(fsys, root); err != nil {
@@ -120,16 +163,18 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 		if f, ok := skillAt(fsys, p); ok {
 			seen[p] = true
 			f.Plugin = plugin
+			f.Nested = nestedSkills(fsys, p)
 			cands = append(cands, cand{f, rank})
 		}
 	}
 	walk(fsys, root, 0, func(p string) {
 		rank := 1
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		first, _, _ := strings.Cut(rel, "/")
 		switch {
-		case strings.HasPrefix(rel, "skills/"):
+		case first == "skills":
 			rank = 0
-		case strings.HasPrefix(rel, "."):
+		case slices.Contains(agentDirs, first):
 			rank = 2
 		}
 		add(p, rank, "")
@@ -146,17 +191,181 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 		}
 		return strings.Compare(a.f.Path, b.f.Path)
 	})
-	names := map[string]bool{}
+	found := make([]Found, len(cands))
+	for i, c := range cands {
+		found[i] = c.f
+	}
+	out := sameNames(fsys, found)
+	slices.SortFunc(out, func(a, b Found) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Path, b.Path))
+	})
+	return discovery{found: out}, nil
+}
+
+// sameNames settles the skills of found (in the order of precedence) that
+// share a name: folders whose packages have the same digest are one skill,
+// the first offered with the others as its Copies; folders with different
+// digests are all offered, each with the others as Conflicts. A package
+// whose digest cannot be computed (an unsafe file, say) differs from every
+// other. Digests are computed only for names given by several folders.
+func sameNames(fsys fs.FS, found []Found) []Found {
+	byName := map[string][]int{}
+	for i, f := range found {
+		byName[f.Name] = append(byName[f.Name], i)
+	}
 	var out []Found
-	for _, c := range cands {
-		if names[c.f.Name] {
+	for i, f := range found {
+		group := byName[f.Name]
+		if len(group) == 1 {
+			out = append(out, f)
 			continue
 		}
-		names[c.f.Name] = true
-		out = append(out, c.f)
+		if group[0] != i {
+			continue // the group is settled at its first member
+		}
+		var kept []Found // one per distinct digest, first of each
+		var sums []string
+		for _, j := range group {
+			g := found[j]
+			sum := packageDigest(fsys, g.Path)
+			if k := slices.Index(sums, sum); sum != "" && k >= 0 {
+				kept[k].Copies = append(kept[k].Copies, g.Path)
+				continue
+			}
+			kept, sums = append(kept, g), append(sums, sum)
+		}
+		if len(kept) > 1 {
+			for k := range kept {
+				for l := range kept {
+					if l != k {
+						kept[k].Conflicts = append(kept[k].Conflicts, kept[l].Path)
+					}
+				}
+				slices.Sort(kept[k].Conflicts)
+			}
+		}
+		out = append(out, kept...)
 	}
-	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Name, b.Name) })
-	return discovery{found: out}, nil
+	return out
+}
+
+// unambiguous splits found into the skills a "*" selection takes and the
+// ones it skips: every folder of a name several folders offer with
+// different contents (Found.Conflicts), since taking one would be a guess
+// and taking all would install one over another.
+func unambiguous(found []Found) ([]Found, []Skipped) {
+	var keep []Found
+	var skipped []Skipped
+	for _, f := range found {
+		if len(f.Conflicts) == 0 {
+			keep = append(keep, f)
+			continue
+		}
+		all := append([]string{f.Path}, f.Conflicts...)
+		slices.Sort(all)
+		skipped = append(skipped, Skipped{Name: f.Name, Path: f.Path, Code: CodeSourceDuplicateSkill,
+			Reason: fmt.Sprintf("%d folders offer a skill named %s with different contents (%s); install one with --skill <folder>",
+				len(all), f.Name, strings.Join(shownPaths(all), ", "))})
+	}
+	return keep, skipped
+}
+
+// oneFolderEach returns CodeSourceDuplicateSkill when two of the chosen
+// skills have the same name: they would be installed over each other.
+func oneFolderEach(chosen []Found) error {
+	for i, f := range chosen {
+		var same []Found
+		for _, g := range chosen[i:] {
+			if g.Name == f.Name {
+				same = append(same, g)
+			}
+		}
+		if len(same) > 1 {
+			return duplicateSkill(f.Name, same)
+		}
+	}
+	return nil
+}
+
+// duplicateSkill is the CodeSourceDuplicateSkill error for a name that the
+// folders hits (two or more) all answer to.
+func duplicateSkill(name string, hits []Found) *Error {
+	paths := make([]string, len(hits))
+	for i, f := range hits {
+		paths[i] = orDot(f.Path)
+	}
+	slices.Sort(paths)
+	try := make([]string, len(paths))
+	for i, p := range paths {
+		try[i] = "--skill " + p
+	}
+	return &Error{Code: CodeSourceDuplicateSkill,
+		Message: fmt.Sprintf("%d folders of the source answer to %s, with different contents: %s; name the folder to install",
+			len(paths), quote(name), strings.Join(paths, ", ")),
+		Detail: offered(hits),
+		Try:    try}
+}
+
+// shownPaths writes source paths as messages show them: "." for the root.
+func shownPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = orDot(p)
+	}
+	return out
+}
+
+// packageDigest returns format.Digest of the package in folder p of fsys
+// (its file set as format.Load gives it, skill.yaml's list or every file
+// of a bare skill), or "" when the package cannot be loaded cleanly.
+func packageDigest(fsys fs.FS, p string) string {
+	sub, err := fs.Sub(fsys, orDot(p))
+	if err != nil {
+		return ""
+	}
+	pkg, diags := format.Load(sub, format.LoadOptions{})
+	if pkg == nil || slices.ContainsFunc(diags, func(d format.Diagnostic) bool {
+		return d.Code == format.CodePackageUnsafeFile || d.Code == format.CodePackageTooLarge
+	}) {
+		return ""
+	}
+	sum, err := format.Digest(sub, pkg.Files)
+	if err != nil {
+		return ""
+	}
+	return sum
+}
+
+// nestedSkills lists the folders below the skill folder p, at most
+// maxDiscoveryDepth levels down and relative to p, that hold a SKILL.md:
+// what discovery would have offered had p not been a skill. .git,
+// node_modules and .agent-skills are not entered; the package leaves them
+// out too.
+func nestedSkills(fsys fs.FS, p string) []string {
+	var out []string
+	var visit func(dir string, depth int)
+	visit = func(dir string, depth int) {
+		if depth >= maxDiscoveryDepth {
+			return
+		}
+		ents, err := fs.ReadDir(fsys, orDot(dir))
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			if !e.IsDir() || neverEntered(e.Name()) {
+				continue
+			}
+			sub := join(dir, e.Name())
+			if isSkillFolder(fsys, sub) {
+				out = append(out, strings.TrimPrefix(strings.TrimPrefix(sub, p), "/"))
+			}
+			visit(sub, depth+1)
+		}
+	}
+	visit(p, 0)
+	slices.Sort(out)
+	return out
 }
 
 // checkFolder returns nil when root is a folder of the source, and
@@ -187,7 +396,13 @@ func refuseLink(fsys fs.FS, p string) error {
 }
 
 // walk calls visit for every folder holding a SKILL.md up to
-// maxDiscoveryDepth below dir, without entering a skill folder.
+// maxDiscoveryDepth below dir, without entering a skill folder or a folder
+// neverEntered names. At depth 0 an agent folder is entered only through
+// its skills/ subfolder: the rest of .claude holds commands, settings and
+// whole checkouts (.claude/worktrees). Any other folder is entered, one
+// whose name starts with a dot included: OpenAI publishes its skills in
+// the categories skills/.curated, skills/.experimental and skills/.system,
+// and validate finds packages there too.
 func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
 	if depth >= maxDiscoveryDepth {
 		return
@@ -203,14 +418,12 @@ func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
 		name := e.Name()
 		p := join(dir, name)
 		switch {
-		case name == ".git" || name == "node_modules":
+		case neverEntered(name):
 			continue
-		case strings.HasPrefix(name, "."):
-			if depth == 0 && slices.Contains(agentDirs, name) {
-				sub := join(p, "skills")
-				if fi, err := fs.Stat(fsys, sub); err == nil && fi.IsDir() {
-					walk(fsys, sub, depth+2, visit)
-				}
+		case depth == 0 && slices.Contains(agentDirs, name):
+			sub := join(p, "skills")
+			if fi, err := fs.Stat(fsys, sub); err == nil && fi.IsDir() {
+				walk(fsys, sub, depth+2, visit)
 			}
 			continue
 		}

@@ -28,6 +28,15 @@
 // format.Load, validated with validate.Package and digested with
 // format.Digest; unsafe content is refused whatever the caller asks.
 //
+// Discovery reports, as data, what it does not offer as a skill of its
+// own: Found.Nested (a SKILL.md inside a skill's folder, part of that
+// package), Found.Copies (folders holding the same package under one
+// name) and Found.Conflicts (folders offering one name with different
+// packages). A name with conflicts picks nothing — ASK_SOURCE_DUPLICATE_SKILL
+// lists the folders, and a folder path picks one — and a "*" selection
+// skips every such folder into Result.Skipped (name, path, code, reason),
+// which the caller reports; Fetch itself prints nothing.
+//
 // Restore fetches exactly the commit (or archive, or folder) and sub-path a
 // lock entry records and checks the digest, so a force-pushed branch cannot
 // change a locked install.

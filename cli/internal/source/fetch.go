@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -97,6 +98,13 @@ type Result struct {
 	Found []Found
 	// Packages lists the materialised skills, in the order of Found.
 	Packages []Package
+	// Skipped lists the skills a "*" selection covered but Fetch did not
+	// materialise, each with a stable code and a reason, sorted by name
+	// then path: today the folders that offer one name with different
+	// contents (CodeSourceDuplicateSkill; Found.Conflicts). A skill named
+	// explicitly is never skipped: it is materialised or Fetch fails. The
+	// caller reports them; Fetch prints nothing.
+	Skipped []Skipped
 }
 
 // Package is one skill materialised as a verified package folder.
@@ -227,10 +235,11 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if opts.List {
 		return res, nil
 	}
-	chosen, err := choose(d.found, r, &opts)
+	chosen, skipped, err := choose(d.found, r, &opts)
 	if err != nil {
 		return nil, err
 	}
+	res.Skipped = skipped
 	for _, f := range chosen {
 		version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
 			switch {
@@ -405,59 +414,85 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 	return &tree{root: work, url: g.shown, commit: co.commit, co: co, clean: clean}, nil
 }
 
-// choose picks the skills to materialise.
-func choose(found []Found, r Ref, opts *Options) ([]Found, error) {
+// choose picks the skills to materialise and, for a "*" selection, the
+// skills it leaves out (see unambiguous).
+func choose(found []Found, r Ref, opts *Options) ([]Found, []Skipped, error) {
 	names := append([]string(nil), opts.Skills...)
 	if r.Skill != "" {
 		names = append(names, r.Skill)
 	}
-	for _, n := range names {
-		if n == "*" {
-			return found, nil
-		}
-	}
-	if len(names) > 0 {
+	all := slices.Contains(names, "*")
+	if all || len(names) > 0 {
 		var out []Found
-		seen := map[string]bool{}
+		var skipped []Skipped
+		if all {
+			out, skipped = unambiguous(found)
+		}
 		for _, n := range names {
-			f, ok := lookup(found, n)
-			if !ok {
-				return nil, notFound("the source offers no skill "+quote(n), offered(found),
-					"pick one of the skills listed above with --skill NAME",
-					"to pick a branch, tag or commit write owner/repo#REF, not owner/repo@REF")
+			if n == "*" {
+				continue
 			}
-			if !seen[f.Name] {
-				seen[f.Name] = true
+			f, err := lookup(found, n)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !slices.ContainsFunc(out, func(o Found) bool { return o.Path == f.Path }) {
 				out = append(out, f)
 			}
+			skipped = slices.DeleteFunc(skipped, func(s Skipped) bool { return s.Path == f.Path })
 		}
-		return out, nil
+		if err := oneFolderEach(out); err != nil {
+			return nil, nil, err
+		}
+		return out, skipped, nil
 	}
 	if len(found) == 1 {
-		return found, nil
+		return found, nil, nil
 	}
 	if opts.Interactive && opts.Pick != nil {
-		return opts.Pick(found)
+		picked, err := opts.Pick(found)
+		if err == nil {
+			err = oneFolderEach(picked)
+		}
+		return picked, nil, err
 	}
-	return nil, &Error{Code: CodeSourceAmbiguous,
+	return nil, nil, &Error{Code: CodeSourceAmbiguous,
 		Message: fmt.Sprintf("the source offers %d skills; name the ones to install", len(found)),
 		Detail:  offered(found),
 		Try:     []string{"--skill NAME (repeatable)", "--skill '*' for all of them", "owner/repo@NAME"}}
 }
 
-// lookup finds a skill by name, or by its folder's name.
-func lookup(found []Found, name string) (Found, bool) {
+// lookup finds the skill n names: the skill whose folder is n (its Path
+// in the source, "." for the root), else the skill called n, else the
+// skill in a folder called n. A name that several folders with different
+// contents answer to is CodeSourceDuplicateSkill, listing them; a name
+// none answers to is ASK_SOURCE_NOT_FOUND, listing what the source offers.
+func lookup(found []Found, n string) (Found, error) {
 	for _, f := range found {
-		if f.Name == name {
-			return f, true
+		if orDot(f.Path) == n {
+			return f, nil
 		}
 	}
-	for _, f := range found {
-		if path.Base(orDot(f.Path)) == name {
-			return f, true
+	for _, match := range []func(Found) bool{
+		func(f Found) bool { return f.Name == n },
+		func(f Found) bool { return path.Base(orDot(f.Path)) == n },
+	} {
+		var hits []Found
+		for _, f := range found {
+			if match(f) {
+				hits = append(hits, f)
+			}
+		}
+		switch {
+		case len(hits) == 1:
+			return hits[0], nil
+		case len(hits) > 1:
+			return Found{}, duplicateSkill(n, hits)
 		}
 	}
-	return Found{}, false
+	return Found{}, notFound("the source offers no skill "+quote(n), offered(found),
+		"pick one of the skills listed above with --skill NAME",
+		"to pick a branch, tag or commit write owner/repo#REF, not owner/repo@REF")
 }
 
 // offered renders the skills of a source, one per line.

@@ -403,3 +403,78 @@ func TestFetchDanglingHEAD(t *testing.T) {
 		t.Fatalf("Fetch(dangling HEAD) = %+v, %v, want commit %s", res, err, sha)
 	}
 }
+
+// OpenAI's layout from a git source: dot categories are discovered from
+// the root and from a sub-path, a SKILL.md inside a skill is part of it,
+// and "*" skips a name two folders offer with different contents,
+// returning why in Result.Skipped (issue 13, item 3).
+func TestFetchRealLayouts(t *testing.T) {
+	fx := newFixture(t)
+	fx.commit("openai/skills", map[string]string{
+		"skills/.curated/gh-fix-ci/SKILL.md":            skillMD("gh-fix-ci", "Fix CI. Use when CI fails."),
+		"skills/.curated/gh-fix-ci/examples/x/SKILL.md": skillMD("example", "An example. Use never."),
+		"skills/.experimental/linear/SKILL.md":          skillMD("linear", "Linear. Use for issues."),
+		"skills/.system/creator/SKILL.md":               skillMD("creator", "Create skills. Use when creating one."),
+		".agents/skills/creator/SKILL.md":               skillMD("creator", "An older creator. Use when creating one."),
+	})
+	for _, ref := range []string{"openai/skills", "openai/skills/skills"} {
+		opts := fetchOpts(t, fx)
+		opts.List = true
+		res, err := Fetch(context.Background(), mustParse(t, ref), opts)
+		if err != nil {
+			t.Fatalf("Fetch(%s, list) = %v", ref, err)
+		}
+		var got []string
+		for _, f := range res.Found {
+			got = append(got, f.Name+"@"+f.Path+strings.Join(f.Nested, ","))
+		}
+		want := []string{"creator@skills/.system/creator", "gh-fix-ci@skills/.curated/gh-fix-ci" + "examples/x", "linear@skills/.experimental/linear"}
+		if ref == "openai/skills" {
+			want = append([]string{"creator@.agents/skills/creator"}, want...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Fetch(%s, list).Found = %v, want %v", ref, got, want)
+		}
+	}
+
+	opts := fetchOpts(t, fx)
+	opts.Skills = []string{"*"}
+	res, err := Fetch(context.Background(), mustParse(t, "openai/skills"), opts)
+	if err != nil {
+		t.Fatalf("Fetch(*) = %v", err)
+	}
+	var got []string
+	for _, p := range res.Packages {
+		got = append(got, p.Name+"@"+p.Subpath)
+	}
+	if !slices.Equal(got, []string{"gh-fix-ci@skills/.curated/gh-fix-ci", "linear@skills/.experimental/linear"}) {
+		t.Errorf("Fetch(*).Packages = %v, want gh-fix-ci and linear", got)
+	}
+	if _, err := os.Stat(filepath.Join(opts.Dir, "gh-fix-ci", "examples", "x", "SKILL.md")); err != nil {
+		t.Errorf("Fetch(*): the nested SKILL.md was not materialised with its skill: %v", err)
+	}
+	want := []Skipped{
+		{Name: "creator", Path: ".agents/skills/creator", Code: CodeSourceDuplicateSkill},
+		{Name: "creator", Path: "skills/.system/creator", Code: CodeSourceDuplicateSkill},
+	}
+	if len(res.Skipped) != len(want) {
+		t.Fatalf("Fetch(*).Skipped = %+v, want %+v", res.Skipped, want)
+	}
+	for i, w := range want {
+		s := res.Skipped[i]
+		if s.Name != w.Name || s.Path != w.Path || s.Code != w.Code || !strings.Contains(s.Reason, ".agents/skills/creator, skills/.system/creator") {
+			t.Errorf("Fetch(*).Skipped[%d] = %+v, want %s at %s with %s naming both folders", i, s, w.Name, w.Path, w.Code)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(opts.Dir, "creator")); !os.IsNotExist(err) {
+		t.Errorf("Fetch(*) materialised a skipped skill: %v", err)
+	}
+
+	// Its folder picks one.
+	opts = fetchOpts(t, fx)
+	opts.Skills = []string{"skills/.system/creator"}
+	res, err = Fetch(context.Background(), mustParse(t, "openai/skills"), opts)
+	if err != nil || len(res.Packages) != 1 || res.Packages[0].Subpath != "skills/.system/creator" || len(res.Skipped) != 0 {
+		t.Errorf("Fetch(--skill skills/.system/creator) = %+v, %v, want that one folder", res, err)
+	}
+}

@@ -80,7 +80,7 @@ func readBare(fsys fs.FS, fallback string) (bareSkill, error) {
 		if s, ok := e.String("description"); ok {
 			b.description = strings.TrimSpace(s)
 		}
-		if s, ok := e.String("license"); ok && validate.CheckLicense(s) == nil {
+		if s, ok := e.String("license"); ok && validate.CheckLicense(s) == nil && shipsLicense(fsys, s) {
 			b.license = s // a free-text licence stays in SKILL.md only
 		}
 		if s, ok := e.String("version"); ok && validate.CheckVersion(s) == nil {
@@ -102,6 +102,18 @@ func readBare(fsys fs.FS, fallback string) (bareSkill, error) {
 	}
 	b.files = append(b.files, format.ManifestFile)
 	return b, nil
+}
+
+// shipsLicense reports whether the file a "SEE LICENSE IN <file>" licence
+// names is a regular file of the skill, as validation will require; any
+// other licence needs no file.
+func shipsLicense(fsys fs.FS, license string) bool {
+	f := validate.LicenseFile(license)
+	if f == "" {
+		return true
+	}
+	info, err := fs.Lstat(fsys, f)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // synthManifest returns the bytes of the skill.yaml of a bare skill at
