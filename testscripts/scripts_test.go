@@ -37,6 +37,8 @@ func TestScripts(t *testing.T) {
 			// Servers that misbehave, for the HTTP client policy.
 			"httpredirect": httpredirect,
 			"httpstall":    httpstall,
+			// A pseudo terminal on one output stream, for colour.
+			"ttyrun": ttyrun,
 		},
 		Condition:           condition,
 		RequireExplicitExec: true,
