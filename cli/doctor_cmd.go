@@ -30,7 +30,8 @@ func (c *doctorCmd) Help() string {
 enabled, every folder it reads: missing, not a folder, not writable, a symbolic link,
 a broken link) and every installed skill (modified, unmanaged, broken receipt, drift
 from skills.lock, the same skill visible twice to one agent, skills in deprecated
-folders). Every finding says how to fix it. Exit 1 when any check fails.
+folders). Every finding says how to fix it. Exit 1 when any check fails; with
+--quiet only the warnings and failures are printed.
 With --offline, registries are checked from their caches only.
 
 Examples:
@@ -87,6 +88,9 @@ func (c *doctorCmd) Run(e *env) error {
 	} else {
 		area := ""
 		for _, f := range d.findings {
+			if e.Quiet() && f.Status == "ok" {
+				continue // quiet prints the problems only
+			}
 			if f.Area != area {
 				area = f.Area
 				fmt.Fprintf(e.Out, "%s\n", e.Style.Bold(area))

@@ -137,7 +137,7 @@ func (c *registryAddCmd) Run(e *env) error {
 	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.Out, "added %s registry %s (%s)\n", kind, c.Name, ui.Field(url))
+	e.Done("added %s registry %s (%s)", kind, c.Name, ui.Field(url))
 	return nil
 }
 
@@ -221,7 +221,7 @@ func (c *registryRemoveCmd) Run(e *env) error {
 	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.Out, "removed registry %s\n", c.Name)
+	e.Done("removed registry %s", c.Name)
 	return nil
 }
 

@@ -23,7 +23,9 @@ type Options struct {
 	// a terminal on standard output put colour into a log of standard
 	// error.
 	ErrColor bool
-	// Quiet prints only errors and the results a command exists for.
+	// Quiet prints only errors and the results a command exists for
+	// (a list, a search, a plan, JSON): no progress, notices, warnings,
+	// confirmations of what was done, or warning diagnostics.
 	Quiet bool
 	// Verbose also prints the lines of Printer.Verbose.
 	Verbose bool
@@ -81,6 +83,15 @@ func (p *Printer) Quiet() bool { return p.opts.Quiet }
 func (p *Printer) Info(format string, args ...any) {
 	if !p.opts.Quiet {
 		fmt.Fprintf(p.Err, format+"\n", args...)
+	}
+}
+
+// Done prints on Out what a command did — "added …", "created …",
+// "published …" — unless quiet: a confirmation, not a result a script
+// reads (those are printed whatever --quiet says, or as --json).
+func (p *Printer) Done(format string, args ...any) {
+	if !p.opts.Quiet {
+		fmt.Fprintf(p.Out, format+"\n", args...)
 	}
 }
 
