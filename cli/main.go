@@ -29,7 +29,7 @@ type globals struct {
 	Verbose bool             `short:"v" help:"Print more detail about what is done."`
 	Quiet   bool             `short:"q" help:"Print only errors."`
 	NoColor bool             `name:"no-color" help:"Do not colour output (NO_COLOR in the environment does the same)."`
-	Offline bool             `help:"Use no network: registries answer from their caches (AGENT_SKILLS_OFFLINE=1 does the same)."`
+	Offline bool             `help:"Use no network: registries answer from their caches, sources that need the network are refused (AGENT_SKILLS_OFFLINE=1 does the same)."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 

@@ -61,6 +61,12 @@ type Options struct {
 	// OverrideKeys is the agentOverrides allowlist passed to validation
 	// (see validate.Options); nil skips that check.
 	OverrideKeys map[string][]string
+	// Offline forbids the network (--offline, AGENT_SKILLS_OFFLINE=1): a
+	// source that needs it — a git URL other than file://, GitHub and
+	// GitLab shorthands, an archive URL — is ASK_SOURCE_UNAVAILABLE
+	// before anything is contacted; folders, local archives and file://
+	// repositories are read as usual.
+	Offline bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -173,7 +179,8 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 
 // Fetch resolves r (a git ref to its commit SHA), discovers the skills it
 // offers and materialises each chosen one as a verified package folder
-// under opts.Dir.
+// under opts.Dir. With opts.Offline, a source that needs the network is
+// ASK_SOURCE_UNAVAILABLE before anything is contacted.
 //
 // Skills are chosen by r.Skill and opts.Skills ("*" for all); with none
 // named, a source offering one skill gives it, and one offering several
@@ -251,6 +258,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 			return nil, err
 		}
 		p.Source, p.Ref = res.Source, r.Ref
+		if _, net := networkURL(r, &opts); net {
+			keepVerified(p, &opts) // for an offline restore of the lock
+		}
 		res.Packages = append(res.Packages, *p)
 	}
 	return res, nil
@@ -261,7 +271,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 // skill under opts.Dir and checks its digest against p.Integrity
 // (ASK_INTEGRITY_MISMATCH, exit 5, on any difference; nothing is left in
 // opts.Dir then). A bare skill's manifest is synthesised with p.Version,
-// so the bytes are those that were locked.
+// so the bytes are those that were locked. With opts.Offline, a source
+// that needs the network is restored from the cache of verified packages
+// (see keepVerified), or refused with ASK_SOURCE_UNAVAILABLE.
 func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("source.Restore: Options.Dir is required")
@@ -279,6 +291,15 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		if !gitrun.IsCommitID(p.Commit) {
 			return nil, lockInvalid(p, "its commit "+gitrun.Quote(p.Commit)+" is not a full commit id")
 		}
+	}
+	_, net := networkURL(r, &opts)
+	if opts.Offline && net {
+		// The lock names the exact bytes: a cached copy that digests to
+		// them is what the network would give.
+		if pkg, ok := restoreVerified(p, &opts); ok {
+			return pkg, nil
+		}
+		return nil, offlineRefusal(r, p.Name, &opts)
 	}
 	t, err := openTree(ctx, r, p.Commit, p.Subpath, &opts)
 	if err != nil {
@@ -299,6 +320,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		return nil, err
 	}
 	pkg.Source, pkg.Ref = p.Source, ""
+	if net {
+		keepVerified(pkg, &opts)
+	}
 	return pkg, nil
 }
 
@@ -362,6 +386,9 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 			return nil, notFound("no folder "+p, nil, "check the path")
 		}
 		return &tree{root: p, url: p, clean: noop}, nil
+	}
+	if err := offlineRefusal(r, "", opts); err != nil {
+		return nil, err
 	}
 	if opts.CacheDir == "" {
 		return nil, errors.New("source: Options.CacheDir is required")
