@@ -208,8 +208,12 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
 	}
-	d, err := discover(t.fsys, r.Subpath, opts.MaxSkills)
-	if err != nil {
+	// The folder named may itself be a command or workflow package, which
+	// discovery (of skills) does not look for.
+	d := discovery{}
+	if f, ok := packageAt(t.fsys, r.Subpath); ok {
+		d.found = []Found{f}
+	} else if d, err = discover(t.fsys, r.Subpath, opts.MaxSkills); err != nil {
 		return nil, err
 	}
 	if d.registry {
@@ -309,7 +313,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
-	f, ok := skillAt(t.fsys, p.Subpath)
+	f, ok := packageFolderAt(t.fsys, p.Subpath)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("%s has no skill at %q", t.url, p.Subpath), nil,
 			"agent-skills update "+p.Name+"   (to install it afresh)")
