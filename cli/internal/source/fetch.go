@@ -156,6 +156,7 @@ type tree struct {
 	url    string  // where it was read, without credentials
 	commit string
 	co     *checkout
+	local  bool // a folder on this machine, read in place
 	clean  func()
 }
 
@@ -389,7 +390,7 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 		if info, err := os.Stat(p); err != nil || !info.IsDir() {
 			return nil, notFound("no folder "+p, nil, "check the path")
 		}
-		return &tree{root: p, url: p, clean: noop}, nil
+		return &tree{root: p, url: p, local: true, clean: noop}, nil
 	}
 	if err := offlineRefusal(r, "", opts); err != nil {
 		return nil, err
