@@ -95,6 +95,17 @@ func scriptEnv(ts *testscript.TestScript) []string {
 	return env
 }
 
+// ptyAvailable reports whether openPTY works here ([tty] in scripts).
+func ptyAvailable() bool {
+	m, s, err := openPTY()
+	if err != nil {
+		return false
+	}
+	m.Close()
+	s.Close()
+	return true
+}
+
 // openPTY opens a new pseudo terminal pair through /dev/ptmx.
 func openPTY() (master, slave *os.File, err error) {
 	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)

@@ -8,3 +8,6 @@ import "github.com/rogpeppe/go-internal/testscript"
 func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("ttyrun: pseudo terminals are only opened on Linux")
 }
+
+// ptyAvailable reports false: ttyrun opens pseudo terminals on Linux only.
+func ptyAvailable() bool { return false }
