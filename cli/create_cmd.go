@@ -71,7 +71,7 @@ func (c *createCmd) Run(e *env) error {
 		}
 		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.Rel(target), Err: err}
 	}
-	fmt.Fprintf(e.Out, "created %s %s in %s\n", c.Kind, c.Name, e.Rel(target))
+	e.Done("created %s %s in %s", c.Kind, c.Name, e.Rel(target))
 	for _, f := range files {
 		e.Verbose("  %s", f.Path)
 	}
@@ -115,7 +115,7 @@ func (c *createCmd) adopt(e *env) error {
 		if err := atomicfile.WriteFile(p, f.Data, 0o644); err != nil {
 			return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write " + e.Rel(p), Err: err}
 		}
-		fmt.Fprintf(e.Out, "wrote %s\n", e.Rel(p))
+		e.Done("wrote %s", e.Rel(p))
 	}
 	if !c.DryRun {
 		e.Info("next: agent-skills validate %s --strict", e.Rel(dir))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
@@ -30,7 +32,8 @@ func (c *doctorCmd) Help() string {
 enabled, every folder it reads: missing, not a folder, not writable, a symbolic link,
 a broken link) and every installed skill (modified, unmanaged, broken receipt, drift
 from skills.lock, the same skill visible twice to one agent, skills in deprecated
-folders). Every finding says how to fix it. Exit 1 when any check fails.
+folders). Every finding says how to fix it. Exit 1 when any check fails; with
+--quiet only the warnings and failures are printed.
 With --offline, registries are checked from their caches only.
 
 Examples:
@@ -87,6 +90,9 @@ func (c *doctorCmd) Run(e *env) error {
 	} else {
 		area := ""
 		for _, f := range d.findings {
+			if e.Quiet() && f.Status == "ok" {
+				continue // quiet prints the problems only
+			}
 			if f.Area != area {
 				area = f.Area
 				fmt.Fprintf(e.Out, "%s\n", e.Style.Bold(area))
@@ -141,6 +147,12 @@ func (d *doctor) environment() *config.Config {
 // registries loads each registry's index (from cache only with --offline).
 func (d *doctor) registries(cfg *config.Config) {
 	e := d.e
+	if len(cfg.Registries) == 0 {
+		// Every install by name fails with none; only direct sources work.
+		d.add("registries", "registries", "fail", "no registry is configured in "+e.ws.ConfigPath()+": skills cannot be installed by name",
+			"agent-skills registry add bundled bundled:   (the collection inside agent-skills), or agent-skills registry add <name> <url>")
+		return
+	}
 	opts := e.ws.RegistryOptions(cfg)
 	opts.Notify = func(string) {}
 	for _, rc := range cfg.Registries {
@@ -167,8 +179,13 @@ func (d *doctor) registries(cfg *config.Config) {
 	}
 }
 
-// agents checks detection and every root of every agent.
+// agents checks detection and every root of every agent. A folder
+// several agents read, or one reached through a link from another
+// agent's folder, is checked once and named with every agent that reads
+// it (issue 13, item 6).
 func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
+	var order []string               // root folders, first seen first
+	readers := map[string][]string{} // root folder → agents that read it
 	for _, r := range agents.DetectAll(d.e.ctx, aenv, d.e.ws.Table().All()) {
 		a := r.Adapter
 		var ev []string
@@ -200,16 +217,44 @@ func (d *doctor) agents(cfg *config.Config, aenv agents.Env) {
 		for _, sc := range scopes {
 			for _, kind := range format.Kinds() {
 				for _, root := range agents.Roots(a, kind, sc, raw) {
-					d.root(a.ID(), root.Path)
+					if _, ok := readers[root.Path]; !ok {
+						order = append(order, root.Path)
+					}
+					if !slices.Contains(readers[root.Path], a.ID()) {
+						readers[root.Path] = append(readers[root.Path], a.ID())
+					}
 				}
 			}
 		}
 	}
+	// The agents that read each real folder, through any spelling.
+	byReal := map[string][]string{}
+	for _, p := range order {
+		real := canonicalOf(aenv, p)
+		for _, id := range readers[p] {
+			if !slices.Contains(byReal[real], id) {
+				byReal[real] = append(byReal[real], id)
+			}
+		}
+	}
+	for _, p := range order {
+		d.root(p, readers[p], byReal[canonicalOf(aenv, p)])
+	}
 }
 
-// root checks one agent root on disk.
-func (d *doctor) root(agent, path string) {
-	subject := agent + " " + d.e.Rel(path)
+// canonicalOf is the one spelling of the folder p (see agents.Env).
+func canonicalOf(aenv agents.Env, p string) string {
+	if aenv.Canonical == nil {
+		return p
+	}
+	return aenv.Canonical(p)
+}
+
+// root checks one agent root on disk: path is the folder as the agents
+// spell it, readers the agents that read it so, shared every agent that
+// reads the same real folder by any path.
+func (d *doctor) root(path string, readers, shared []string) {
+	subject := d.e.Rel(path) + " (" + strings.Join(readers, ", ") + ")"
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -217,11 +262,24 @@ func (d *doctor) root(agent, path string) {
 	case err != nil:
 		d.add("agents", subject, "fail", err.Error(), "fix the folder's permissions")
 	case fi.Mode()&fs.ModeSymlink != 0:
-		if _, err := os.Stat(path); err != nil {
+		target, err := os.Stat(path)
+		if err != nil {
 			d.add("agents", subject, "fail", "a broken symbolic link", "remove the link, or point it at an existing folder")
 			return
 		}
-		d.add("agents", subject, "warn", "a symbolic link; some agent versions ignore linked roots", "replace the link with a real folder")
+		if !target.IsDir() {
+			d.add("agents", subject, "fail", "a symbolic link to a file, not a folder", "point the link at a folder, or replace it with one")
+			return
+		}
+		// One folder behind two paths is the shared layout (.claude/skills
+		// -> ../.agents/skills): agent-skills writes each skill there once,
+		// and Claude Code and Codex were seen to list it once.
+		real, _ := filepath.EvalSymlinks(path)
+		msg := "a link to " + d.e.Rel(real)
+		if len(shared) > len(readers) {
+			msg += ": one folder for " + strings.Join(shared, ", ") + "; each skill is written there once"
+		}
+		d.add("agents", subject, "ok", msg, "")
 	case !fi.IsDir():
 		d.add("agents", subject, "fail", "not a folder", "move the file aside; the agent expects a folder here")
 	case !writable(path):

@@ -90,7 +90,7 @@ func (c *installCmd) list(e *env) error {
 	if len(srcRefs) != 1 || len(regArgs) != 0 {
 		return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
 	}
-	return e.listSource(srcRefs[0], c.MaxSkills)
+	return e.listSource(srcRefs[0], c.MaxSkills, c.JSON)
 }
 
 // stdinIsTerminal reports whether standard input is a terminal.
@@ -142,14 +142,54 @@ func (e *env) pickSkills(found []source.Found) ([]source.Found, error) {
 	return out, nil
 }
 
+// sourceListing is install --list --json: what one source offers.
+type sourceListing struct {
+	// Source is the canonical source id skills.lock would record.
+	Source string `json:"source"`
+	// URL is where the source was read, without credentials.
+	URL string `json:"url"`
+	// Commit is the commit read, for a git source.
+	Commit string `json:"commit,omitempty"`
+	// Registry reports a source that is a registry: it offers no skill
+	// to install directly; RegistryURL is what registry add takes.
+	Registry    bool   `json:"registry"`
+	RegistryURL string `json:"registryURL,omitempty"`
+	// Skills are the skills it offers, sorted by name.
+	Skills []listedSkill `json:"skills"`
+}
+
+// listedSkill is one skill of a sourceListing.
+type listedSkill struct {
+	// Name is what --skill takes.
+	Name string `json:"name"`
+	// Path is the skill's folder inside the source, slash-separated;
+	// "." is the source's root.
+	Path string `json:"path"`
+	// Description is the description, as written.
+	Description string `json:"description"`
+	// Bare reports a skill without skill.yaml.
+	Bare bool `json:"bare"`
+	// Plugin names the Claude plugin that lists it, if any.
+	Plugin string `json:"plugin,omitempty"`
+}
+
 // listSource prints what a source offers (install --list), reading at
-// most maxSkills skills (0: the default cap).
-func (e *env) listSource(r source.Ref, maxSkills int) error {
+// most maxSkills skills (0: the default cap), as a table or JSON.
+func (e *env) listSource(r source.Ref, maxSkills int, asJSON bool) error {
 	opts := e.ws.SourceOptions("", nil)
 	opts.List, opts.MaxSkills = true, maxSkills
 	res, err := source.Fetch(e.ctx, r, opts)
 	if err != nil {
 		return err
+	}
+	if asJSON {
+		out := sourceListing{Source: res.Source, URL: res.URL, Commit: res.Commit, Registry: res.Registry,
+			RegistryURL: res.RegistryURL, Skills: []listedSkill{}}
+		for _, f := range res.Found {
+			out.Skills = append(out.Skills, listedSkill{Name: f.Name, Path: dotPath(f.Path), Description: f.Description,
+				Bare: f.Bare, Plugin: f.Plugin})
+		}
+		return e.JSON(out)
 	}
 	if res.Registry {
 		fmt.Fprintf(e.Out, "%s is a registry; add it with: agent-skills registry add <name> %s\n", ui.Field(r.Input), ui.Field(res.RegistryURL))

@@ -29,7 +29,7 @@ type globals struct {
 	Verbose bool             `short:"v" help:"Print more detail about what is done."`
 	Quiet   bool             `short:"q" help:"Print only errors."`
 	NoColor bool             `name:"no-color" help:"Do not colour output (NO_COLOR in the environment does the same)."`
-	Offline bool             `help:"Use no network: registries answer from their caches (AGENT_SKILLS_OFFLINE=1 does the same)."`
+	Offline bool             `help:"Use no network: registries answer from their caches, sources that need the network are refused (AGENT_SKILLS_OFFLINE=1 does the same)."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
@@ -90,7 +90,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// untrusted text that a call site forgot to escape still cannot send
 	// the terminal a control sequence, and no URL password is printed.
 	// The flush runs before the recover below, on every way out.
-	out := ui.New(stdout, stderr, ui.Options{Color: ui.WantColor(stdout, getenv, args), CI: getenv("CI") != ""})
+	// Each stream is coloured only when it is a terminal itself: results
+	// piped to a file leave the warnings on the terminal coloured.
+	outColor, errColor := ui.WantColor(stdout, getenv, args), ui.WantColor(stderr, getenv, args)
+	out := ui.New(stdout, stderr, ui.Options{Color: outColor, ErrColor: errColor, CI: getenv("CI") != ""})
 	defer out.Flush()
 	defer func() {
 		if r := recover(); r != nil {
@@ -129,7 +132,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out.Error(askerr.IO("cannot read the current directory", err))
 		return exitFailure
 	}
-	out = ui.New(stdout, stderr, ui.Options{Color: ui.WantColor(stdout, getenv, args), CI: getenv("CI") != "",
+	out = ui.New(stdout, stderr, ui.Options{Color: outColor, ErrColor: errColor, CI: getenv("CI") != "",
 		Quiet: cli.Quiet, Verbose: cli.Verbose, Cwd: cwd})
 	defer out.Flush()
 	e := &env{ctx: ctx, stdin: stdin, Printer: out, g: &cli.globals,

@@ -120,22 +120,22 @@ func (c *publishCmd) Run(e *env) error {
 		}
 	} else {
 		r := result.Write
-		fmt.Fprintf(e.Out, "published %s %s to %s at %s\n", plan.Name, plan.Version, desc, r.Path)
+		e.Done("published %s %s to %s at %s", plan.Name, plan.Version, desc, r.Path)
 		for _, a := range r.Archived {
-			fmt.Fprintf(e.Out, "  archived %s as a tarball\n", a)
+			e.Done("  archived %s as a tarball", a)
 		}
 		for _, d := range r.Dropped {
-			fmt.Fprintf(e.Out, "  dropped %s (its files were already replaced)\n", d)
+			e.Done("  dropped %s (its files were already replaced)", d)
 		}
 		if r.Branch != "" {
-			fmt.Fprintf(e.Out, "  branch %s, commit %s\n", r.Branch, r.Commit)
+			e.Done("  branch %s, commit %s", r.Branch, r.Commit)
 		}
 		if r.Next != "" {
-			fmt.Fprintf(e.Out, "next: %s\n", r.Next)
+			e.Done("next: %s", r.Next)
 		}
 	}
 	if result.Pack != "" {
-		fmt.Fprintf(e.Out, "packed %s\n", e.Rel(result.Pack))
+		e.Done("packed %s", e.Rel(result.Pack))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -86,17 +87,31 @@ func (c *registryAddCmd) Run(e *env) error {
 			Try: []string{"agent-skills registry remove " + c.Name + "   and add it again", "choose another name"}}
 	}
 	url, ref := c.URL, c.Ref
+	kind := c.Kind
+	if kind == "" {
+		// The kind is read from the URL as written, #ref included: a
+		// file:// URL or a path with a ref is a git repository.
+		kind = inferKind(url)
+		if ref != "" && kind == config.KindLocal {
+			kind = config.KindGit // only git has refs
+		}
+	}
 	if base, frag, ok := strings.Cut(url, "#"); ok && ref == "" {
 		url, ref = base, frag
 	}
-	kind := c.Kind
-	if kind == "" {
-		kind = inferKind(url)
+	if why := config.CheckRegistryName(c.Name, kind); why != "" {
+		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%q cannot name a registry: %s", c.Name, why),
+			Detail: []string{"Nothing was added."}, Try: []string{"agent-skills registry add " + suggestName(c.Name, kind) + " " + c.URL + "   (or another name)"}}
+	}
+	if err := checkScheme(url); err != nil {
+		return err
 	}
 	if redact.HasPassword(url) {
 		return credentialsInURL(c.Name, url, ref, kind)
 	}
-	if kind == config.KindLocal && !strings.HasPrefix(url, "file://") {
+	if kind == config.KindLocal && !strings.HasPrefix(url, "file://") || kind == config.KindGit && isPlainPath(url) {
+		// A relative path would be read against the folder of every
+		// later command.
 		abs, err := filepath.Abs(url)
 		if err != nil {
 			return askerr.Usage("cannot resolve %s", url)
@@ -107,12 +122,12 @@ func (c *registryAddCmd) Run(e *env) error {
 		return askerr.Usage("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
 	}
 	r := config.Registry{Name: c.Name, URL: url, Kind: kind, Ref: ref, Trusted: !c.Untrusted}
-	if kind == config.KindGit {
-		// Refuse now a ref or URL git must not be given (gitrun's rules),
-		// rather than saving an entry that breaks every later command.
-		if _, err := registry.Open(workspace.RegistrySpec(r), registry.Options{CacheDir: e.ws.CacheDir()}); err != nil {
-			return err
-		}
+	// Refuse now what every later command would refuse — a plain-http
+	// index on a remote host, a ref or URL git must not be given
+	// (gitrun's rules) — rather than saving an entry that breaks them all.
+	if _, err := workspace.OpenRegistry(r, e.ws.RegistryOptions(cfg)); err != nil {
+		return &askerr.Error{Code: askerr.CodeOf(err), Message: err.Error(), Detail: []string{"Nothing was added."},
+			Try: []string{"agent-skills registry add " + c.Name + " <a corrected URL>   (an https:// index, or a git URL)"}}
 	}
 	if c.First {
 		cfg.Registries = append([]config.Registry{r}, cfg.Registries...)
@@ -122,8 +137,57 @@ func (c *registryAddCmd) Run(e *env) error {
 	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.Out, "added %s registry %s (%s)\n", kind, c.Name, ui.Field(url))
+	e.Done("added %s registry %s (%s)", kind, c.Name, ui.Field(url))
 	return nil
+}
+
+// suggestName offers a name for a registry when the one asked for is
+// reserved or malformed: the name lowercased and cleaned when that is
+// allowed, else the same with a "my-" prefix.
+func suggestName(name, kind string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			b.WriteRune(r)
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	for _, cand := range []string{s, "my-" + s} {
+		if s != "" && config.CheckRegistryName(cand, kind) == "" {
+			return cand
+		}
+	}
+	return "my-registry"
+}
+
+// urlSchemes are the URL schemes a registry may have: anything else
+// written scheme://… is refused, never taken for a relative folder.
+var urlSchemes = []string{"file", "http", "https", "ssh", "git", "git+ssh", "ssh+git"}
+
+// checkScheme refuses a URL whose scheme agent-skills cannot read, such
+// as oci://host/x, which would otherwise be saved as the folder
+// ./oci:/host/x.
+func checkScheme(url string) error {
+	scheme, _, ok := strings.Cut(url, "://")
+	if !ok || slices.Contains(urlSchemes, strings.ToLower(scheme)) {
+		return nil
+	}
+	return &askerr.Error{Code: askerr.CodeUsage,
+		Message: fmt.Sprintf("%s: agent-skills cannot read %s:// registries", ui.Field(url), ui.Field(scheme)),
+		Detail:  []string{"Nothing was added. A registry is a folder, a git repository (https, ssh, git or file URL) or an https index.json."},
+		Try:     []string{"agent-skills registry add <name> https://host/org/skills.git", "agent-skills registry add <name> ./folder   (for a folder whose name has \"://\" in it)"}}
+}
+
+// isPlainPath reports whether url is a file-system path rather than a URL
+// (scheme://…, git@host:path or bundled:).
+func isPlainPath(url string) bool {
+	if strings.Contains(url, "://") || url == config.BundledURL {
+		return false
+	}
+	if i := strings.Index(url, ":"); i > 0 && !strings.ContainsAny(url[:i], "/\\") && len(url[:i]) > 1 {
+		return false // git@host:org/repo, host:path (a drive letter C: stays a path)
+	}
+	return true
 }
 
 type registryRemoveCmd struct {
@@ -157,7 +221,7 @@ func (c *registryRemoveCmd) Run(e *env) error {
 	if err := cfg.Save(e.ws.ConfigPath()); err != nil {
 		return saveError(e, err)
 	}
-	fmt.Fprintf(e.Out, "removed registry %s\n", c.Name)
+	e.Done("removed registry %s", c.Name)
 	return nil
 }
 
@@ -205,23 +269,15 @@ func credentialsInURL(name, url, ref, kind string) error {
 	return e
 }
 
-// inferKind guesses a registry's kind from its URL: an index document over
-// HTTP is http, anything git can clone is git, everything else is a folder.
+// inferKind guesses a registry's kind from its URL as written, #ref
+// included: the bundled collection, else registry.InferKind (an index
+// document over HTTP is http, anything git can clone or a file:// URL or
+// path with a #ref is git, everything else is a folder).
 func inferKind(url string) string {
-	lower := strings.ToLower(url)
-	switch {
-	case url == config.BundledURL:
+	if url == config.BundledURL {
 		return config.KindBundled
-	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
-		if strings.HasSuffix(lower, ".json") || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".yml") {
-			return config.KindHTTP
-		}
-		return config.KindGit
-	case strings.HasPrefix(lower, "git@") || strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://"),
-		strings.HasSuffix(lower, ".git"):
-		return config.KindGit
 	}
-	return config.KindLocal
+	return registry.InferKind(url)
 }
 
 func yesNo(b bool) string {

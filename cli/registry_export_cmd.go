@@ -86,7 +86,7 @@ func (c *registryExportCmd) Run(e *env) error {
 	if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"), data, 0o644); err != nil {
 		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write index.json", Err: err}
 	}
-	fmt.Fprintf(e.Out, "exported %d %s of %d %s to %s\n", count, ui.Plural(count, "version", "versions"),
+	e.Done("exported %d %s of %d %s to %s", count, ui.Plural(count, "version", "versions"),
 		len(out.Skills), ui.Plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.Rel(c.Dir), "/")+"/index.json")
 	return nil
 }

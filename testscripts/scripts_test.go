@@ -37,6 +37,8 @@ func TestScripts(t *testing.T) {
 			// Servers that misbehave, for the HTTP client policy.
 			"httpredirect": httpredirect,
 			"httpstall":    httpstall,
+			// A pseudo terminal on one output stream, for colour.
+			"ttyrun": ttyrun,
 		},
 		Condition:           condition,
 		RequireExplicitExec: true,
@@ -141,12 +143,15 @@ func exitcode(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // condition adds [shared]: the read-only shared/ folder with real registry
-// fixtures is present (it is in CI; a clone of the project alone lacks it).
+// fixtures is present (it is in CI; a clone of the project alone lacks it);
+// and [tty]: a pseudo terminal can be opened, for ttyrun.
 func condition(cond string) (bool, error) {
 	switch cond {
 	case "shared":
 		_, err := os.Stat(filepath.Join("..", "..", "shared", "fixtures", "origin-registry"))
 		return err == nil, nil
+	case "tty":
+		return ptyAvailable(), nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

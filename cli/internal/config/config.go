@@ -179,6 +179,31 @@ func Parse(data []byte, file string) (*Config, error) {
 
 var registryName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
 
+// reservedNames are the registry names a reference could not reach, or
+// that name something else: `github:` and `gitlab:` start a source
+// (github:owner/repo), and `bundled` is the collection inside the binary,
+// which `catalog` adds under that name when no registry serves it.
+var reservedNames = map[string]string{
+	"github":  "github:owner/repo names a GitHub repository, so github:<skill> could never reach a registry of that name",
+	"gitlab":  "gitlab:group/repo names a GitLab repository, so gitlab:<skill> could never reach a registry of that name",
+	"bundled": "it names the collection inside agent-skills (url " + BundledURL + ")",
+}
+
+// CheckRegistryName returns why name cannot name a registry of the given
+// kind, or "" when it can: the grammar (lowercase letters, digits and
+// inner hyphens, at most 64 characters), then the reserved names.
+// `bundled` is allowed for the bundled kind, so that
+// "registry add bundled bundled:" restores the default.
+func CheckRegistryName(name, kind string) string {
+	if !registryName.MatchString(name) || len(name) > 64 {
+		return "a registry name is 1-64 lowercase letters, digits and hyphens, with no hyphen at either end"
+	}
+	if why, ok := reservedNames[name]; ok && !(name == "bundled" && kind == KindBundled) {
+		return "the name " + name + " is reserved: " + why
+	}
+	return ""
+}
+
 // check verifies the values. An Error it returns carries in Line the index
 // of the offending registry, which Parse turns into a line number.
 func (c *Config) check() error {

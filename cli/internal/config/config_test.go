@@ -87,3 +87,30 @@ func TestLoadUnreadableIsIO(t *testing.T) {
 		t.Errorf("Parse(bad JSON) = %v, want ASK_CONFIG_INVALID", err)
 	}
 }
+
+// TestCheckRegistryName: the grammar first, then the reserved names;
+// bundled is allowed only for the bundled collection itself.
+func TestCheckRegistryName(t *testing.T) {
+	tests := []struct {
+		name, kind string
+		want       string // a fragment of the reason; "" for allowed
+	}{
+		{"team", KindLocal, ""},
+		{"a", KindGit, ""},
+		{"bundled", KindBundled, ""},
+		{"bundled", KindLocal, "reserved"},
+		{"github", KindGit, "reserved"},
+		{"gitlab", KindHTTP, "reserved"},
+		{"Team", KindLocal, "lowercase"},
+		{"-x", KindLocal, "lowercase"},
+		{"a:b", KindLocal, "lowercase"},
+		{"", KindLocal, "lowercase"},
+		{strings.Repeat("a", 65), KindLocal, "1-64"},
+	}
+	for _, tt := range tests {
+		got := CheckRegistryName(tt.name, tt.kind)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("CheckRegistryName(%q, %q) = %q, want %q", tt.name, tt.kind, got, tt.want)
+		}
+	}
+}

@@ -23,6 +23,11 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 	}
 	opts := install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun,
 		Hook: p.opts.Fault}
+	if needsAgentVersions(items) {
+		// compatibility.agents[].minVersion is checked against what
+		// detection reads; only read when a package sets one.
+		opts.AgentVersions = p.ws.AgentVersions(p.ctx, p.Agents, p.reports, p.Env)
+	}
 	var rep *install.Report
 	put := func() error {
 		var err error
@@ -175,4 +180,20 @@ func sortResults(rep *install.Report, fs []fetched) {
 		}
 	}
 	slices.SortStableFunc(rep.Results, func(a, b install.Result) int { return pos[a.Name] - pos[b.Name] })
+}
+
+// needsAgentVersions reports whether a package to install limits an agent
+// by version (compatibility.agents[].minVersion).
+func needsAgentVersions(items []install.Item) bool {
+	for _, it := range items {
+		if it.Pkg == nil || it.Pkg.Manifest == nil {
+			continue
+		}
+		for _, a := range it.Pkg.Manifest.Compatibility.Agents {
+			if a.MinVersion != "" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -50,6 +50,9 @@ type Session struct {
 
 	ws   *workspace.Machine
 	opts Options
+	// reports are the detection reports that selected the agents (none
+	// when they were named), for agentVersions.
+	reports []agents.Report
 }
 
 // Open decides the scope, opens the configured registries, selects the
@@ -64,11 +67,11 @@ func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, e
 		return nil, err
 	}
 	env := ws.AgentEnv(cfg, sc.Root)
-	adapters, _, err := ws.SelectAgents(ctx, cfg, opts.Agents, env)
+	adapters, reports, err := ws.SelectAgents(ctx, cfg, opts.Agents, env)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, ws: ws, opts: opts}
+	s := &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, ws: ws, opts: opts, reports: reports}
 	if s.Lock, err = ReadLock(sc.LockPath()); err != nil {
 		return nil, err
 	}

@@ -62,6 +62,12 @@ type Options struct {
 	// OverrideKeys is the agentOverrides allowlist passed to validation
 	// (see validate.Options); nil skips that check.
 	OverrideKeys map[string][]string
+	// Offline forbids the network (--offline, AGENT_SKILLS_OFFLINE=1): a
+	// source that needs it — a git URL other than file://, GitHub and
+	// GitLab shorthands, an archive URL — is ASK_SOURCE_UNAVAILABLE
+	// before anything is contacted; folders, local archives and file://
+	// repositories are read as usual.
+	Offline bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -158,6 +164,7 @@ type tree struct {
 	url    string  // where it was read, without credentials
 	commit string
 	co     *checkout
+	local  bool // a folder on this machine, read in place
 	clean  func()
 }
 
@@ -181,7 +188,8 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 
 // Fetch resolves r (a git ref to its commit SHA), discovers the skills it
 // offers and materialises each chosen one as a verified package folder
-// under opts.Dir.
+// under opts.Dir. With opts.Offline, a source that needs the network is
+// ASK_SOURCE_UNAVAILABLE before anything is contacted.
 //
 // Skills are chosen by r.Skill and opts.Skills ("*" for all); with none
 // named, a source offering one skill gives it, and one offering several
@@ -209,8 +217,12 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
 	}
-	d, err := discover(t.fsys, r.Subpath, opts.MaxSkills)
-	if err != nil {
+	// The folder named may itself be a command or workflow package, which
+	// discovery (of skills) does not look for.
+	d := discovery{}
+	if f, ok := packageAt(t.fsys, r.Subpath); ok {
+		d.found = []Found{f}
+	} else if d, err = discover(t.fsys, r.Subpath, opts.MaxSkills); err != nil {
 		return nil, err
 	}
 	if d.registry {
@@ -260,6 +272,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 			return nil, err
 		}
 		p.Source, p.Ref = res.Source, r.Ref
+		if _, net := networkURL(r, &opts); net {
+			keepVerified(p, &opts) // for an offline restore of the lock
+		}
 		res.Packages = append(res.Packages, *p)
 	}
 	return res, nil
@@ -270,7 +285,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 // skill under opts.Dir and checks its digest against p.Integrity
 // (ASK_INTEGRITY_MISMATCH, exit 5, on any difference; nothing is left in
 // opts.Dir then). A bare skill's manifest is synthesised with p.Version,
-// so the bytes are those that were locked.
+// so the bytes are those that were locked. With opts.Offline, a source
+// that needs the network is restored from the cache of verified packages
+// (see keepVerified), or refused with ASK_SOURCE_UNAVAILABLE.
 func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("source.Restore: Options.Dir is required")
@@ -289,6 +306,15 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			return nil, lockInvalid(p, "its commit "+gitrun.Quote(p.Commit)+" is not a full commit id")
 		}
 	}
+	_, net := networkURL(r, &opts)
+	if opts.Offline && net {
+		// The lock names the exact bytes: a cached copy that digests to
+		// them is what the network would give.
+		if pkg, ok := restoreVerified(p, &opts); ok {
+			return pkg, nil
+		}
+		return nil, offlineRefusal(r, p.Name, &opts)
+	}
 	t, err := openTree(ctx, r, p.Commit, p.Subpath, &opts)
 	if err != nil {
 		return nil, err
@@ -297,7 +323,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
-	f, ok := skillAt(t.fsys, p.Subpath)
+	f, ok := packageFolderAt(t.fsys, p.Subpath)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("%s has no skill at %q", t.url, p.Subpath), nil,
 			"agent-skills update "+p.Name+"   (to install it afresh)")
@@ -308,6 +334,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		return nil, err
 	}
 	pkg.Source, pkg.Ref = p.Source, ""
+	if net {
+		keepVerified(pkg, &opts)
+	}
 	return pkg, nil
 }
 
@@ -370,7 +399,10 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 		if info, err := os.Stat(p); err != nil || !info.IsDir() {
 			return nil, notFound("no folder "+p, nil, "check the path")
 		}
-		return &tree{root: p, url: p, clean: noop}, nil
+		return &tree{root: p, url: p, local: true, clean: noop}, nil
+	}
+	if err := offlineRefusal(r, "", opts); err != nil {
+		return nil, err
 	}
 	if opts.CacheDir == "" {
 		return nil, errors.New("source: Options.CacheDir is required")

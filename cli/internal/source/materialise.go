@@ -75,7 +75,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
 		e := &Error{Code: askerr.CodeValidationFailed, Diagnostics: diags,
 			Message: fmt.Sprintf("skill %s from %s is not a valid package; nothing was installed", f.Name, where),
-			Try:     []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}}
+			Try:     invalidTry(t, f)}
 		for _, d := range diags {
 			if d.Severity == format.SeverityError {
 				e.Detail = append(e.Detail, d.String())
@@ -115,6 +115,21 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 	}
 	return p, nil
+}
+
+// invalidTry is what to do about a skill that fails validation: a folder
+// on this machine is yours to fix (it has no ref to pin); a repository's
+// problems go to its maintainers, or another commit may be valid.
+func invalidTry(t *tree, f Found) []string {
+	switch {
+	case t.local:
+		dir := filepath.Join(t.root, filepath.FromSlash(f.Path))
+		return []string{"fix the problems above in " + dir + ", then install it again",
+			"agent-skills validate " + dir + "   (to check it first)"}
+	case t.co == nil:
+		return []string{"report the problems above to whoever published the archive"}
+	}
+	return []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}
 }
 
 // refusal returns the error for a skill whose diagnostics hold an unsafe

@@ -20,6 +20,9 @@ func Tags(ctx context.Context, r Ref, opts Options) ([]string, error) {
 	case KindLocal, KindArchive:
 		return nil, nil
 	}
+	if err := offlineRefusal(r, "", &opts); err != nil {
+		return nil, err
+	}
 	if opts.CacheDir == "" {
 		opts.CacheDir = os.TempDir()
 	}

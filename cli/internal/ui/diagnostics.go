@@ -14,10 +14,13 @@ import (
 //
 // the form of validate, create, publish and install alike; dir is the
 // slash-separated folder the files are shown in ("" for none). File names
-// come from packages and are escaped; the fix lines are left out when
-// quiet.
+// come from packages and are escaped; when quiet, only errors are
+// printed, without their fix lines.
 func (p *Printer) Diagnostics(dir string, ds format.Diagnostics) {
 	for _, d := range ds {
+		if p.opts.Quiet && d.Severity != format.SeverityError {
+			continue // quiet prints errors only
+		}
 		if dir != "" {
 			d.File = path.Join(dir, d.File)
 		}

@@ -16,7 +16,7 @@ import (
 //	Try: <next action>
 //	     <next action>
 //	code: ASK_…
-func (p *Printer) Error(err error) { RenderError(p.Err, err, p.Style) }
+func (p *Printer) Error(err error) { RenderError(p.Err, err, p.ErrStyle) }
 
 // RenderError writes err to w in the standard shape (see Printer.Error).
 // It reads the code, the detail lines and the next actions through

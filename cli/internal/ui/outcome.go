@@ -16,7 +16,13 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 		p.Diagnostics(pr.Package, pr.Diagnostics)
 	}
 	p.notices(o)
+	// Quiet keeps what the user must see — a refusal, or the plan a dry
+	// run exists to print — and leaves out the confirmations.
+	quiet := p.opts.Quiet && !o.DryRun
 	for _, c := range o.Changes {
+		if quiet {
+			break
+		}
 		fmt.Fprintf(p.Out, "%s %s (%s) → %s (%s) from %s:\n", Field(c.Name), Field(c.From), Field(Dash(short(c.FromCommit))),
 			Field(c.To), Field(Dash(short(c.ToCommit))), Field(c.Source))
 		for _, g := range []struct {
@@ -65,9 +71,13 @@ var dryVerbs = map[install.Outcome]string{install.OutcomeInstalled: "would insta
 	install.OutcomeDowngraded: "would downgrade", install.OutcomeReinstalled: "would reinstall",
 	install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove"}
 
-// results prints one line per package and agent folder.
+// results prints one line per package and agent folder; with --quiet,
+// only the refusals, unless it is a dry run's plan.
 func (p *Printer) results(dryRun bool, results []install.Result) {
 	for _, r := range results {
+		if p.opts.Quiet && !dryRun && r.Outcome != install.OutcomeRefused {
+			continue
+		}
 		word := string(r.Outcome)
 		if v, ok := dryVerbs[r.Outcome]; ok && dryRun {
 			word = v

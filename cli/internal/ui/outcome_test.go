@@ -107,13 +107,37 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// TestDiagnosticsQuiet: --quiet prints only errors (issue 13, item 10):
+// an error without its fix line, and no warning at all.
 func TestDiagnosticsQuiet(t *testing.T) {
 	var out bytes.Buffer
 	p := New(&out, &bytes.Buffer{}, Options{Quiet: true})
-	p.Diagnostics("pkg", format.Diagnostics{{File: "skill.yaml", Severity: format.SeverityWarning, Code: "ASK_W", Message: "m", Fix: "f"}})
+	p.Diagnostics("pkg", format.Diagnostics{
+		{File: "skill.yaml", Severity: format.SeverityWarning, Code: "ASK_W", Message: "m", Fix: "f"},
+		{File: "SKILL.md", Pos: format.Pos{Line: 2, Col: 1}, Severity: format.SeverityError, Code: "ASK_E", Message: "e", Fix: "g"},
+	})
 	p.Flush()
-	if got, want := out.String(), "pkg/skill.yaml: warning ASK_W m\n"; got != want {
+	if got, want := out.String(), "pkg/SKILL.md:2:1: error ASK_E e\n"; got != want {
 		t.Errorf("Diagnostics(quiet) = %q, want %q", got, want)
+	}
+}
+
+// TestOutcomeQuiet: --quiet leaves out what was done and keeps a
+// refusal, and a dry run's plan, which is what the dry run is for.
+func TestOutcomeQuiet(t *testing.T) {
+	results := []install.Result{
+		{Name: "a", Version: "1.0.0", Outcome: install.OutcomeInstalled, Dest: "/r/a", Readers: []string{"codex"}},
+		{Name: "b", Outcome: install.OutcomeRefused, Root: "/r", Reason: "modified"},
+	}
+	for _, dry := range []bool{false, true} {
+		var out bytes.Buffer
+		p := New(&out, &bytes.Buffer{}, Options{Quiet: true})
+		p.Outcome(&skillset.Outcome{DryRun: dry, Results: results})
+		p.Flush()
+		got := out.String()
+		if strings.Contains(got, "install a 1.0.0") != dry || !strings.Contains(got, "refused b in /r: modified") {
+			t.Errorf("Outcome(quiet, dryRun=%v) = %q, want the refusal, and the install only in a dry run", dry, got)
+		}
 	}
 }
 

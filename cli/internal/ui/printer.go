@@ -15,9 +15,17 @@ import (
 
 // Options configure a Printer.
 type Options struct {
-	// Color turns colour on (see WantColor).
+	// Color turns colour on for standard output (see WantColor).
 	Color bool
-	// Quiet prints only errors and the results a command exists for.
+	// ErrColor turns colour on for standard error. It is decided for
+	// standard error's own stream: piping the results of a command to a
+	// file must not take the colour off its warnings on the terminal, nor
+	// a terminal on standard output put colour into a log of standard
+	// error.
+	ErrColor bool
+	// Quiet prints only errors and the results a command exists for
+	// (a list, a search, a plan, JSON): no progress, notices, warnings,
+	// confirmations of what was done, or warning diagnostics.
 	Quiet bool
 	// Verbose also prints the lines of Printer.Verbose.
 	Verbose bool
@@ -30,14 +38,17 @@ type Options struct {
 
 // Printer writes a command's output: results on Out, everything else
 // (progress, notices, warnings, errors) on Err. Both pass the terminal
-// backstop.
+// backstop, and each stream has its own style: the backstop of a stream
+// lets through only the colours of that stream's style.
 type Printer struct {
 	// Out is standard output, behind the backstop.
 	Out io.Writer
 	// Err is standard error, behind the backstop.
 	Err io.Writer
-	// Style colours the output.
+	// Style colours what is written to Out.
 	Style Style
+	// ErrStyle colours what is written to Err.
+	ErrStyle Style
 
 	out, err *termtext.Writer
 	opts     Options
@@ -45,8 +56,8 @@ type Printer struct {
 
 // New returns a Printer writing to stdout and stderr.
 func New(stdout, stderr io.Writer, o Options) *Printer {
-	st := Style{Color: o.Color}
-	p := &Printer{Style: st, opts: o, out: guard(stdout, st), err: guard(stderr, st)}
+	st, est := Style{Color: o.Color}, Style{Color: o.ErrColor}
+	p := &Printer{Style: st, ErrStyle: est, opts: o, out: guard(stdout, st), err: guard(stderr, est)}
 	p.Out, p.Err = p.out, p.err
 	return p
 }
@@ -75,17 +86,26 @@ func (p *Printer) Info(format string, args ...any) {
 	}
 }
 
+// Done prints on Out what a command did — "added …", "created …",
+// "published …" — unless quiet: a confirmation, not a result a script
+// reads (those are printed whatever --quiet says, or as --json).
+func (p *Printer) Done(format string, args ...any) {
+	if !p.opts.Quiet {
+		fmt.Fprintf(p.Out, format+"\n", args...)
+	}
+}
+
 // Note prints a notice (a registry skipped, a cache used) unless quiet.
 func (p *Printer) Note(format string, args ...any) {
 	if !p.opts.Quiet {
-		fmt.Fprintf(p.Err, "%s %s\n", p.Style.Dim("note:"), fmt.Sprintf(format, args...))
+		fmt.Fprintf(p.Err, "%s %s\n", p.ErrStyle.Dim("note:"), fmt.Sprintf(format, args...))
 	}
 }
 
 // Warn prints a warning unless quiet.
 func (p *Printer) Warn(format string, args ...any) {
 	if !p.opts.Quiet {
-		fmt.Fprintf(p.Err, "%s %s\n", p.Style.Yellow("warning:"), fmt.Sprintf(format, args...))
+		fmt.Fprintf(p.Err, "%s %s\n", p.ErrStyle.Yellow("warning:"), fmt.Sprintf(format, args...))
 	}
 }
 
@@ -141,8 +161,10 @@ func (p *Printer) ErrIsTerminal() bool { return IsTerminal(p.err.Unwrap()) }
 // OutIsTerminal reports whether standard output is a terminal.
 func (p *Printer) OutIsTerminal() bool { return IsTerminal(p.out.Unwrap()) }
 
-// WantColor decides whether to colour output written to w: only on a
-// terminal, never with NO_COLOR, TERM=dumb, CI, --no-color or --json.
+// WantColor decides whether to colour output written to w: only when w
+// itself is a terminal, never with NO_COLOR, TERM=dumb, CI, --no-color or
+// --json. The CLI asks once for standard output and once for standard
+// error.
 func WantColor(w io.Writer, getenv func(string) string, args []string) bool {
 	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" || getenv("CI") != "" {
 		return false

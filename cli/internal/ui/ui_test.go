@@ -81,3 +81,47 @@ func TestRel(t *testing.T) {
 		}
 	}
 }
+
+// TestEachStreamHasItsOwnColours: colour is decided per stream. With
+// standard error a terminal and standard output a file, warnings and
+// errors are coloured and results are not, and the reverse; and each
+// stream's backstop lets only its own style's colours through, so a
+// colour sequence meant for one stream is escaped on the other.
+func TestEachStreamHasItsOwnColours(t *testing.T) {
+	for _, tc := range []struct{ out, err bool }{{false, true}, {true, false}, {true, true}, {false, false}} {
+		var out, errb bytes.Buffer
+		p := New(&out, &errb, Options{Color: tc.out, ErrColor: tc.err})
+		if p.Style.Color != tc.out || p.ErrStyle.Color != tc.err {
+			t.Errorf("New(Color: %v, ErrColor: %v) styles = %v, %v", tc.out, tc.err, p.Style.Color, p.ErrStyle.Color)
+		}
+		p.Warn("w")
+		p.Error(askerr.Usage("bad"))
+		fmt.Fprintf(p.Out, "%s\n", p.Style.Green("installed"))
+		// A colour of the other stream's style written to this one.
+		fmt.Fprintf(p.Out, "%s\n", Style{Color: true}.Red("x"))
+		fmt.Fprintf(p.Err, "%s\n", Style{Color: true}.Green("y"))
+		p.Flush()
+		wantErr := "warning: w\nerror: bad\n"
+		if tc.err {
+			wantErr = "\x1b[33mwarning:\x1b[0m w\n\x1b[31merror:\x1b[0m bad\n"
+		}
+		if !strings.HasPrefix(errb.String(), wantErr) {
+			t.Errorf("out=%v err=%v: stderr = %q, want it to start with %q", tc.out, tc.err, errb.String(), wantErr)
+		}
+		wantOut := "installed\n"
+		if tc.out {
+			wantOut = "\x1b[32minstalled\x1b[0m\n"
+		}
+		if !strings.HasPrefix(out.String(), wantOut) {
+			t.Errorf("out=%v err=%v: stdout = %q, want it to start with %q", tc.out, tc.err, out.String(), wantOut)
+		}
+		// Red is Out's own colour only when Out is coloured; green on Err
+		// only when Err is.
+		if got := strings.Contains(out.String(), "\x1b[31mx"); got != tc.out {
+			t.Errorf("out=%v: raw red on stdout = %v", tc.out, got)
+		}
+		if got := strings.Contains(errb.String(), "\x1b[32my"); got != tc.err {
+			t.Errorf("err=%v: raw green on stderr = %v", tc.err, got)
+		}
+	}
+}

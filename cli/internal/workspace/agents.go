@@ -172,6 +172,31 @@ func (m *Machine) SelectAgents(ctx context.Context, cfg *config.Config, names []
 	return sel, reports, err
 }
 
+// AgentVersions returns the version of each of the selected agents that
+// can be read, by id, for the minVersion of a manifest's
+// compatibility.agents: from the detection reports SelectAgents returned,
+// and for an agent named with --agent, which SelectAgents does not
+// detect, from detecting it now (its npm package.json, else "<agent>
+// --version" with a 2-second limit, never an executable the project
+// controls). An agent whose version cannot be read is left out.
+func (m *Machine) AgentVersions(ctx context.Context, selected []agents.Adapter, reports []agents.Report, aenv agents.Env) map[string]string {
+	known := map[string]agents.Detection{}
+	for _, r := range reports {
+		known[r.Adapter.ID()] = r.Detection
+	}
+	out := map[string]string{}
+	for _, a := range selected {
+		d, ok := known[a.ID()]
+		if !ok {
+			d = a.Detect(ctx, aenv)
+		}
+		if d.Version != "" {
+			out[a.ID()] = d.Version
+		}
+	}
+	return out
+}
+
 // SeenAgents returns the agents whose view matters for list and doctor:
 // those named, else every detected agent, else every supported agent (so
 // that skills are still found on a machine where detection finds none).

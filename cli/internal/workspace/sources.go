@@ -18,6 +18,7 @@ func (m *Machine) SourceOptions(dir string, skills []string) source.Options {
 		OverrideKeys: m.OverrideKeys(),
 		HTTPTimeouts: m.HTTP,
 		Notify:       m.notify,
+		Offline:      m.Offline(),
 	}
 }
 

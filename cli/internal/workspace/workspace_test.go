@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,5 +192,38 @@ func TestConfiguredAndAgents(t *testing.T) {
 	}
 	if _, _, err := m.ConfigAndProject(""); err != nil {
 		t.Errorf("ConfigAndProject = %v", err)
+	}
+}
+
+// TestAgentVersions: the versions detection read are reused, an agent
+// named with --agent (no report) is detected for its version, and an
+// agent whose version cannot be read is left out.
+func TestAgentVersions(t *testing.T) {
+	m, _, _ := machine(t, nil)
+	tbl := agents.Default()
+	sel, err := tbl.Select([]string{"claude", "codex", "gemini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	env := agents.Env{
+		LookPath: func(file string) (string, error) {
+			if file == "codex" {
+				return "/opt/bin/codex", nil
+			}
+			return "", os.ErrNotExist
+		},
+		Version: func(_ context.Context, id, exe string) (string, error) {
+			asked = append(asked, id)
+			return "0.2.0", nil
+		},
+	}
+	reports := []agents.Report{{Adapter: sel[0], Detection: agents.Detection{Version: "2.1.0"}}}
+	got := m.AgentVersions(context.Background(), sel, reports, env)
+	if len(got) != 2 || got["claude-code"] != "2.1.0" || got["codex"] != "0.2.0" {
+		t.Errorf("AgentVersions = %v, want claude-code 2.1.0 (from its report) and codex 0.2.0 (detected), no gemini-cli", got)
+	}
+	if strings.Join(asked, ",") != "codex" {
+		t.Errorf("AgentVersions asked %v for a version, want only codex", asked)
 	}
 }
