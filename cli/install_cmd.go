@@ -171,6 +171,13 @@ type listedSkill struct {
 	Bare bool `json:"bare"`
 	// Plugin names the Claude plugin that lists it, if any.
 	Plugin string `json:"plugin,omitempty"`
+	// Nested are the folders of SKILL.md files inside this skill's folder:
+	// part of its package, not skills of their own.
+	Nested []string `json:"nested,omitempty"`
+	// Copies are the other folders that offer the same skill, byte for
+	// byte; Conflicts those that offer another package under its name.
+	Copies    []string `json:"copies,omitempty"`
+	Conflicts []string `json:"conflicts,omitempty"`
 }
 
 // listSource prints what a source offers (install --list), reading at
@@ -187,7 +194,7 @@ func (e *env) listSource(r source.Ref, maxSkills int, asJSON bool) error {
 			RegistryURL: res.RegistryURL, Skills: []listedSkill{}}
 		for _, f := range res.Found {
 			out.Skills = append(out.Skills, listedSkill{Name: f.Name, Path: dotPath(f.Path), Description: f.Description,
-				Bare: f.Bare, Plugin: f.Plugin})
+				Bare: f.Bare, Plugin: f.Plugin, Nested: f.Nested, Copies: f.Copies, Conflicts: f.Conflicts})
 		}
 		return e.JSON(out)
 	}
