@@ -41,6 +41,10 @@ type Item struct {
 	Dir string
 	// Registry is the name of the registry the package came from.
 	Registry string
+	// Source and Subpath are, for a package installed from a direct
+	// source instead, the source's canonical identity and the folder in
+	// it (skills.lock's source and subpath).
+	Source, Subpath string
 	// Resolved is where the payload was fetched from.
 	Resolved string
 	// Integrity is the verified package digest ("sha256-…").

@@ -124,6 +124,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			if rec != nil {
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
+				in.Source, in.Subpath = rec.Source, rec.Subpath
 				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
 				in.AddedFiles = disk.added
 			}
