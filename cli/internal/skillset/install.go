@@ -116,6 +116,9 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 			sourceDependencies(srcFetched, plan, wants, named)
 		}
 	}
+	if err := p.checkOrigins(srcFetched, wants, r.Force); err != nil {
+		return p.out, err
+	}
 	if r.FrozenLockfile {
 		if err := frozenCheck(p.lock, wants, srcFetched); err != nil {
 			return p.out, err

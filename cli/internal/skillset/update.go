@@ -131,6 +131,11 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 			}
 		}
 		p.out.setPlan(plan)
+		// A new dependency may resolve in a registry while a skill of its
+		// name is installed from elsewhere.
+		if err := p.checkOrigins(nil, wants, r.Force); err != nil {
+			return p.out, err
+		}
 		if fs, err = p.fetch(wants); err != nil {
 			return p.out, err
 		}
