@@ -109,7 +109,7 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if len(refs) > 0 {
 		plan, wants, err = p.resolveKeeping(refs, nil, resolve.Options{WithSuggests: r.WithSuggests, NoDeps: r.NoDeps}, true)
 		if err != nil {
-			return p.out, err
+			return p.out, p.didYouMean(err, refs[:len(regArgs)])
 		}
 		p.out.setPlan(plan)
 		if !r.NoDeps {
