@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -120,9 +121,30 @@ func (p *op) holdings(names map[string]bool) (map[string][]holding, error) {
 			}
 		}
 	}
-	found, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.ws.Table().All()})
+	found, err := p.scan()
 	if err != nil {
 		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, in := range found {
+		seen[in.Dest] = true
+	}
+	// The other agents' folders one at a time: a folder this run does not
+	// write and cannot read safely (a link out of the project) is not its
+	// to refuse, and a folder a selected agent also reads is found above.
+	for _, a := range p.ws.Table().All() {
+		if slices.Contains(p.AgentIDs(), a.ID()) {
+			continue
+		}
+		more, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: []agents.Adapter{a}})
+		if err != nil {
+			continue
+		}
+		for _, in := range more {
+			if !seen[in.Dest] {
+				found = append(found, in)
+			}
+		}
 	}
 	for _, in := range found {
 		o := OriginOf(in)
@@ -217,19 +239,19 @@ func (p *op) checkOrigins(fromSources []fetched, wants []want, force bool) error
 		return nil
 	}
 	if force {
+		names := slices.Sorted(maps.Keys(elsewhere))
 		var more []string
-		var lines []string
-		for _, n := range slices.Sorted(maps.Keys(elsewhere)) {
-			as := sortedAgents(elsewhere[n])
-			lines = append(lines, fmt.Sprintf("%s stays installed from its old origin for %s, which this run does not select", n, strings.Join(as, ", ")))
-			more = append(more, as...)
+		for _, n := range names {
+			more = append(more, elsewhere[n]...)
 		}
-		lines = append(lines, "Nothing was changed.")
+		more = sortedAgents(more)
 		all := sortedAgents(append(p.AgentIDs(), more...))
 		return &askerr.Error{Code: CodeOriginConflict,
-			Message: fmt.Sprintf("--force would replace %s for some of the agents that have it, and skills.lock and the receipts would disagree about where it comes from", nameList(slices.Sorted(maps.Keys(elsewhere)))),
-			Detail:  append(detail, lines...),
-			Try:     []string{p.rerunWith("--agent", strings.Join(all, ","), "--force"), "agent-skills uninstall " + strings.Join(slices.Sorted(maps.Keys(elsewhere)), " ") + " --agent " + strings.Join(sortedAgents(more), ",") + "   (then run this command again)"}}
+			Message: fmt.Sprintf("%s is also installed for %s, which this run does not select", nameList(names), strings.Join(more, ", ")),
+			Detail: append(detail, "skills.lock records one origin per skill: --force replaces it for every agent that has it, or for none.",
+				"Nothing was changed."),
+			Try: []string{p.rerunWith("--agent", strings.Join(all, ","), "--force"),
+				fmt.Sprintf("agent-skills uninstall %s --%s --agent %s   (then run this command again)", strings.Join(names, " "), p.Scope.Kind, strings.Join(more, ","))}}
 	}
 	msg := fmt.Sprintf("%s is installed from %s, not from %s", conflicts[0], strings.Join(firstFrom, " and "), to[conflicts[0]].describe())
 	if len(conflicts) > 1 {

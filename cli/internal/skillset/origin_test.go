@@ -159,8 +159,8 @@ func TestOriginConflictOtherAgents(t *testing.T) {
 	s := w.openFor(false, []string{"claude-code"}, nil)
 	_, err := s.Install(t.Context(), InstallRequest{Args: []string{"company:lib"}, Force: true})
 	wantTry := []string{"agent-skills install company:lib --project --agent claude-code,codex --force",
-		"agent-skills uninstall lib --agent codex   (then run this command again)"}
-	if codeOf(err) != CodeOriginConflict || !slices.Contains(askerr.DetailOf(err), "lib stays installed from its old origin for codex, which this run does not select") ||
+		"agent-skills uninstall lib --project --agent codex   (then run this command again)"}
+	if codeOf(err) != CodeOriginConflict || err.Error() != "lib is also installed for codex, which this run does not select" ||
 		!slices.Equal(askerr.TryOf(err), wantTry) {
 		t.Errorf("Install(company:lib, --force) for claude-code = %v\n%q\n%q", err, askerr.DetailOf(err), askerr.TryOf(err))
 	}
