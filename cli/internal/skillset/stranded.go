@@ -354,7 +354,7 @@ func (p *op) unknownRegistriesError(missing map[string][]string) error {
 		try = append(try, "agent-skills registry add "+reg+" <url>")
 	}
 	detail = append(detail, "Nothing was installed.")
-	try = append(try, "agent-skills registry list   (a registry renamed since keeps its URL: add it again under the name skills.lock uses)")
+	try = append(try, "agent-skills registry list   (renamed? add its URL again under the name skills.lock uses)")
 	msg := fmt.Sprintf("skills.lock needs registry %q, which is not configured", regs[0])
 	if len(regs) > 1 {
 		quoted := make([]string, len(regs))
