@@ -24,7 +24,8 @@ type InstallRequest struct {
 	// direct suggestions.
 	NoDeps, WithSuggests bool
 	// Force overwrites an install that was modified or not made by
-	// agent-skills.
+	// agent-skills, and takes a skill from another origin than the one it
+	// is installed from (see origin.go).
 	Force bool
 	// DryRun plans and writes nothing.
 	DryRun bool
