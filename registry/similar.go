@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -70,4 +71,17 @@ func (s *Set) Similar(ctx context.Context, registry, name string) []SimilarName 
 		return nil
 	}
 	return out
+}
+
+// DidYouMean words near names as the question an error's detail line
+// asks, "did you mean a (registry x) or b (registry y)?"; "" for none.
+func DidYouMean(near []SimilarName) string {
+	if len(near) == 0 {
+		return ""
+	}
+	alts := make([]string, len(near))
+	for i, m := range near {
+		alts[i] = m.Name + " (registry " + m.Registry + ")"
+	}
+	return "did you mean " + strings.Join(alts, " or ") + "?"
 }

@@ -40,3 +40,18 @@ func TestSetSimilar(t *testing.T) {
 		t.Errorf("notices = %q, want one for the registry that is down", n.list)
 	}
 }
+
+func TestDidYouMean(t *testing.T) {
+	for _, tt := range []struct {
+		near []SimilarName
+		want string
+	}{
+		{nil, ""},
+		{[]SimilarName{{"java-basics", "bundled"}}, "did you mean java-basics (registry bundled)?"},
+		{[]SimilarName{{"a", "x"}, {"b", "y"}}, "did you mean a (registry x) or b (registry y)?"},
+	} {
+		if got := DidYouMean(tt.near); got != tt.want {
+			t.Errorf("DidYouMean(%v) = %q, want %q", tt.near, got, tt.want)
+		}
+	}
+}

@@ -407,5 +407,5 @@ func strandedDetail(err error, kept map[string]*stranded) error {
 	for _, n := range slices.Sorted(maps.Keys(kept)) {
 		held = append(held, fmt.Sprintf("%s %s (%s)", n, kept[n].Version, kept[n].why))
 	}
-	return &hinted{error: err, detail: []string{"Held at their installed versions, since their registries cannot answer for them: " + strings.Join(held, ", ")}}
+	return askerr.WithHints(err, []string{"Held at their installed versions, since their registries cannot answer for them: " + strings.Join(held, ", ")}, nil)
 }

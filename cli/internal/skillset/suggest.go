@@ -2,9 +2,6 @@ package skillset
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/registry"
@@ -27,37 +24,10 @@ func (p *op) didYouMean(err error, typed []resolve.Reference) error {
 		if len(near) == 0 {
 			continue
 		}
-		var alts []string
-		for _, m := range near {
-			alts = append(alts, m.Name+" (registry "+m.Registry+")")
-		}
-		detail = append(detail, fmt.Sprintf("%s: did you mean %s?", r.String(), strings.Join(alts, " or ")))
+		detail = append(detail, r.String()+": "+registry.DidYouMean(near))
 		fixed := r
 		fixed.Name = near[0].Name
 		try = append(try, "agent-skills "+p.command+" "+fixed.String())
 	}
-	if len(detail) == 0 {
-		return err
-	}
-	return &hinted{error: err, detail: detail, try: try}
+	return askerr.WithHints(err, detail, try)
 }
-
-// hinted is an error with more detail lines and next actions than the
-// error it wraps: the code, the message and errors.Is/As stay the
-// wrapped error's, the lines it adds come after its detail and before its
-// next actions.
-type hinted struct {
-	error
-	detail, try []string
-}
-
-// ErrorDetail returns the wrapped error's detail lines, then the added ones.
-func (h *hinted) ErrorDetail() []string {
-	return append(slices.Clone(askerr.DetailOf(h.error)), h.detail...)
-}
-
-// ErrorTry returns the added next actions, then the wrapped error's.
-func (h *hinted) ErrorTry() []string { return append(slices.Clone(h.try), askerr.TryOf(h.error)...) }
-
-// Unwrap returns the wrapped error.
-func (h *hinted) Unwrap() error { return h.error }

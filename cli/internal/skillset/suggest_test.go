@@ -40,7 +40,8 @@ func TestInstallDidYouMean(t *testing.T) {
 	}
 	// Nothing near: the error as it was.
 	_, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"flame-graph-analysis"}})
-	if _, ok := err.(*hinted); ok || codeOf(err) != resolve.CodeSkillNotFound {
+	var re *resolve.Error
+	if !errors.As(err, &re) || error(re) != err || codeOf(err) != resolve.CodeSkillNotFound {
 		t.Errorf("Install(flame-graph-analysis) = %#v, want the resolver's error unchanged", err)
 	}
 }
