@@ -87,6 +87,10 @@ type Options struct {
 	// an error aborts the install and puts every old version back. Tests
 	// use it to inject faults.
 	Hook func(point string) error
+	// Names, when not empty, limits Scan to the packages of these names,
+	// so that a question about a few skills does not read every file of
+	// every installed one.
+	Names []string
 
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool

@@ -89,6 +89,9 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			return out, err
 		}
 		for _, name := range packageNames(ri) {
+			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
+				continue
+			}
 			dest := shapeDest(ri.path, name, ri.loc)
 			rec, _, pending, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
 			if isUnsafe(rerr) {

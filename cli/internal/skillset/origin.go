@@ -10,6 +10,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -108,47 +109,36 @@ type holding struct {
 	lock bool
 }
 
-// holdings returns, for each of names, the records of where it is
+// holdings returns, for each name of to, the records of where it is
 // installed from: the lock entry in a project, and the receipts in the
 // folders of every supported agent, selected or not — a copy another
-// agent reads from the old origin would otherwise stay behind.
-func (p *op) holdings(names map[string]bool) (map[string][]holding, error) {
+// agent reads from the old origin would otherwise stay behind. A name the
+// lock records from the origin of to is not looked for in the folders:
+// the lock follows every agent's folder, so they agree.
+func (p *op) holdings(to map[string]Origin) (map[string][]holding, error) {
 	out := map[string][]holding{}
-	if p.Scope.Project() && p.lock != nil {
-		for n := range names {
+	var look []string
+	for _, n := range slices.Sorted(maps.Keys(to)) {
+		if p.Scope.Project() && p.lock != nil {
 			if l, ok := p.lock.Skills[n]; ok {
 				out[n] = append(out[n], holding{origin: lockedOrigin(l), version: l.Version, agents: l.Agents, lock: true})
+				if lockedOrigin(l).same(to[n]) {
+					continue
+				}
 			}
 		}
+		look = append(look, n)
 	}
-	found, err := p.scan()
+	if len(look) == 0 {
+		return out, nil
+	}
+	found, err := p.scanEverywhere(look)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, in := range found {
-		seen[in.Dest] = true
-	}
-	// The other agents' folders one at a time: a folder this run does not
-	// write and cannot read safely (a link out of the project) is not its
-	// to refuse, and a folder a selected agent also reads is found above.
-	for _, a := range p.ws.Table().All() {
-		if slices.Contains(p.AgentIDs(), a.ID()) {
-			continue
-		}
-		more, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: []agents.Adapter{a}})
-		if err != nil {
-			continue
-		}
-		for _, in := range more {
-			if !seen[in.Dest] {
-				found = append(found, in)
-			}
-		}
-	}
 	for _, in := range found {
 		o := OriginOf(in)
-		if !names[in.Name] || !o.Known() || in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
+		if !o.Known() || in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
 			continue
 		}
 		var readers []string
@@ -168,6 +158,78 @@ func (p *op) holdings(names map[string]bool) (map[string][]holding, error) {
 	return out, nil
 }
 
+// scanEverywhere lists the installs of names in the folders of the
+// selected agents and of every other agent that reads a folder they do
+// not, each folder once. A folder this run does not write and cannot read
+// safely (a link out of the project) is not its to refuse: when the whole
+// scan fails, the selected agents' folders are scanned alone, failing as
+// they would for the install, and the others one agent at a time,
+// skipping those that cannot be read.
+func (p *op) scanEverywhere(names []string) ([]install.Installed, error) {
+	read := map[string]bool{}
+	for _, a := range p.Agents {
+		for _, r := range p.rootsOf(a) {
+			read[r] = true
+		}
+	}
+	var others []agents.Adapter
+	for _, a := range p.ws.Table().All() {
+		if !slices.Contains(p.AgentIDs(), a.ID()) && slices.ContainsFunc(p.rootsOf(a), func(r string) bool { return !read[r] }) {
+			others = append(others, a)
+		}
+	}
+	opts := p.installOptions(false, false)
+	opts.Names = names
+	all := opts
+	all.Agents = append(slices.Clone(p.Agents), others...)
+	if found, err := install.Scan(p.ctx, all); err == nil {
+		return found, nil
+	}
+	found, err := install.Scan(p.ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, in := range found {
+		seen[realPath(in.Dest)] = true
+	}
+	for _, a := range others {
+		one := opts
+		one.Agents = []agents.Adapter{a}
+		more, err := install.Scan(p.ctx, one)
+		if err != nil {
+			continue
+		}
+		for _, in := range more {
+			if !seen[realPath(in.Dest)] {
+				seen[realPath(in.Dest)] = true
+				found = append(found, in)
+			}
+		}
+	}
+	return found, nil
+}
+
+// rootsOf lists every folder a reads packages from in the scope, links
+// resolved.
+func (p *op) rootsOf(a agents.Adapter) []string {
+	var out []string
+	for _, k := range format.Kinds() {
+		for _, r := range agents.Roots(a, k, p.Scope.Kind, p.Env) {
+			out = append(out, realPath(r.Path))
+		}
+	}
+	return out
+}
+
+// realPath is path with its links resolved, or path when it cannot be.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
+}
+
 // checkOrigins refuses a run that would install a skill from an origin
 // other than the one it is installed from: the packages fetched from
 // sources and the registry packages wanted. With force it lets the run
@@ -184,11 +246,7 @@ func (p *op) checkOrigins(fromSources []fetched, wants []want, force bool) error
 	if len(to) == 0 {
 		return nil
 	}
-	names := map[string]bool{}
-	for n := range to {
-		names[n] = true
-	}
-	held, err := p.holdings(names)
+	held, err := p.holdings(to)
 	if err != nil {
 		return err
 	}
