@@ -114,10 +114,11 @@ func registryGone(ctx context.Context, set *registry.Set, reg, name, version str
 }
 
 // strandedRequirements fills in what each stranded skill requires: the
-// ranges of the skill.yaml of an installed copy at its version, which are
-// the bytes the registry published; failing that (a lock entry not
-// installed here), the exact versions skills.lock or a receipt recorded
-// for its dependencies, which is all that is known of them.
+// ranges of the skill.yaml of an installed copy at its version that its
+// receipt says is unchanged, which are the bytes the registry published;
+// failing that (a lock entry not installed here, a copy the user edited),
+// the exact versions skills.lock or a receipt recorded for its
+// dependencies, which is all that is known of them.
 func (p *op) strandedRequirements(kept map[string]*stranded) error {
 	found, err := p.scan()
 	if err != nil {
@@ -139,6 +140,9 @@ func (p *op) strandedRequirements(kept map[string]*stranded) error {
 			if recorded == nil {
 				recorded = in.Dependencies
 			}
+			if in.State != install.StateOK {
+				continue
+			}
 			if req, ok := manifestRequirements(in); ok {
 				s.requires, done = req, true
 				break
@@ -154,17 +158,24 @@ func (p *op) strandedRequirements(kept map[string]*stranded) error {
 }
 
 // manifestRequirements reads the relations an installed copy's
-// skill.yaml declares. A copy without one (a bare skill, a file-shaped
-// package) declares none only when its receipt recorded none either.
+// skill.yaml declares, a regular file only. A copy without one (a bare
+// skill, a file-shaped package) declares none only when its receipt
+// recorded none either.
 func manifestRequirements(in install.Installed) (resolve.Requirements, bool) {
+	none := in.Dependencies != nil && len(in.Dependencies) == 0
 	fi, err := os.Lstat(in.Dest)
 	if err != nil || !fi.IsDir() {
-		return resolve.Requirements{}, in.Dependencies != nil && len(in.Dependencies) == 0
+		return resolve.Requirements{}, none
 	}
-	f, err := os.Open(filepath.Join(in.Dest, "skill.yaml"))
+	path := filepath.Join(in.Dest, "skill.yaml")
+	fi, err = os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return resolve.Requirements{}, in.Dependencies != nil && len(in.Dependencies) == 0
+		return resolve.Requirements{}, none
 	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return resolve.Requirements{}, false
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return resolve.Requirements{}, false
 	}

@@ -191,6 +191,18 @@ func TestStrandedRequirements(t *testing.T) {
 	if got, want := requires(), "app@1.0.0 [{lib ^1.0.0}]; lib@1.1.0 []"; got != want {
 		t.Errorf("stranded requirements = %q, want %q (the installed skill.yaml)", got, want)
 	}
+	// A copy the user edited is not what was published.
+	for _, id := range bothAgents {
+		p := filepath.Join(w.root(false, id), "app", "skill.yaml")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, p, strings.Replace(string(data), "^1.0.0", "^1.1.0", 1))
+	}
+	if got, want := requires(), "app@1.0.0 [{lib =1.1.0}]; lib@1.1.0 []"; got != want {
+		t.Errorf("stranded requirements with edited copies = %q, want %q (the lock's versions)", got, want)
+	}
 	for _, d := range []string{".claude", ".agents"} {
 		os.RemoveAll(filepath.Join(w.proj, d))
 	}
