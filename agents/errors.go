@@ -3,6 +3,8 @@ package agents
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // The stable codes of the errors and diagnostics this package raises,
@@ -77,8 +79,8 @@ func unknownAgentError(input string, known []Adapter) *Error {
 		names = append(names, entry)
 	}
 	var try []string
-	if s := closest(strings.ToLower(input), candidates); s != "" {
-		try = append(try, fmt.Sprintf("use --agent %s, the nearest known name", s))
+	if near := format.Similar(strings.ToLower(input), candidates); len(near) > 0 {
+		try = append(try, fmt.Sprintf("use --agent %s, the nearest known name", near[0]))
 	}
 	try = append(try, "agent-skills agents   to see which agents are detected")
 	return &Error{
@@ -125,38 +127,4 @@ func layoutError(format string, args ...any) *Error {
 		Detail:  []string{"This is a bug in an agent adapter, not in the skill; nothing was written."},
 		Try:     []string{"report it with the output of agent-skills doctor --json"},
 	}
-}
-
-// closest returns the candidate nearest to s by edit distance, the first
-// listed on a tie, or "" when none is within a third of s's length (at
-// least 1, at most 2) — close enough to be a typing slip.
-func closest(s string, candidates []string) string {
-	best, bestDist := "", min(max(len(s)/3, 1), 2)+1
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -314,7 +314,7 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 				d.add("skills", subject, "fail", "its install receipt is unreadable or does not match",
 					"agent-skills install "+in.Name+" --force to rewrite it")
 			default:
-				d.add("skills", subject, "ok", in.Version+" from "+ui.Dash(in.Registry), "")
+				d.add("skills", subject, "ok", in.Version+" from "+ui.Dash(skillset.OriginOf(in).String()), "")
 			}
 			if len(in.SeenTwiceBy) > 0 {
 				d.add("skills", subject, "fail", "visible twice to "+strings.Join(in.SeenTwiceBy, ", "),

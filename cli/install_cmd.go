@@ -19,7 +19,7 @@ type installCmd struct {
 	Scope          scopeFlags `embed:""`
 	Registry       string     `help:"Resolve unqualified names in this registry only."`
 	DryRun         bool       `help:"Print the full plan; write nothing."`
-	Force          bool       `help:"Overwrite an install that was modified or not made by agent-skills."`
+	Force          bool       `help:"Overwrite an install that was modified or not made by agent-skills, or take a skill from another registry or source than the one it is installed from."`
 	NoDeps         bool       `help:"Install only the named skills, not their dependencies."`
 	WithSuggests   bool       `help:"Also install the direct suggestions of the named skills (see docs/install-suggests-option.md)."`
 	FrozenLockfile bool       `help:"Fail instead of changing skills.lock."`

@@ -26,7 +26,7 @@ type listCmd struct {
 
 func (c *listCmd) Help() string {
 	return `Lists installed skills, commands and workflows per scope with their version, the agents
-that see them, the registry they came from, their state (ok, modified: a file the
+that see them, where they came from (a registry, or a source and "//" the folder in it), their state (ok, modified: a file the
 install wrote was changed; unmanaged: not installed by agent-skills; receipt-broken),
 files you added, and what requires what (from skills.lock in a project that has one, else
 from the receipts).
@@ -114,7 +114,7 @@ func (c *listCmd) Run(e *env) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tSCOPE\tAGENTS\tSTATE\tREGISTRY\tLOCATION")
+	fmt.Fprintln(tw, "NAME\tVERSION\tSCOPE\tAGENTS\tSTATE\tFROM\tLOCATION")
 	for _, in := range all {
 		// Names, versions and files come from receipts and folders that a
 		// project clone controls: every field is escaped.
@@ -131,7 +131,7 @@ func (c *listCmd) Run(e *env) error {
 			readers = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ui.Field(in.Name), ui.Field(ver), ui.Field(string(in.Scope)), ui.Field(readers), ui.Field(state),
-			ui.Field(ui.Dash(in.Registry)), ui.Field(e.Rel(in.Dest)))
+			ui.Field(ui.Dash(skillset.OriginOf(in.Installed).String())), ui.Field(e.Rel(in.Dest)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -9,7 +9,7 @@ type updateCmd struct {
 	Major        bool       `help:"Allow new major versions (default: stay within ^installed)."`
 	WithSuggests bool       `help:"Also install the direct suggestions of the named skills."`
 	DryRun       bool       `help:"Print the plan; write nothing."`
-	Force        bool       `help:"Overwrite installs that were modified."`
+	Force        bool       `help:"Overwrite installs that were modified, and take a new dependency from its registry over a skill of its name from elsewhere."`
 	KeepLocal    bool       `help:"Keep your versions of the files you changed in installed skills; take everything else from the new version."`
 	JSON         bool       `name:"json" help:"Print the plan and outcomes as JSON."`
 }

@@ -59,3 +59,23 @@ func TestUsage(t *testing.T) {
 		t.Errorf("Usage = %+v", e)
 	}
 }
+
+func TestWithHints(t *testing.T) {
+	base := &Error{Code: "ASK_X", Message: "it failed", Detail: []string{"fact"}, Try: []string{"generic"}}
+	err := WithHints(fmt.Errorf("context: %w", base), []string{"more"}, []string{"precise"})
+	if got := err.Error(); got != "context: it failed" {
+		t.Errorf("Error() = %q, want the wrapped message", got)
+	}
+	if CodeOf(err) != "ASK_X" || !errors.Is(err, base) {
+		t.Errorf("CodeOf = %q, errors.Is = %v; want ASK_X and true", CodeOf(err), errors.Is(err, base))
+	}
+	if got := DetailOf(err); !slices.Equal(got, []string{"fact", "more"}) {
+		t.Errorf("DetailOf = %q, want [fact more]", got)
+	}
+	if got := TryOf(err); !slices.Equal(got, []string{"precise", "generic"}) {
+		t.Errorf("TryOf = %q, want [precise generic]", got)
+	}
+	if WithHints(base, nil, nil) != error(base) || WithHints(nil, []string{"x"}, nil) != nil {
+		t.Error("WithHints with nothing to add, or of nil, must return its error as it is")
+	}
+}

@@ -122,7 +122,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				kind: txnWrite, root: tgt.Root, name: name, dest: dest, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
 				rec: &receipt{
 					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
-					Shape: tgt.Shape, Registry: it.Registry, Resolved: it.Resolved, Integrity: it.Integrity,
+					Shape: tgt.Shape, Registry: it.Registry, Source: it.Source, Subpath: it.Subpath, Resolved: it.Resolved, Integrity: it.Integrity,
 					Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
 				},
 			}

@@ -477,3 +477,54 @@ func TestCompatibilityMinVersion(t *testing.T) {
 		t.Errorf("Install with an old codex = %q", got)
 	}
 }
+
+// A receipt records where a package came from, a source as skills.lock
+// does; Scan reports it, and with Names only those packages.
+func TestScanOriginAndNames(t *testing.T) {
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeGlobal)
+	a := writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0"})
+	a.Registry, a.Source, a.Subpath = "", "github:acme/skills", "skills/a"
+	b := writePkg(t, w.base, pkgSpec{name: "b", version: "1.0.0"})
+	b.Registry = "team"
+	mustInstall(t, opts, a, b)
+	all, err := Scan(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Names = []string{"a"}
+	only, err := Scan(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(list []Installed) []string {
+		var out []string
+		for _, in := range list {
+			out = append(out, strings.TrimPrefix(in.Root, w.home+"/")+" "+in.Name+" registry="+in.Registry+" source="+in.Source+" subpath="+in.Subpath)
+		}
+		return out
+	}
+	want := []string{
+		".agents/skills a registry= source=github:acme/skills subpath=skills/a",
+		".agents/skills b registry=team source= subpath=",
+		".claude/skills a registry= source=github:acme/skills subpath=skills/a",
+		".claude/skills b registry=team source= subpath=",
+	}
+	if got := render(all); !slices.Equal(got, want) {
+		t.Errorf("Scan() = %q, want %q", got, want)
+	}
+	if got := render(only); !slices.Equal(got, []string{want[0], want[2]}) {
+		t.Errorf("Scan(Names: a) = %q, want only a's", got)
+	}
+	// The same bytes from elsewhere rewrite the receipt.
+	a.Source, a.Subpath = "/forks/a", ""
+	opts.Names = nil
+	mustInstall(t, opts, a)
+	again, err := Scan(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(again); got[0] != ".agents/skills a registry= source=/forks/a subpath=" {
+		t.Errorf("Scan() after installing a from another source = %q, want the new source in its receipt", got)
+	}
+}

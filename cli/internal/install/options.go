@@ -41,6 +41,10 @@ type Item struct {
 	Dir string
 	// Registry is the name of the registry the package came from.
 	Registry string
+	// Source and Subpath are, for a package installed from a direct
+	// source instead, the source's canonical identity and the folder in
+	// it (skills.lock's source and subpath).
+	Source, Subpath string
 	// Resolved is where the payload was fetched from.
 	Resolved string
 	// Integrity is the verified package digest ("sha256-…").
@@ -83,6 +87,10 @@ type Options struct {
 	// an error aborts the install and puts every old version back. Tests
 	// use it to inject faults.
 	Hook func(point string) error
+	// Names, when not empty, limits Scan to the packages of these names,
+	// so that a question about a few skills does not read every file of
+	// every installed one.
+	Names []string
 
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool

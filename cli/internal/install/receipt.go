@@ -42,6 +42,12 @@ type receipt struct {
 	Resolved      string       `json:"resolved,omitempty"`
 	Integrity     string       `json:"integrity,omitempty"`
 	Role          resolve.Role `json:"role,omitempty"`
+	// Source and Subpath record a package from a direct source, as
+	// skills.lock does, so that the receipts and the lock agree on where
+	// a package came from. Receipts written before they were recorded
+	// lack them.
+	Source  string `json:"source,omitempty"`
+	Subpath string `json:"subpath,omitempty"`
 	// Dependencies maps each dependency installed with the package to its
 	// version then. Receipts written before it was recorded lack it (nil).
 	Dependencies map[string]string `json:"dependencies"`
@@ -166,7 +172,7 @@ func sameFiles(a, b []fileRecord) bool {
 // sameMeta reports whether two receipts agree on everything but the time.
 func sameMeta(a, b *receipt) bool {
 	return a.Version == b.Version && a.Kind == b.Kind && a.Shape == b.Shape &&
-		a.Registry == b.Registry && a.Resolved == b.Resolved &&
+		a.Registry == b.Registry && a.Source == b.Source && a.Subpath == b.Subpath && a.Resolved == b.Resolved &&
 		format.SameIntegrity(a.Integrity, b.Integrity) && a.Role == b.Role &&
 		slices.Equal(a.Agents, b.Agents) && (a.Dependencies == nil) == (b.Dependencies == nil) &&
 		maps.Equal(a.Dependencies, b.Dependencies)

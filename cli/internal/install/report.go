@@ -133,8 +133,11 @@ type Installed struct {
 	// AddedFiles are files in the package folder that the receipt does not
 	// list: the user's own.
 	AddedFiles []string `json:"addedFiles,omitempty"`
-	// Registry, Resolved, Integrity and Role come from the receipt.
+	// Registry, Source, Subpath, Resolved, Integrity and Role come from
+	// the receipt.
 	Registry  string       `json:"registry,omitempty"`
+	Source    string       `json:"source,omitempty"`
+	Subpath   string       `json:"subpath,omitempty"`
 	Resolved  string       `json:"resolved,omitempty"`
 	Integrity string       `json:"integrity,omitempty"`
 	Role      resolve.Role `json:"role,omitempty"`

@@ -89,6 +89,9 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			return out, err
 		}
 		for _, name := range packageNames(ri) {
+			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
+				continue
+			}
 			dest := shapeDest(ri.path, name, ri.loc)
 			rec, _, pending, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
 			if isUnsafe(rerr) {
@@ -124,6 +127,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			if rec != nil {
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
+				in.Source, in.Subpath = rec.Source, rec.Subpath
 				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
 				in.AddedFiles = disk.added
 			}

@@ -6,6 +6,7 @@ package skillinfo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -55,7 +56,7 @@ type Version struct {
 func Lookup(ctx context.Context, set *registry.Set, ref resolve.Reference) (*Info, error) {
 	reg, sk, err := set.Lookup(ctx, ref.Registry, ref.Name)
 	if err != nil {
-		return nil, err
+		return nil, didYouMean(ctx, set, ref, err)
 	}
 	v, err := pickVersion(sk, ref)
 	if err != nil {
@@ -148,3 +149,19 @@ func pickVersion(sk *registry.Skill, ref resolve.Reference) (*registry.Version, 
 
 // CodeVersionNotFound: no published version matches the one asked for.
 const CodeVersionNotFound = "ASK_VERSION_NOT_FOUND"
+
+// didYouMean adds to a lookup that found no skill called ref's name the
+// near names the registries publish, and the info command for the
+// nearest.
+func didYouMean(ctx context.Context, set *registry.Set, ref resolve.Reference, err error) error {
+	if !errors.Is(err, registry.ErrNotFound) && !askerr.Is(err, registry.CodeRegistryUnavailable) {
+		return err
+	}
+	near := set.Similar(ctx, ref.Registry, ref.Name)
+	if len(near) == 0 {
+		return err
+	}
+	fixed := ref
+	fixed.Name = near[0].Name
+	return askerr.WithHints(err, []string{ref.String() + ": " + registry.DidYouMean(near)}, []string{"agent-skills info " + fixed.String()})
+}

@@ -73,3 +73,21 @@ func TestLookupVersions(t *testing.T) {
 		t.Errorf("Lookup(no-such-skill) = %v, want registry.ErrNotFound", err)
 	}
 }
+
+// A misspelt name gets the near names and the info command for the nearest.
+func TestLookupDidYouMean(t *testing.T) {
+	set := bundled(t)
+	_, err := Lookup(t.Context(), set, resolve.Reference{Name: "java-basic"})
+	if !errors.Is(err, registry.ErrNotFound) || askerr.CodeOf(err) != registry.CodeSkillNotFound {
+		t.Fatalf("Lookup(java-basic) = %v, want %s", err, registry.CodeSkillNotFound)
+	}
+	if d := askerr.DetailOf(err); len(d) == 0 || d[len(d)-1] != "java-basic: did you mean java-basics (registry bundled)?" {
+		t.Errorf("Lookup(java-basic) detail = %q, want the near name last", d)
+	}
+	if try := askerr.TryOf(err); len(try) < 2 || try[0] != "agent-skills info java-basics" {
+		t.Errorf("Lookup(java-basic) try = %q, want the corrected command first", try)
+	}
+	if _, err := Lookup(t.Context(), set, resolve.Reference{Name: "no-such-skill"}); len(askerr.DetailOf(err)) != 0 {
+		t.Errorf("Lookup(no-such-skill) detail = %q, want none: nothing is near", askerr.DetailOf(err))
+	}
+}

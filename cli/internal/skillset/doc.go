@@ -17,6 +17,8 @@
 //	skillset/install.go      Session.Install: direct sources, resolution, fetch, apply
 //	skillset/sources.go      fetchSources: source.Fetch, verified by digest
 //	skillset/resolve.go      resolveKeeping: resolve.Resolve with installed skills pinned
+//	skillset/stranded.go     installed skills whose registry is gone stay where they are
+//	skillset/origin.go       checkOrigins: one registry or source per skill name
 //	skillset/fetch.go        fetch: registry.Snapshot, the lock's integrity, validation
 //	skillset/apply.go        apply: run lock, journal, install.Install, skills.lock
 //	skillset/journal.go      the run journal that makes a kill recoverable

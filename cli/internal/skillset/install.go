@@ -24,7 +24,8 @@ type InstallRequest struct {
 	// direct suggestions.
 	NoDeps, WithSuggests bool
 	// Force overwrites an install that was modified or not made by
-	// agent-skills.
+	// agent-skills, and takes a skill from another origin than the one it
+	// is installed from (see origin.go).
 	Force bool
 	// DryRun plans and writes nothing.
 	DryRun bool
@@ -109,12 +110,15 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if len(refs) > 0 {
 		plan, wants, err = p.resolveKeeping(refs, nil, resolve.Options{WithSuggests: r.WithSuggests, NoDeps: r.NoDeps}, true)
 		if err != nil {
-			return p.out, err
+			return p.out, p.didYouMean(err, refs[:len(regArgs)])
 		}
 		p.out.setPlan(plan)
 		if !r.NoDeps {
 			sourceDependencies(srcFetched, plan, wants, named)
 		}
+	}
+	if err := p.checkOrigins(srcFetched, wants, r.Force); err != nil {
+		return p.out, err
 	}
 	if r.FrozenLockfile {
 		if err := frozenCheck(p.lock, wants, srcFetched); err != nil {

@@ -41,6 +41,11 @@ type op struct {
 	// journal.
 	command          string
 	requested, flags []string
+	// strandedCache holds the installed skills whose registry cannot
+	// answer for them, once computed; strandedWarned the names a warning
+	// already named (see stranded.go).
+	strandedCache  map[string]*stranded
+	strandedWarned map[string]bool
 }
 
 // begin starts a use case.

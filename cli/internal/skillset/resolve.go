@@ -42,8 +42,17 @@ func (p *op) wantsFromPlan(plan *resolve.Plan) []want {
 // breakage. moved names are resolved afresh (no pin). It returns the plan
 // and the packages to fetch: any whose version or registry changes, and
 // with keepNamed the named ones too (install reports them even unchanged).
+//
+// An installed skill whose registry cannot answer for it (see
+// stranded.go) and that does not move stays at its installed version,
+// from what its receipt and skills.lock record, and is never fetched; the
+// run warns once.
 func (p *op) resolveKeeping(refs []resolve.Reference, moved map[string]bool, opts resolve.Options, keepNamed bool) (*resolve.Plan, []want, error) {
 	installed, err := p.installedVersions()
+	if err != nil {
+		return nil, nil, err
+	}
+	kept, err := p.keptStranded(moved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,12 +71,16 @@ func (p *op) resolveKeeping(refs []resolve.Reference, moved map[string]bool, opt
 			refs = append(refs, resolve.Reference{Name: n, Registry: pin.Registry})
 		}
 	}
-	plan, err := resolve.Resolve(p.ctx, setSource{p.Registries}, refs, opts)
+	plan, err := resolve.Resolve(p.ctx, keptSource{setSource{p.Registries}, kept}, refs, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, strandedDetail(err, kept)
 	}
+	p.warnStranded(kept, stayed(plan, kept))
 	var wants []want
 	for _, w := range p.wantsFromPlan(plan) {
+		if s, ok := kept[w.name]; ok && s.Registry == w.registry && s.Version == w.version {
+			continue // nothing can be fetched, and nothing changes
+		}
 		pin, ok := installed[w.name]
 		if (keepNamed && named[w.name]) || !ok || pin.Version != w.version || pin.Registry != w.registry {
 			if !named[w.name] && w.role == resolve.RoleRequested {

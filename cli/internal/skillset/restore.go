@@ -35,16 +35,22 @@ func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, erro
 			fromSources[n] = l
 		}
 	}
+	roles, err := p.installedRoles()
+	if err != nil {
+		return p.out, err
+	}
+	// Registries the lock names but the configuration does not stop the
+	// restore before anything is fetched.
+	wants, err := p.restoreStranded(restoreWants(p.lock, roles))
+	if err != nil {
+		return p.out, err
+	}
 	srcFetched, cleanup, err := p.restoreSources(fromSources)
 	defer cleanup()
 	if err != nil {
 		return p.out, err
 	}
-	roles, err := p.installedRoles()
-	if err != nil {
-		return p.out, err
-	}
-	regFetched, err := p.fetch(restoreWants(p.lock, roles))
+	regFetched, err := p.fetch(wants)
 	if err != nil {
 		return p.out, err
 	}

@@ -77,8 +77,8 @@ func sourceFetched(pk source.Package, role resolve.Role) fetched {
 	return fetched{
 		want: want{name: pk.Name, version: pk.Version, role: role, integrity: pk.Integrity,
 			source: pk.Source, ref: pk.Ref, commit: pk.Commit, subpath: pk.Subpath, deps: map[string]string{}},
-		item: install.Item{Pkg: pk.Pkg, Dir: pk.Dir, Resolved: pk.Resolved, Integrity: pk.Integrity, Role: role,
-			Dependencies: map[string]string{}},
+		item: install.Item{Pkg: pk.Pkg, Dir: pk.Dir, Source: pk.Source, Subpath: pk.Subpath, Resolved: pk.Resolved,
+			Integrity: pk.Integrity, Role: role, Dependencies: map[string]string{}},
 	}
 }
 

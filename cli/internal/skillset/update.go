@@ -89,9 +89,13 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 			return p.out, nil
 		}
 	}
+	kept, err := p.strandedSkills()
+	if err != nil {
+		return p.out, err
+	}
 	moved := map[string]bool{}
 	var refs []resolve.Reference
-	var srcNames []string
+	var srcNames, skipped []string
 	for _, n := range names {
 		ref, err := resolve.ParseReference(n)
 		if err != nil {
@@ -109,11 +113,19 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 		if ref.Registry == "" {
 			ref.Registry = cur.Registry
 		}
+		if s, ok := kept[ref.Name]; ok && ref.Registry == s.Registry && s.gone != goneVersion {
+			// Its registry cannot say what is newer: it stays (stranded.go).
+			skipped = append(skipped, ref.Name)
+			continue
+		}
 		if ref.Range == "" && !r.Major {
 			ref.Range = "^" + cur.Version
 		}
 		moved[ref.Name] = true
 		refs = append(refs, ref)
+	}
+	if len(refs) == 0 {
+		p.warnStranded(kept, skipped)
 	}
 	var plan *resolve.Plan
 	var fs []fetched
@@ -131,6 +143,11 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 			}
 		}
 		p.out.setPlan(plan)
+		// A new dependency may resolve in a registry while a skill of its
+		// name is installed from elsewhere.
+		if err := p.checkOrigins(nil, wants, r.Force); err != nil {
+			return p.out, err
+		}
 		if fs, err = p.fetch(wants); err != nil {
 			return p.out, err
 		}
