@@ -15,6 +15,7 @@ import (
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/registry/gitrun"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // Options tunes Fetch and Restore.
@@ -61,6 +62,17 @@ type Options struct {
 	// OverrideKeys is the agentOverrides allowlist passed to validation
 	// (see validate.Options); nil skips that check.
 	OverrideKeys map[string][]string
+	// Gate is the rule set each skill is validated at: GateDefault unless
+	// set; install uses GateInstall (see validate.Rules).
+	Gate validate.Gate
+	// Check, when set, adds the problems of the agents a skill is for
+	// (their adapters' Validate); its errors refuse the skill like the
+	// gate's.
+	Check func(*format.Package) format.Diagnostics
+	// AllOrNothing makes a skill that "*" chose and the gate refuses fail
+	// Fetch, as a named one does, instead of being skipped
+	// (install --strict).
+	AllOrNothing bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -97,6 +109,23 @@ type Result struct {
 	Found []Found
 	// Packages lists the materialised skills, in the order of Found.
 	Packages []Package
+	// Skipped lists the skills that "*" chose and Options.Gate refused,
+	// with every reason; they are not materialised. A skill named
+	// explicitly is never skipped: its refusal fails Fetch.
+	Skipped []Skipped
+}
+
+// Skipped is a skill of a source that the gate refused.
+type Skipped struct {
+	// Name is the skill's name; Path its folder inside the source.
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Code is the refusal's code: ASK_VALIDATION_FAILED, or
+	// ASK_PACKAGE_UNSAFE_FILE or ASK_PACKAGE_TOO_LARGE for a skill that
+	// cannot be copied safely.
+	Code string `json:"code"`
+	// Diagnostics are every error that refused it.
+	Diagnostics format.Diagnostics `json:"diagnostics"`
 }
 
 // Package is one skill materialised as a verified package folder.
@@ -123,6 +152,9 @@ type Package struct {
 	Synthesised bool
 	// Pkg is the loaded package in Dir.
 	Pkg *format.Package
+	// Diagnostics are the warnings the gate gave the package: what it
+	// breaks that does not keep it from being installed.
+	Diagnostics format.Diagnostics
 }
 
 // Pin is what a lock entry records about a skill installed from a source.
@@ -184,10 +216,13 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 // A bare skill gets a synthesised skill.yaml whose version is, in order,
 // the front matter's `version`, the ref when it is a semver tag (v1.2.3 or
 // 1.2.3), or PseudoVersion of the commit (0.0.0-<kind>-<content hash> for
-// folders and archives). Each package is loaded, validated
-// (ASK_VALIDATION_FAILED, exit 3, with the diagnostics; unsafe files are
-// ASK_PACKAGE_UNSAFE_FILE and oversized ones ASK_PACKAGE_TOO_LARGE) and
-// digested.
+// folders and archives). Each package is loaded, validated at opts.Gate
+// and by opts.Check (ASK_VALIDATION_FAILED, exit 3, with the diagnostics;
+// unsafe files are ASK_PACKAGE_UNSAFE_FILE and oversized ones
+// ASK_PACKAGE_TOO_LARGE) and digested. Skills named explicitly are all or
+// nothing: if any is refused, Fetch fails naming every refused one. The
+// others that "*" chose are materialised when they pass, and listed in
+// Result.Skipped with their reasons when they do not.
 func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if opts.Dir == "" && !opts.List {
 		return nil, errors.New("source.Fetch: Options.Dir is required")
@@ -231,28 +266,26 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range chosen {
-		version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
-			switch {
-			case b.version != "":
-				return b.version, nil
-			case tagVersion(r.Ref) != "":
-				return tagVersion(r.Ref), nil
-			case t.co != nil:
-				return PseudoVersion(t.co.time, t.commit), nil
-			}
-			return contentVersion(r.Kind, fsys, files)
+	version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
+		switch {
+		case b.version != "":
+			return b.version, nil
+		case tagVersion(r.Ref) != "":
+			return tagVersion(r.Ref), nil
+		case t.co != nil:
+			return PseudoVersion(t.co.time, t.commit), nil
 		}
-		p, err := materialise(ctx, t, f, version, "", &opts)
-		if err != nil {
-			for _, done := range res.Packages {
-				os.RemoveAll(done.Dir)
-			}
-			return nil, err
-		}
+		return contentVersion(r.Kind, fsys, files)
+	}
+	pkgs, skipped, err := materialiseChosen(ctx, t, chosen, namedSkills(r, &opts), version, &opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
 		p.Source, p.Ref = res.Source, r.Ref
 		res.Packages = append(res.Packages, *p)
 	}
+	res.Skipped = skipped
 	return res, nil
 }
 
@@ -294,7 +327,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			"agent-skills update "+p.Name+"   (to install it afresh)")
 	}
 	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
-	pkg, err := materialise(ctx, t, f, version, p.Integrity, &opts)
+	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblingsOf(t.fsys, f.Path), &opts)
 	if err != nil {
 		return nil, err
 	}
