@@ -73,7 +73,7 @@ func (p *Printer) skipped(skips []skillset.Skip) {
 			where = "."
 		}
 		fmt.Fprintf(p.Out, "%s %s (%s): not installed, %d %s\n", p.Style.Yellow("skipped"), Field(s.Name), Field(where), n, word)
-		p.diagnostics(p.Out, "    ", s.Path, s.Diagnostics)
+		p.diagnostics(p.Out, "    ", where, s.Diagnostics)
 	}
 }
 
