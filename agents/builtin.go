@@ -194,6 +194,7 @@ func builtinRows() []agentRow {
 				},
 			},
 			skipReasons: genericSkips("GitHub Copilot"),
+			check:       checkCopilot,
 		},
 		{
 			id: "gemini-cli", displayName: "Gemini CLI", aliases: []string{"gemini"},

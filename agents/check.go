@@ -7,7 +7,8 @@ type checkHook func(pkg *format.Package) format.Diagnostics
 
 // Validate implements Adapter. It reports, as ASK_AGENT_CONSTRAINT
 // diagnostics, what this agent would refuse, drop or cut (Codex drops a
-// skill without a description; a Claude Code command needs one). A package
+// skill without a description, Copilot one whose description is over
+// 1,024 characters; a Claude Code command needs one). A package
 // whose kind the agent has no location for yields nothing: it is skipped
 // at install time, not invalid. The generic rules of the format are the
 // validate package's job.

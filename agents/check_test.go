@@ -35,9 +35,30 @@ func TestValidate(t *testing.T) {
 			},
 		},
 		{
-			name: "codex refuses a long description", agent: "codex",
+			name: "codex cuts a long description", agent: "codex",
 			fsys: fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: long-desc\ndescription: " + long + "\n---\nbody\n")}},
-			want: []string{"error ASK_AGENT_CONSTRAINT exceeds 1024"},
+			want: []string{"warning ASK_AGENT_CONSTRAINT only the first 1024"},
+		},
+		{
+			name: "copilot refuses a long description", agent: "github-copilot",
+			fsys: fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: long-desc\ndescription: " + long + "\n---\nbody\n")}},
+			want: []string{"error ASK_AGENT_CONSTRAINT is over 1024"},
+		},
+		{
+			name: "copilot reads skill.yaml's description through the projection", agent: "github-copilot",
+			fsys: fstest.MapFS{
+				"skill.yaml": {Data: []byte("name: m-desc\nversion: 1.0.0\ndescription: From the manifest.\nfiles: [SKILL.md]\n")},
+				"SKILL.md":   {Data: []byte("---\nname: m-desc\n---\nbody\n")},
+			},
+		},
+		{
+			name: "codex drops metadata that is not a mapping", agent: "codex",
+			fsys: fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: meta\ndescription: Meta.\nmetadata: hello\n---\nbody\n")}},
+			want: []string{"error ASK_AGENT_CONSTRAINT metadata is not a mapping"},
+		},
+		{
+			name: "codex reads metadata values that are not strings", agent: "codex",
+			fsys: fstest.MapFS{"SKILL.md": {Data: []byte("---\nname: meta\ndescription: Meta.\nmetadata:\n  version: 1.0\n  tags: [a]\n---\nbody\n")}},
 		},
 		{
 			name: "codex interface overrides are checked", agent: "codex",

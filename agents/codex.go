@@ -11,8 +11,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Codex's own limits, from its skill loader (codex-rs/core/src/skills):
-// longer values make Codex refuse the skill.
+// Codex's own limits, from its skill loader (codex-rs/core/src/skills). A
+// longer name makes Codex refuse the skill; a longer description is cut
+// to codexMaxDescription characters in the list it shows the model
+// (verified with agent-oracle against Codex 0.169.0: a 1,068-character
+// description is listed, cut to 1,024).
 const (
 	codexMaxName             = 64
 	codexMaxDescription      = 1024
@@ -123,9 +126,19 @@ func checkCodex(pkg *format.Package) format.Diagnostics {
 			"Codex silently drops a skill without a description",
 			"add a `description` to the front matter saying what the skill does and when to use it"))
 	case n > codexMaxDescription:
-		ds = append(ds, constraint(file, ep.Pos("description"), format.SeverityError,
-			fmt.Sprintf("the description is %d characters; Codex refuses skills whose description exceeds %d", n, codexMaxDescription),
-			"shorten the description and move detail into the body"))
+		ds = append(ds, constraint(file, ep.Pos("description"), format.SeverityWarning,
+			fmt.Sprintf("the description is %d characters; Codex shows the model only the first %d", n, codexMaxDescription),
+			"put the routing signal first, shorten the description and move detail into the body"))
+	}
+	// Codex 0.169.0 drops a skill whose metadata is not a mapping (verified
+	// with agent-oracle: `metadata: hello`); values that are not strings
+	// are fine.
+	if v, ok := ep.Fields["metadata"]; ok {
+		if _, isMap := v.(map[string]any); !isMap {
+			ds = append(ds, constraint(file, ep.Pos("metadata"), format.SeverityError,
+				"Codex silently drops a skill whose metadata is not a mapping",
+				"write metadata as indented `key: value` lines, or remove it"))
+		}
 	}
 	if n := utf8.RuneCountInString(pkg.Name()); n > codexMaxName {
 		ds = append(ds, constraint(file, ep.Pos("name"), format.SeverityError,

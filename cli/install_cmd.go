@@ -23,6 +23,7 @@ type installCmd struct {
 	NoDeps         bool       `help:"Install only the named skills, not their dependencies."`
 	WithSuggests   bool       `help:"Also install the direct suggestions of the named skills (see docs/install-suggests-option.md)."`
 	FrozenLockfile bool       `help:"Fail instead of changing skills.lock."`
+	Strict         bool       `help:"Validate as agent-skills validate does and install all or nothing: a skill --skill '*' chose that fails refuses the run instead of being skipped."`
 	Skill          []string   `help:"From a source offering several skills: install this one (repeatable; * for all)."`
 	List           bool       `help:"List the skills a source offers; install nothing."`
 	MaxSkills      int        `default:"1000" help:"Read at most this many skills from one source; a source offering more is refused, never cut short."`
@@ -64,14 +65,14 @@ func (c *installCmd) Run(e *env) error {
 		if c.WithSuggests {
 			return askerr.Usage("--with-suggests needs skill names")
 		}
-		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Progress: e.Progress(c.JSON)})
+		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Strict: c.Strict, Progress: e.Progress(c.JSON)})
 	} else {
 		var pick func([]source.Found) ([]source.Found, error)
 		if e.OutIsTerminal() && e.stdinIsTerminal() {
 			pick = e.pickSkills
 		}
 		out, err = s.Install(e.ctx, skillset.InstallRequest{Args: c.Skills, Skills: c.Skill, MaxSkills: c.MaxSkills,
-			Registry: c.Registry, NoDeps: c.NoDeps, WithSuggests: c.WithSuggests, Force: c.Force, DryRun: c.DryRun,
+			Registry: c.Registry, NoDeps: c.NoDeps, WithSuggests: c.WithSuggests, Force: c.Force, DryRun: c.DryRun, Strict: c.Strict,
 			FrozenLockfile: c.FrozenLockfile, Pick: pick, Progress: e.Progress(c.JSON)})
 	}
 	e.Report(out, c.JSON)

@@ -59,7 +59,7 @@ func TestAdoptPassesStrictValidation(t *testing.T) {
 	if pkg == nil {
 		t.Fatalf("Load after Adopt = %v", diags)
 	}
-	diags = append(diags, validate.Package(pkg, validate.Options{Strict: true, DirName: "pdf-forms"})...)
+	diags = append(diags, validate.Package(pkg, validate.Options{Gate: validate.GateStrict, DirName: "pdf-forms"})...)
 	for _, d := range diags {
 		t.Errorf("adopted package: %s (fix: %s)\nskill.yaml:\n%s", d, d.Fix, files[0].Data)
 	}

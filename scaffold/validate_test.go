@@ -17,7 +17,7 @@ func strictDiagnostics(t *testing.T, files []File, dirName string) (*format.Pack
 	if pkg == nil {
 		return nil, diags
 	}
-	return pkg, append(diags, validate.Package(pkg, validate.Options{Strict: true, DirName: dirName})...)
+	return pkg, append(diags, validate.Package(pkg, validate.Options{Gate: validate.GateStrict, DirName: dirName})...)
 }
 
 // TestNewPassesStrictValidation is the scaffold's contract: every kind,

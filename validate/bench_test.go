@@ -52,7 +52,7 @@ Keep it short. `+"`[not a link](x.md)`"+`
 
 func BenchmarkCollection1000(b *testing.B) {
 	fsys := collection(1000)
-	opts := Options{Strict: true, OverrideKeys: map[string][]string{"codex": {"interface"}}}
+	opts := Options{Gate: GateStrict, OverrideKeys: map[string][]string{"codex": {"interface"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		results, err := Collection(fsys, opts)
@@ -74,7 +74,7 @@ func BenchmarkCollection1000DirFS(b *testing.B) {
 		}
 	}
 	fsys := os.DirFS(dir)
-	opts := Options{Strict: true, OverrideKeys: map[string][]string{"codex": {"interface"}}}
+	opts := Options{Gate: GateStrict, OverrideKeys: map[string][]string{"codex": {"interface"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		results, err := Collection(fsys, opts)

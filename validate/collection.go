@@ -41,7 +41,8 @@ type Result struct {
 // node_modules and .agent-skills are skipped, and symbolic links are never
 // followed. Each
 // package's DirName is the last element of its path, or opts.DirName for a
-// package at the root.
+// package at the root, and its Siblings the other package folders in the
+// same parent folder.
 //
 // Packages are validated by a pool of runtime.GOMAXPROCS(0) workers, and
 // the results come back sorted by Path. Finding no package is not an
@@ -56,13 +57,16 @@ func Collection(fsys fs.FS, opts Options) ([]Result, error) {
 		opts.AgentFrontMatterKeys = DefaultAgentFrontMatterKeys() // once, not per package
 	}
 	opts.licenses = new(sync.Map)
+	siblings := siblingsOf(dirs)
 	results := make([]Result, len(dirs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = validateAt(fsys, dirs[i], opts)
+				o := opts
+				o.Siblings = siblings[i]
+				results[i] = validateAt(fsys, dirs[i], o)
 			}
 		})
 	}
@@ -75,6 +79,29 @@ func Collection(fsys fs.FS, opts Options) ([]Result, error) {
 		results[i].Nested = nested[dirs[i]]
 	}
 	return results, nil
+}
+
+// siblingsOf returns, for each package folder of the sorted dirs, the
+// names of the other package folders in the same parent folder.
+func siblingsOf(dirs []string) [][]string {
+	byParent := map[string][]string{}
+	for _, d := range dirs {
+		if d != "." {
+			byParent[path.Dir(d)] = append(byParent[path.Dir(d)], path.Base(d))
+		}
+	}
+	out := make([][]string, len(dirs))
+	for i, d := range dirs {
+		if d == "." {
+			continue
+		}
+		for _, b := range byParent[path.Dir(d)] {
+			if b != path.Base(d) {
+				out[i] = append(out[i], b)
+			}
+		}
+	}
+	return out
 }
 
 // validateAt validates the package in folder dir of fsys.

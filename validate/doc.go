@@ -21,11 +21,18 @@
 // CheckFiles, CheckDependencies, CheckSuggests, CheckOverrides,
 // CheckEntrypoint and Links.
 //
-// # Rules and codes
+// # Rules, codes and gates
 //
 // All codes are validation failures (exit code 3 at the CLI), each a Code
-// constant (CodeNameInvalid is ASK_NAME_INVALID, …). "Strict" means
-// Options.Strict (`validate --strict`, and always during publish).
+// constant (CodeNameInvalid is ASK_NAME_INVALID, …). A code may cover
+// several rules; Rules lists every rule with its code and its level —
+// error, warning or off — at each Gate: GateDefault (`validate`,
+// `install --strict`), GateStrict ("strict" below: `validate --strict`,
+// and always during publish) and GateInstall (`install`, which refuses
+// only what makes a package unsafe, unreadable to agent-skills or
+// invisible to the agents, and warns about the rest). The levels are data,
+// in one table, so that docs/manifest.md can show them and a test keep the
+// two in step. The list below is at GateDefault:
 //
 //	ASK_REQUIRED_FIELD            name, version or description missing from skill.yaml,
 //	                              or an empty description; name or description missing
@@ -67,7 +74,9 @@
 //	                              is accepted, and named as that agent's key in a warning
 //	                              when strict
 //	ASK_LINK_OUTSIDE_PACKAGE      a Markdown link or image with an absolute path or one
-//	                              that leaves the package
+//	                              that leaves the package (a link into a sibling package
+//	                              of Options.Siblings is a warning at GateInstall); a link
+//	                              starting with {baseDir}/ resolves against the package root
 //	ASK_LINK_BROKEN               a relative link or image whose target the package does
 //	                              not ship: a warning, an error when strict
 //

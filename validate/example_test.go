@@ -25,7 +25,7 @@ description: Java performance engineering. Use when diagnosing latency.
 Start with [the profiling guide](references/profiling.md).
 `)},
 	}
-	opts := validate.Options{Strict: true, OverrideKeys: map[string][]string{"codex": {"interface"}}}
+	opts := validate.Options{Gate: validate.GateStrict, OverrideKeys: map[string][]string{"codex": {"interface"}}}
 	for _, d := range validate.Dir(fsys, "java-performance", opts) {
 		fmt.Println(d)
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -48,7 +49,8 @@ func DefaultAgentFrontMatterKeys() map[string][]string {
 
 // CheckEntrypoint applies the Agent Skills specification to an
 // entrypoint's front matter (or WORKFLOW.js meta) and returns every problem
-// with the field path it concerns:
+// with the field path it concerns, at the level its rule has at gate g
+// (see Rules; a rule that is off at g is not reported):
 //
 //   - name: required for SKILL.md and WORKFLOW.js, optional for COMMAND.md
 //     (the file name is the command name); a string of at most 64 lowercase
@@ -72,7 +74,20 @@ func DefaultAgentFrontMatterKeys() map[string][]string {
 // key is ASK_FRONTMATTER_UNKNOWN_KEY, a warning, or an error when strict.
 // Keys of a WORKFLOW.js meta beyond name, description and version are not
 // checked.
-func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict bool) []FieldProblem {
+func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, g Gate) []FieldProblem {
+	var out []FieldProblem
+	for _, p := range checkEntrypoint(e, agentKeys) {
+		if q, ok := graded(p.Problem, g); ok {
+			p.Problem = q
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkEntrypoint is CheckEntrypoint before grading: every problem names
+// its rule, and its Warning is not set.
+func checkEntrypoint(e *format.Entrypoint, agentKeys map[string][]string) []FieldProblem {
 	if e == nil {
 		return nil
 	}
@@ -81,11 +96,9 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 		file = format.EntrypointFor(e.Kind)
 	}
 	var out []FieldProblem
-	add := func(field, code, msg, fix string, warning bool) {
-		out = append(out, FieldProblem{Field: field, Problem: &Problem{Code: code, Message: msg, Fix: fix, Warning: warning}})
-	}
-	invalid := func(field, msg, fix string) {
-		add(field, CodeFrontMatterFieldInvalid, msg, fix, false)
+	add := func(field, rule, msg, fix string) {
+		r, _ := RuleByID(rule)
+		out = append(out, FieldProblem{Field: field, Problem: &Problem{Code: r.Code, Message: msg, Fix: fix, rule: rule}})
 	}
 	command := e.Kind == format.KindCommand
 	where := "front matter"
@@ -98,54 +111,58 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 	}
 	if !e.HasMeta {
 		if command {
-			add("", CodeRequiredField, file+" has no front matter, so it has no description",
-				"start the file with a front-matter block: ---, description: <what the command does>, ---", true)
+			add("", ruleCommandFrontMatter, file+" has no front matter, so it has no description",
+				"start the file with a front-matter block: ---, description: <what the command does>, ---")
 			return out
 		}
-		add("", CodeRequiredField, file+" has no front matter; name and description are required",
-			"start the file with a front-matter block: ---, name: <package name>, description: <what it covers and when to use it>, ---", false)
+		add("", ruleFrontMatterMissing, file+" has no front matter; name and description are required",
+			"start the file with a front-matter block: ---, name: <package name>, description: <what it covers and when to use it>, ---")
 		return out
 	}
 
 	// name
 	if v, ok := e.Fields["name"]; !ok || v == nil {
 		if !command {
-			add("", CodeRequiredField, fmt.Sprintf("%s %s has no name", file, where),
-				"add `name: <package name>`, the same as the directory name", false)
+			add("", ruleEntryNameMissing, fmt.Sprintf("%s %s has no name", file, where),
+				"add `name: <package name>`, the same as the directory name")
 		}
 	} else if s, ok := v.(string); !ok {
-		invalid("name", fmt.Sprintf("%s name is a %s; it must be a string", where, typeName(v)), "write the name as text, such as `name: my-skill`")
+		add("name", ruleEntryNameType, fmt.Sprintf("%s name is a %s; it must be a string", where, typeName(v)), "write the name as text, such as `name: my-skill`")
 	} else if reasons := format.CheckName(s); len(reasons) > 0 {
-		invalid("name", fmt.Sprintf("%s name %q %s", where, s, strings.Join(reasons, "; ")), nameFix(s))
+		add("name", ruleEntryNameInvalid, fmt.Sprintf("%s name %q %s", where, s, strings.Join(reasons, "; ")), nameFix(s))
 	}
 
 	// description
+	missing := ruleDescriptionMissing
+	if command {
+		missing = ruleCommandDescription
+	}
 	if v, ok := e.Fields["description"]; !ok || v == nil {
-		add("", CodeRequiredField, fmt.Sprintf("%s %s has no description", file, where),
-			"add `description:` saying what it covers and when to use it; agents choose skills by it", command)
+		add("", missing, fmt.Sprintf("%s %s has no description", file, where),
+			"add `description:` saying what it covers and when to use it; agents choose skills by it")
 	} else if s, ok := v.(string); !ok {
-		invalid("description", fmt.Sprintf("description is a %s; it must be a string", typeName(v)), "quote the description")
+		add("description", ruleDescriptionInvalid, fmt.Sprintf("description is a %s; it must be a string", typeName(v)), "quote the description")
 	} else if strings.TrimSpace(s) == "" {
-		invalid("description", "description is empty", "say what it covers and when to use it; agents choose skills by it")
+		add("description", ruleDescriptionInvalid, "description is empty", "say what it covers and when to use it; agents choose skills by it")
 	} else if n := utf8.RuneCountInString(s); n > MaxDescriptionLen {
-		invalid("description", fmt.Sprintf("description is %d characters; the limit is %d", n, MaxDescriptionLen),
+		add("description", ruleDescriptionLength, fmt.Sprintf("description is %d characters; the limit is %d", n, MaxDescriptionLen),
 			"shorten it and move details into the body or references/")
 	}
 
 	if e.Kind == format.KindWorkflow {
-		checkVersionType(e, invalid)
+		checkVersionType(e, add)
 		return out
 	}
 
 	// compatibility
 	if v, ok := e.Fields["compatibility"]; ok {
 		if s, ok := v.(string); !ok {
-			invalid("compatibility", fmt.Sprintf("compatibility is a %s; it must be a string", typeName(v)),
+			add("compatibility", ruleCompatibility, fmt.Sprintf("compatibility is a %s; it must be a string", typeName(v)),
 				"describe the environment the skill needs in one string, such as `compatibility: Requires git and Python 3.11`")
 		} else if strings.TrimSpace(s) == "" {
-			invalid("compatibility", "compatibility is empty", "remove it, or describe the environment the skill needs")
+			add("compatibility", ruleCompatibility, "compatibility is empty", "remove it, or describe the environment the skill needs")
 		} else if n := utf8.RuneCountInString(s); n > MaxCompatibilityLen {
-			invalid("compatibility", fmt.Sprintf("compatibility is %d characters; the limit is %d", n, MaxCompatibilityLen),
+			add("compatibility", ruleCompatibility, fmt.Sprintf("compatibility is %d characters; the limit is %d", n, MaxCompatibilityLen),
 				"shorten it to the essential requirements")
 		}
 	}
@@ -153,7 +170,7 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 	// metadata
 	if v, ok := e.Fields["metadata"]; ok {
 		if m, ok := v.(map[string]any); !ok {
-			invalid("metadata", fmt.Sprintf("metadata is a %s; it must be a mapping of string keys to string values", typeName(v)),
+			add("metadata", ruleMetadataType, fmt.Sprintf("metadata is a %s; it must be a mapping of string keys to string values", typeName(v)),
 				"write it as `metadata:` followed by indented `key: \"value\"` lines")
 		} else {
 			keys := make([]string, 0, len(m))
@@ -163,8 +180,13 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 			slices.Sort(keys)
 			for _, k := range keys {
 				if _, ok := m[k].(string); !ok {
-					invalid("metadata."+k, fmt.Sprintf("metadata.%s is a %s; metadata values must be strings", k, typeName(m[k])),
-						fmt.Sprintf("quote the value, e.g. %s: \"%s\"", k, e.Text("metadata."+k)))
+					how := "quote the value, e.g."
+					switch m[k].(type) {
+					case []any, map[string]any:
+						how = "write it as one string, e.g."
+					}
+					add("metadata."+k, ruleMetadataValue, fmt.Sprintf("metadata.%s is a %s; metadata values must be strings", k, typeName(m[k])),
+						fmt.Sprintf("%s %s: %s", how, yamlKey(k), strconv.Quote(metadataText(e, "metadata."+k, m[k]))))
 				}
 			}
 		}
@@ -182,26 +204,26 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 				}
 			}
 			if allStrings {
-				add("allowed-tools", CodeFrontMatterFieldInvalid,
+				add("allowed-tools", ruleAllowedToolsList,
 					"allowed-tools is a list; the Agent Skills specification defines a space-separated string (Claude Code reads both)",
-					"write the tools on one line separated by spaces, such as `allowed-tools: Read Grep Bash(git *)`", !strict)
+					"write the tools on one line separated by spaces, such as `allowed-tools: Read Grep Bash(git *)`")
 				break
 			}
-			invalid("allowed-tools", "allowed-tools must be a space-separated string of tool names",
+			add("allowed-tools", ruleAllowedToolsInvalid, "allowed-tools must be a space-separated string of tool names",
 				"write the tools on one line separated by spaces, such as `allowed-tools: Read Grep`")
 		default:
-			invalid("allowed-tools", fmt.Sprintf("allowed-tools is a %s; it must be a space-separated string of tool names", typeName(v)),
+			add("allowed-tools", ruleAllowedToolsInvalid, fmt.Sprintf("allowed-tools is a %s; it must be a space-separated string of tool names", typeName(v)),
 				"write the tools on one line separated by spaces, such as `allowed-tools: Read Grep`")
 		}
 	}
 
 	if v, ok := e.Fields["license"]; ok && v != nil {
 		if _, ok := v.(string); !ok {
-			invalid("license", fmt.Sprintf("license is a %s; it must be a string", typeName(v)),
+			add("license", ruleEntryLicenseType, fmt.Sprintf("license is a %s; it must be a string", typeName(v)),
 				"name the licence as text, such as `license: Apache-2.0`")
 		}
 	}
-	checkVersionType(e, invalid)
+	checkVersionType(e, add)
 
 	// unknown and agent-specific keys
 	for _, k := range e.Keys {
@@ -209,12 +231,12 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 			continue
 		}
 		if agent := agentFor(agentKeys, k.Name); agent != "" {
-			if strict && !command {
+			if !command {
 				out = append(out, FieldProblem{Field: k.Name, atKey: true, Problem: &Problem{
 					Code:    CodeFrontMatterUnknownKey,
 					Message: fmt.Sprintf("%q is a %s key, not part of the Agent Skills specification; other agents ignore it", k.Name, agent),
 					Fix:     "keep it if the skill needs it in " + agent + "; it does no harm elsewhere",
-					Warning: true,
+					rule:    ruleFrontMatterAgentKey,
 				}})
 			}
 			continue
@@ -223,10 +245,56 @@ func CheckEntrypoint(e *format.Entrypoint, agentKeys map[string][]string, strict
 			Code:    CodeFrontMatterUnknownKey,
 			Message: fmt.Sprintf("%s has the unknown front-matter key %q", file, k.Name),
 			Fix:     "remove it, or move it under `metadata:`; the Agent Skills specification allows only " + strings.Join(specKeys[:6], ", "),
-			Warning: !strict,
+			rule:    ruleFrontMatterUnknownKey,
 		}})
 	}
 	return out
+}
+
+// metadataText renders a metadata value that is not a string as the text
+// the fix proposes, keeping its data: a scalar as written (`1.0` stays
+// "1.0", not "1"), a list as its items joined by ", ", a mapping as
+// "key: value" pairs joined by ", ", null as "".
+func metadataText(e *format.Entrypoint, path string, v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case []any:
+		items := make([]string, len(x))
+		for i, it := range x {
+			items[i] = metadataText(e, fmt.Sprintf("%s[%d]", path, i), it)
+		}
+		return strings.Join(items, ", ")
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		pairs := make([]string, len(keys))
+		for i, k := range keys {
+			pairs[i] = k + ": " + metadataText(e, path+"."+k, x[k])
+		}
+		return strings.Join(pairs, ", ")
+	}
+	if t := e.Text(path); t != "" {
+		return t
+	}
+	return fmt.Sprint(v)
+}
+
+// yamlKey returns k as a YAML mapping key: as it is when it is a plain
+// word, quoted otherwise.
+func yamlKey(k string) string {
+	for _, r := range k {
+		if !(r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return strconv.Quote(k)
+		}
+	}
+	if k == "" {
+		return `""`
+	}
+	return k
 }
 
 // agentFor returns the first agent id, in sorted order, whose key list
@@ -265,10 +333,10 @@ func typeName(v any) string {
 
 // checkVersionType reports a version that is not a scalar. A number such as
 // `version: 1.0` is left to the semver checks, which explain it better.
-func checkVersionType(e *format.Entrypoint, invalid func(field, msg, fix string)) {
+func checkVersionType(e *format.Entrypoint, add func(field, rule, msg, fix string)) {
 	switch v := e.Fields["version"].(type) {
 	case []any, map[string]any, bool:
-		invalid("version", fmt.Sprintf("version is a %s; it must be a string", typeName(v)),
+		add("version", ruleEntryVersionType, fmt.Sprintf("version is a %s; it must be a string", typeName(v)),
 			`write an exact version such as version: 1.0.0`)
 	}
 }

@@ -76,7 +76,7 @@ func TestCheckEntrypoint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := decode(t, tt.kind, tt.src)
-			got := CheckEntrypoint(e, DefaultAgentFrontMatterKeys(), tt.strict)
+			got := CheckEntrypoint(e, DefaultAgentFrontMatterKeys(), gateFor(tt.strict))
 			if len(got) != len(tt.want) {
 				t.Fatalf("CheckEntrypoint(%q) = %v, want %d problems %q", tt.src, describe(got), len(tt.want), tt.want)
 			}
@@ -92,7 +92,7 @@ func TestCheckEntrypoint(t *testing.T) {
 }
 
 func TestCheckEntrypointNil(t *testing.T) {
-	if got := CheckEntrypoint(nil, nil, true); got != nil {
+	if got := CheckEntrypoint(nil, nil, GateStrict); got != nil {
 		t.Errorf("CheckEntrypoint(nil) = %v, want nil", got)
 	}
 }
@@ -104,4 +104,44 @@ func describe(ps []FieldProblem) []string {
 		out[i] = p.Field + " " + p.Code + " " + p.severity().String() + ": " + p.Message
 	}
 	return out
+}
+
+// gateFor is GateStrict when strict, else GateDefault: the two gates the
+// table-driven tests above were written for.
+func gateFor(strict bool) Gate {
+	if strict {
+		return GateStrict
+	}
+	return GateDefault
+}
+
+// TestMetadataFixKeepsTheData: the fix for a metadata value that is not a
+// string writes the same data as a string, never an empty one.
+func TestMetadataFixKeepsTheData(t *testing.T) {
+	e := decode(t, format.KindSkill, "---\nname: ab\ndescription: x\nmetadata:\n  version: 1.0\n  tags:\n    - a\n    - b\n  nested:\n    k: v\n  on: true\n  none:\n  'odd key': 7\n---\n")
+	want := map[string]string{
+		"metadata.version": `quote the value, e.g. version: "1.0"`,
+		"metadata.tags":    `write it as one string, e.g. tags: "a, b"`,
+		"metadata.nested":  `write it as one string, e.g. nested: "k: v"`,
+		"metadata.on":      `quote the value, e.g. on: "true"`,
+		"metadata.none":    `quote the value, e.g. none: ""`,
+		"metadata.odd key": `quote the value, e.g. "odd key": "7"`,
+	}
+	got := CheckEntrypoint(e, nil, GateDefault)
+	if len(got) != len(want) {
+		t.Fatalf("CheckEntrypoint() = %v, want %d problems", describe(got), len(want))
+	}
+	for _, p := range got {
+		if w, ok := want[p.Field]; !ok || p.Fix != w {
+			t.Errorf("CheckEntrypoint() %s fix = %q, want %q", p.Field, p.Fix, w)
+		}
+		if p.Warning {
+			t.Errorf("CheckEntrypoint() %s is a warning at GateDefault, want an error", p.Field)
+		}
+	}
+	for _, p := range CheckEntrypoint(e, nil, GateInstall) {
+		if !p.Warning {
+			t.Errorf("CheckEntrypoint(GateInstall) %s is an error, want a warning", p.Field)
+		}
+	}
 }

@@ -68,7 +68,18 @@ type Link struct {
 	// points to, with any "#fragment" and "?query" dropped and
 	// percent-escapes such as %20 decoded; "." is the package root.
 	Target string
+	// Sibling is, for a LinkEscaping link that goes up one level only, to
+	// the folder holding the package, the first element of its path there:
+	// "beta" for "../beta/SKILL.md", which points into a sibling package
+	// when the package sits in a collection beside a folder beta. It is
+	// empty otherwise.
+	Sibling string
 }
+
+// BaseDir is the placeholder Claude Code replaces with a skill's folder:
+// a link written "{baseDir}/references/x.md" points at references/x.md
+// of the package, wherever the linking file is.
+const BaseDir = "{baseDir}"
 
 // Links parses body as CommonMark and returns every inline, reference and
 // image link in document order, classified by Kind. Autolinks (<https://…>)
@@ -77,7 +88,8 @@ type Link struct {
 // of the file on which body begins (after any front matter) and dir the
 // package-relative directory of the file ("." for the package root);
 // relative targets are resolved against dir. Raw HTML (<img src=…>) is not
-// inspected.
+// inspected. A destination starting with BaseDir ("{baseDir}/x.md")
+// resolves against the package root.
 func Links(body []byte, startLine int, dir string) []Link {
 	if startLine < 1 {
 		startLine = 1
@@ -99,13 +111,14 @@ func Links(body []byte, startLine int, dir string) []Link {
 		default:
 			return ast.WalkContinue, nil
 		}
-		kind, target := classify(string(dest), dir)
+		kind, target, sibling := classify(string(dest), dir)
 		out = append(out, Link{
 			Pos:         position(body, lines, nodeOffset(n), startLine),
 			Destination: string(dest),
 			Image:       image,
 			Kind:        kind,
 			Target:      target,
+			Sibling:     sibling,
 		})
 		return ast.WalkContinue, nil
 	})
@@ -113,23 +126,24 @@ func Links(body []byte, startLine int, dir string) []Link {
 }
 
 // classify sorts a destination into a LinkKind and, for relative links,
-// resolves its package-relative target.
-func classify(dest, dir string) (LinkKind, string) {
+// resolves its package-relative target; for an escaping link into a
+// folder beside the package it returns that folder's name.
+func classify(dest, dir string) (kind LinkKind, target, sibling string) {
 	d := strings.TrimSpace(dest)
 	if d == "" || d[0] == '#' {
-		return LinkFragment, ""
+		return LinkFragment, "", ""
 	}
 	if strings.HasPrefix(d, "//") || strings.HasPrefix(d, `\\`) {
-		return LinkExternal, ""
+		return LinkExternal, "", ""
 	}
 	if scheme, ok := urlScheme(d); ok {
 		switch {
 		case len(scheme) == 1: // a Windows drive letter, "C:/x"
-			return LinkAbsolute, ""
+			return LinkAbsolute, "", ""
 		case strings.EqualFold(scheme, "file"):
-			return LinkAbsolute, ""
+			return LinkAbsolute, "", ""
 		}
-		return LinkExternal, ""
+		return LinkExternal, "", ""
 	}
 	if i := strings.IndexAny(d, "#?"); i >= 0 {
 		d = d[:i]
@@ -138,19 +152,25 @@ func classify(dest, dir string) (LinkKind, string) {
 		d = u
 	}
 	if d == "" { // "?query" alone points at the document itself
-		return LinkFragment, ""
+		return LinkFragment, "", ""
+	}
+	if d == BaseDir || strings.HasPrefix(d, BaseDir+"/") {
+		d, dir = "."+strings.TrimPrefix(d, BaseDir), "."
 	}
 	if d[0] == '/' || d[0] == '\\' {
-		return LinkAbsolute, ""
+		return LinkAbsolute, "", ""
 	}
 	if dir == "" {
 		dir = "."
 	}
-	target := path.Join(dir, d)
+	target = path.Join(dir, d)
 	if target == ".." || strings.HasPrefix(target, "../") {
-		return LinkEscaping, ""
+		if rest, ok := strings.CutPrefix(target, "../"); ok && rest != ".." && !strings.HasPrefix(rest, "../") {
+			sibling, _, _ = strings.Cut(rest, "/")
+		}
+		return LinkEscaping, "", sibling
 	}
-	return LinkRelative, target
+	return LinkRelative, target, ""
 }
 
 // urlScheme returns the scheme of an absolute URL such as "https://x" or

@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -27,7 +29,7 @@ func TestLinks(t *testing.T) {
 		{Pos: format.Pos{Line: 7, Col: 5}, Destination: "references/guide%20v2.md#usage", Kind: LinkRelative, Target: "references/guide v2.md"},
 		{Pos: format.Pos{Line: 7, Col: 49}, Destination: "assets/logo.png", Image: true, Kind: LinkRelative, Target: "assets/logo.png"},
 		{Pos: format.Pos{Line: 17, Col: 5}, Destination: "references/ref.md", Kind: LinkRelative, Target: "references/ref.md"},
-		{Pos: format.Pos{Line: 17, Col: 19}, Destination: "../outside.md", Kind: LinkEscaping},
+		{Pos: format.Pos{Line: 17, Col: 19}, Destination: "../outside.md", Kind: LinkEscaping, Sibling: "outside.md"},
 		{Pos: format.Pos{Line: 17, Col: 40}, Destination: "/etc/passwd", Kind: LinkAbsolute},
 		{Pos: format.Pos{Line: 17, Col: 63}, Destination: "C:/x", Kind: LinkAbsolute},
 		{Pos: format.Pos{Line: 18, Col: 1}, Destination: "https://example.com", Kind: LinkExternal},
@@ -94,4 +96,40 @@ func FuzzLinks(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLinksBaseDir: Claude Code replaces {baseDir} with the skill's
+// folder, so such a link points into the package from any file.
+func TestLinksBaseDir(t *testing.T) {
+	got := Links([]byte("[a]({baseDir}/references/x.md) [b](%7BbaseDir%7D/y.md) [c]({baseDir}) [d]({baseDir}/../z.md) [e](../../beta/SKILL.md) [f](../../../x/y.md)"), 1, "references")
+	want := []struct {
+		kind            LinkKind
+		target, sibling string
+	}{
+		{LinkRelative, "references/x.md", ""},
+		{LinkRelative, "y.md", ""},
+		{LinkRelative, ".", ""},
+		{LinkEscaping, "", "z.md"},
+		{LinkEscaping, "", "beta"}, // from references/, into a sibling
+		{LinkEscaping, "", ""},     // two levels above the package
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Links() = %+v, want %d links", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Kind != w.kind || got[i].Target != w.target || got[i].Sibling != w.sibling {
+			t.Errorf("Links()[%d] (%q) = %s %q %q, want %s %q %q", i, got[i].Destination, got[i].Kind, got[i].Target, got[i].Sibling, w.kind, w.target, w.sibling)
+		}
+	}
+}
+
+// TestBaseDirLinkIsChecked: a {baseDir} link to a shipped file is fine, one
+// to a missing file is broken, at every gate.
+func TestBaseDirLinkIsChecked(t *testing.T) {
+	fsys := bareFS("---\nname: pkg\ndescription: A skill. Use it.\n---\nSee [x]({baseDir}/references/x.md) and [y]({baseDir}/references/y.md).\n")
+	fsys["references/x.md"] = &fstest.MapFile{Data: []byte("# x\n")}
+	got := Dir(fsys, "pkg", Options{})
+	if len(got) != 1 || got[0].Code != CodeLinkBroken || !strings.Contains(got[0].Message, "references/y.md") {
+		t.Errorf("Dir() = %v, want one ASK_LINK_BROKEN for references/y.md", got)
+	}
 }

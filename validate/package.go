@@ -13,11 +13,12 @@ import (
 
 // Options tunes a validation run.
 type Options struct {
-	// Strict turns the warnings that a publisher must fix into errors:
-	// unknown manifest and front-matter keys, broken relative links, and a
-	// bare skill without skill.yaml (DESIGN §3.3: `validate --strict`, and
-	// always during `publish`).
-	Strict bool
+	// Gate is the rule set: GateDefault (`validate`), GateStrict
+	// (`validate --strict`, `publish`: the warnings a publisher must fix
+	// become errors, and a bare skill without skill.yaml is refused) or
+	// GateInstall (only what makes a package unsafe, unreadable or
+	// invisible is an error). Rules lists every rule's level at each.
+	Gate Gate
 	// DirName is the name of the package's directory, which the package
 	// name must equal. An fs.FS has no name of its own, so the caller
 	// passes it; empty skips the comparison. Dir and Collection set it.
@@ -31,6 +32,11 @@ type Options struct {
 	// agent understands beyond the Agent Skills specification; nil means
 	// DefaultAgentFrontMatterKeys.
 	AgentFrontMatterKeys map[string][]string
+	// Siblings are the folder names of the other packages beside this one
+	// in its collection. A link that leaves the package for one of them
+	// ("../beta/SKILL.md") resolves wherever both are installed, so it is
+	// reported under its own rule (link-to-sibling). Collection sets it.
+	Siblings []string
 	// Load is passed to format.Load by Dir and Collection.
 	Load format.LoadOptions
 
@@ -52,15 +58,18 @@ type Options struct {
 //     dependencies and suggests (ASK_DEPENDENCY_INVALID,
 //     ASK_SUGGESTS_INVALID); agentOverrides against Options.OverrideKeys
 //     (ASK_OVERRIDE_KEY_UNKNOWN); unknown keys (ASK_MANIFEST_UNKNOWN_KEY, a
-//     warning, an error when Strict).
+//     warning, an error at GateStrict).
 //   - entrypoint: the specification's front-matter rules (CheckEntrypoint);
 //     its name equal to the package name and its version, when it declares
 //     one, equal to the manifest's (ASK_NAME_MISMATCH, ASK_VERSION_MISMATCH);
 //     relative Markdown links that leave the package
-//     (ASK_LINK_OUTSIDE_PACKAGE) or point at nothing the package ships
-//     (ASK_LINK_BROKEN, a warning, an error when Strict).
+//     (ASK_LINK_OUTSIDE_PACKAGE; one into a sibling package of
+//     Options.Siblings is its own rule) or point at nothing the package
+//     ships (ASK_LINK_BROKEN, a warning, an error at GateStrict).
 //   - a bare skill (no skill.yaml) is held to the specification's rules
-//     only; under Strict its missing manifest is ASK_MANIFEST_MISSING.
+//     only; at GateStrict its missing manifest is ASK_MANIFEST_MISSING.
+//
+// Each problem's severity is its rule's level at Options.Gate (see Rules).
 //
 // A manifest whose schemaVersion is newer than format supports is not
 // checked further: format.Load already reported it, and the newer schema may
@@ -115,15 +124,21 @@ type checker struct {
 	pkg   *format.Package
 	opts  Options
 	diags format.Diagnostics
+	// seen, when set (by tests), is told the rule of every problem found,
+	// also of those off at the gate.
+	seen func(rule string)
 }
 
-// add records a diagnostic.
+// add records a diagnostic at the level its rule has at the gate, unless
+// the rule is off there.
 func (c *checker) add(file string, pos format.Pos, p *Problem) {
-	c.diags = append(c.diags, p.diag(file, pos))
+	if c.seen != nil {
+		c.seen(ruleOf(p).ID)
+	}
+	if q, ok := graded(p, c.opts.Gate); ok {
+		c.diags = append(c.diags, q.diag(file, pos))
+	}
 }
-
-// warnUnlessStrict returns true (a warning) unless Options.Strict is set.
-func (c *checker) warnUnlessStrict() bool { return !c.opts.Strict }
 
 func (c *checker) run() {
 	m := c.pkg.Manifest
@@ -132,7 +147,7 @@ func (c *checker) run() {
 		return
 	case m != nil:
 		c.manifest(m)
-	case c.pkg.Bare && c.opts.Strict:
+	case c.pkg.Bare:
 		c.add("", format.Pos{}, &Problem{
 			Code:    CodeManifestMissing,
 			Message: "the package has no skill.yaml; a bare skill cannot be versioned or published",
@@ -161,6 +176,7 @@ func (c *checker) manifest(m *format.Manifest) {
 				Code:    CodeRequiredField,
 				Message: fmt.Sprintf("skill.yaml has no %s", f),
 				Fix:     requiredFix[f],
+				rule:    requiredRule[f],
 			})
 		}
 	}
@@ -173,6 +189,7 @@ func (c *checker) manifest(m *format.Manifest) {
 				Code:    CodeNameMismatch,
 				Message: fmt.Sprintf("name %q does not match the directory name %q", m.Name, c.opts.DirName),
 				Fix:     fmt.Sprintf("rename the directory to %q, or set name: %s", m.Name, c.opts.DirName),
+				rule:    ruleNameFolder,
 			})
 		}
 	}
@@ -185,7 +202,7 @@ func (c *checker) manifest(m *format.Manifest) {
 	}
 	if m.Has("version") {
 		if err := CheckVersion(m.Version); err != nil {
-			at("version", err.(*Problem))
+			at("version", withRule(err, ruleVersionInvalid))
 		}
 	}
 	if m.Has("description") && strings.TrimSpace(m.Description) == "" {
@@ -193,6 +210,7 @@ func (c *checker) manifest(m *format.Manifest) {
 			Code:    CodeRequiredField,
 			Message: "description is empty",
 			Fix:     requiredFix["description"],
+			rule:    ruleManifestDescription,
 		})
 	}
 	if m.Has("license") {
@@ -235,6 +253,7 @@ func (c *checker) manifest(m *format.Manifest) {
 				Code:    CodeVersionInvalid,
 				Message: fmt.Sprintf("%s (%s): %s", field, a.ID, err.(*Problem).Message),
 				Fix:     `write an agent version constraint such as ">=2.0.0"`,
+				rule:    ruleMinVersionInvalid,
 			})
 		}
 	}
@@ -247,7 +266,6 @@ func (c *checker) manifest(m *format.Manifest) {
 			Code:    CodeManifestUnknownKey,
 			Message: fmt.Sprintf("skill.yaml has the unknown %s %q", what, k.Name),
 			Fix:     "remove it or check its spelling; known top-level keys are " + strings.Join(format.KnownManifestKeys(), ", "),
-			Warning: c.warnUnlessStrict(),
 		})
 	}
 	for _, k := range m.UnknownKeys {
@@ -256,6 +274,21 @@ func (c *checker) manifest(m *format.Manifest) {
 	for _, k := range m.UnknownNested {
 		unknown(k, "key")
 	}
+}
+
+// requiredRule is the rule of each required manifest field.
+var requiredRule = map[string]string{
+	"name":        ruleManifestNameMissing,
+	"version":     ruleManifestVersionMissing,
+	"description": ruleManifestDescription,
+}
+
+// withRule returns the *Problem err of a single-value check, raised under
+// rule.
+func withRule(err error, rule string) *Problem {
+	p := *err.(*Problem)
+	p.rule = rule
+	return &p
 }
 
 // requiredFix says how to add each required manifest field.
@@ -289,11 +322,16 @@ func (c *checker) entrypoint() {
 	if keys == nil {
 		keys = DefaultAgentFrontMatterKeys()
 	}
-	for _, p := range CheckEntrypoint(e, keys, c.opts.Strict) {
+	m := c.pkg.Manifest
+	manifestDescription := m != nil && strings.TrimSpace(m.Description) != ""
+	for _, p := range checkEntrypoint(e, keys) {
+		if r, ok := withManifest[p.rule]; ok && manifestDescription {
+			// The installed entrypoint gets skill.yaml's description.
+			p.Problem = withRule(p.Problem, r)
+		}
 		c.add(file, entrypointPos(e, p), p.Problem)
 	}
 
-	m := c.pkg.Manifest
 	// An invalid name has been reported above; a mismatch is not reported
 	// on top of it.
 	if name, ok := e.Fields["name"].(string); ok && format.ValidName(name) {
@@ -309,6 +347,7 @@ func (c *checker) entrypoint() {
 				Code:    CodeNameMismatch,
 				Message: fmt.Sprintf("%s name %q does not match the %s %q", file, name, from, want),
 				Fix:     fmt.Sprintf("set name: %s in %s", want, file),
+				rule:    ruleEntryNameMismatch,
 			})
 		}
 	}
@@ -323,13 +362,20 @@ func (c *checker) entrypoint() {
 			})
 		case m == nil || m.Version == "":
 			if err := CheckVersion(v); err != nil {
-				c.add(file, e.Pos("version"), err.(*Problem))
+				c.add(file, e.Pos("version"), withRule(err, ruleEntryVersionInvalid))
 			}
 		}
 	}
 	if e.Body != nil {
 		c.links(file, e)
 	}
+}
+
+// withManifest maps the description rules to their variants for a package
+// whose skill.yaml has a description.
+var withManifest = map[string]string{
+	ruleDescriptionMissing: ruleDescMissingManifest,
+	ruleDescriptionInvalid: ruleDescInvalidManifest,
 }
 
 // entrypointPos places a front-matter problem: on the key for unknown keys,
@@ -358,7 +404,19 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 			what = "image"
 		}
 		switch l.Kind {
-		case LinkAbsolute, LinkEscaping:
+		case LinkEscaping:
+			if l.Sibling != "" && slices.Contains(c.opts.Siblings, l.Sibling) {
+				c.add(file, l.Pos, &Problem{
+					Code: CodeLinkOutsidePackage,
+					Message: fmt.Sprintf("%s %q leaves the package for the sibling skill %s; it resolves only where %s is installed beside it",
+						what, l.Destination, l.Sibling, l.Sibling),
+					Fix:  "install " + l.Sibling + " too, or copy what the link needs into the package",
+					rule: ruleLinkSibling,
+				})
+				continue
+			}
+			fallthrough
+		case LinkAbsolute:
 			how := "is an absolute path"
 			if l.Kind == LinkEscaping {
 				how = "leaves the package"
@@ -367,6 +425,7 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 				Code:    CodeLinkOutsidePackage,
 				Message: fmt.Sprintf("%s %q %s; an installed package cannot reach it", what, l.Destination, how),
 				Fix:     "copy the target into the package and link to it with a relative path, or use an https:// URL",
+				rule:    ruleLinkOutside,
 			})
 		case LinkRelative:
 			if c.shipped(l.Target) {
@@ -378,7 +437,7 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 				msg = fmt.Sprintf("%s %q points at %s, which files does not list, so it would not ship", what, l.Destination, l.Target)
 				fix = "add " + l.Target + " (or its folder) to files in skill.yaml"
 			}
-			c.add(file, l.Pos, &Problem{Code: CodeLinkBroken, Message: msg, Fix: fix, Warning: c.warnUnlessStrict()})
+			c.add(file, l.Pos, &Problem{Code: CodeLinkBroken, Message: msg, Fix: fix})
 		}
 	}
 }

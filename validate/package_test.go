@@ -171,7 +171,7 @@ func TestDir(t *testing.T) {
 				dir = "java-performance"
 			}
 			opts := testOpts
-			opts.Strict = tt.strict
+			opts.Gate = gateFor(tt.strict)
 			got := render(Dir(pkgFS(tt.edits), dir, opts))
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("Dir(%s) =\n%s\nwant\n%s\nfull: %v", tt.name, strings.Join(got, "\n"), strings.Join(tt.want, "\n"), Dir(pkgFS(tt.edits), dir, opts))
@@ -186,7 +186,7 @@ func TestDirEveryDiagnosticHasAFix(t *testing.T) {
 			"  - SKILL.md\n", "  - ../x\n", "java-basics", "java-performance").Replace(goodManifest) + "tags: []\n",
 		"SKILL.md": goodSkill + "[x](nowhere.md) [y](../up.md)\n",
 	})
-	ds := Dir(fsys, "java-performance", Options{Strict: true, OverrideKeys: map[string][]string{}})
+	ds := Dir(fsys, "java-performance", Options{Gate: GateStrict, OverrideKeys: map[string][]string{}})
 	if len(ds) < 8 {
 		t.Fatalf("Dir(broken) = %d diagnostics, want at least 8: %v", len(ds), ds)
 	}
@@ -208,14 +208,14 @@ func TestDirWorkflowAndCommand(t *testing.T) {
 		"skill.yaml": {Data: []byte("name: release\nkind: command\nversion: 1.0.0\ndescription: Cut a release.\nlicense: MIT\nfiles: [COMMAND.md]\n")},
 		"COMMAND.md": {Data: []byte("---\ndescription: Cut a release.\nargument-hint: '[version]'\n---\nRelease $ARGUMENTS.\n")},
 	}
-	if got := Dir(command, "release", Options{Strict: true}); len(got) != 0 {
+	if got := Dir(command, "release", Options{Gate: GateStrict}); len(got) != 0 {
 		t.Errorf("Dir(command) = %v, want none", got)
 	}
 	workflow := fstest.MapFS{
 		"skill.yaml":  {Data: []byte("name: ship-it\nkind: workflow\nversion: 1.0.0\ndescription: Ship it.\nlicense: MIT\nfiles: [WORKFLOW.js]\n")},
 		"WORKFLOW.js": {Data: []byte("export const meta = {\n  name: 'ship-it',\n  description: 'Ship it.',\n};\n")},
 	}
-	if got := Dir(workflow, "ship-it", Options{Strict: true}); len(got) != 0 {
+	if got := Dir(workflow, "ship-it", Options{Gate: GateStrict}); len(got) != 0 {
 		t.Errorf("Dir(workflow) = %v, want none", got)
 	}
 	workflow["WORKFLOW.js"] = &fstest.MapFile{Data: []byte("export const meta = {\n  name: 'other',\n};\n")}

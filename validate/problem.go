@@ -77,6 +77,10 @@ type Problem struct {
 	// Warning marks a problem that does not make the package invalid on its
 	// own (for example a deprecated SPDX identifier).
 	Warning bool
+
+	// rule is the id of the rule the problem breaks (see Rules); empty
+	// when its code has only one rule.
+	rule string
 }
 
 // Error returns the message, so that a Problem can travel as an error.

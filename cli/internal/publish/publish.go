@@ -102,7 +102,7 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 	}
 	fsys := os.DirFS(abs)
 	diags := validate.Dir(fsys, filepath.Base(abs), validate.Options{
-		Strict:               true,
+		Gate:                 validate.GateStrict,
 		OverrideKeys:         opts.OverrideKeys,
 		AgentFrontMatterKeys: opts.AgentFrontMatterKeys,
 		Load:                 opts.Load,

@@ -35,6 +35,9 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		if rep != nil {
 			sortResults(rep, fs)
 		}
+		if err != nil {
+			refusedOnly(rep) // the transaction changed nothing
+		}
 		return err
 	}
 	if dryRun {

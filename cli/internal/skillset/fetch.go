@@ -2,6 +2,7 @@ package skillset
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -19,12 +20,17 @@ type fetched struct {
 
 // fetch reads and verifies every wanted package into memory (a snapshot
 // whose digest is computed over the very bytes that will be installed),
-// checks the lock's integrity, and validates each package for the selected
-// agents. Nothing outside the registries' caches is written.
+// checks the lock's integrity, and validates each package at the use
+// case's gate and for the selected agents; the warnings go to the
+// outcome. A registry package is always asked for, by name or as a
+// dependency, so any that fails refuses the run: every package is
+// checked first, and the error names each that failed. Nothing outside
+// the registries' caches is written.
 func (p *op) fetch(wants []want) ([]fetched, error) {
 	var out []fetched
+	var invalid []string
 	defer p.progress.Done()
-	vopts := validate.Options{OverrideKeys: p.ws.OverrideKeys()}
+	vopts := validate.Options{Gate: p.gate(), OverrideKeys: p.ws.OverrideKeys()}
 	for i, w := range wants {
 		p.progress.Step(i+1, len(wants), "fetching", w.name+"@"+w.version)
 		reg, ok := p.Registries.Get(w.registry)
@@ -52,20 +58,40 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		// receipts record where the payload came from, never the password.
 		resolved = redact.Strip(resolved)
 		vopts.DirName = w.name
-		diags := validate.Package(pkg, vopts)
-		for _, a := range p.Agents {
-			diags = append(diags, a.Validate(pkg)...)
-		}
+		diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
+		diags.Sort()
 		if diags.HasErrors() {
 			p.out.Problems = append(p.out.Problems, Problem{Package: w.name + "@" + w.version, Diagnostics: errorsOnly(diags)})
-			return nil, &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: errorsOnly(diags),
-				Message: fmt.Sprintf("%s@%s from %s is not a valid package; nothing was installed", w.name, w.version, w.registry),
-				Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + w.name}}
+			invalid = append(invalid, w.name+"@"+w.version+" from "+w.registry)
+			continue
 		}
+		p.out.warned(w.name+"@"+w.version, warningsOnly(diags))
 		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
 			Resolved: resolved, Integrity: integrity, Role: w.role}})
 	}
-	return out, nil
+	switch len(invalid) {
+	case 0:
+		return out, nil
+	case 1:
+		name, _, _ := strings.Cut(invalid[0], "@")
+		return nil, &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: p.out.Problems[len(p.out.Problems)-1].Diagnostics,
+			Message: invalid[0] + " is not a valid package; nothing was installed",
+			Try:     []string{"report the problems above to the skill's maintainers", "install another version: agent-skills info " + name}}
+	}
+	return nil, &askerr.Error{Code: askerr.CodeValidationFailed,
+		Message: fmt.Sprintf("%d packages are not valid (%s); nothing was installed", len(invalid), strings.Join(invalid, ", ")),
+		Try:     []string{"report the problems above to the skills' maintainers", "install other versions: agent-skills info <name>"}}
+}
+
+// warningsOnly returns the warnings among diags.
+func warningsOnly(diags format.Diagnostics) format.Diagnostics {
+	var out format.Diagnostics
+	for _, d := range diags {
+		if d.Severity == format.SeverityWarning {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // errorsOnly returns the errors among diags.

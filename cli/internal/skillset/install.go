@@ -2,6 +2,9 @@ package skillset
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
@@ -27,6 +30,11 @@ type InstallRequest struct {
 	// agent-skills, and takes a skill from another origin than the one it
 	// is installed from (see origin.go).
 	Force bool
+	// Strict validates at validate's default gate and installs all or
+	// nothing: a skill that "*" chose and that fails refuses the run
+	// (install --strict). Without it, packages pass the install gate and
+	// the skills "*" chose that fail it are skipped, each with its reasons.
+	Strict bool
 	// DryRun plans and writes nothing.
 	DryRun bool
 	// FrozenLockfile fails instead of changing skills.lock.
@@ -50,7 +58,7 @@ func (r InstallRequest) rerun() []string {
 	for _, f := range []struct {
 		name string
 		on   bool
-	}{{"--force", r.Force}, {"--no-deps", r.NoDeps}, {"--with-suggests", r.WithSuggests}} {
+	}{{"--force", r.Force}, {"--no-deps", r.NoDeps}, {"--with-suggests", r.WithSuggests}, {"--strict", r.Strict}} {
 		if f.on {
 			out = append(out, f.name)
 		}
@@ -62,6 +70,15 @@ func (r InstallRequest) rerun() []string {
 // installed skill of the scope pinned, so that nothing installed breaks),
 // fetches and verifies every package, and puts each where the selected
 // agents read it; in a project skills.lock records the result.
+//
+// Packages pass the install gate (validate.GateInstall and the selected
+// agents' checks), or validate's default gate with r.Strict; what they
+// break without failing it is in Outcome.ValidationWarnings. Skills named
+// explicitly, and registry packages, are all or nothing. Of the skills
+// that --skill '*' chose, those that fail the gate are skipped
+// (Outcome.Skipped, with every reason) and the others installed, in one
+// transaction; Outcome.Summary counts both. A run in which "*" chose
+// skills and none passed fails with ASK_VALIDATION_FAILED.
 func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, error) {
 	if len(r.Args) == 0 {
 		return nil, askerr.Usage("name the skills to install (restoring with no names is Restore)")
@@ -80,7 +97,7 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 		return nil, askerr.Usage("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
 	}
 	p := s.begin(ctx, "install", r.Args, r.rerun(), r.DryRun, r.Progress)
-	p.pick = r.Pick
+	p.pick, p.strict = r.Pick, r.Strict
 	if err := p.recoverFirst(r.DryRun); err != nil {
 		return p.out, err
 	}
@@ -88,6 +105,11 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	defer cleanup()
 	if err != nil {
 		return p.out, err
+	}
+	wildcard := slices.Contains(r.Skills, "*") || slices.ContainsFunc(srcRefs, func(s source.Ref) bool { return s.Skill == "*" })
+	if wildcard && len(srcFetched) == 0 && len(regArgs) == 0 && len(p.out.Skipped) > 0 {
+		p.out.summarise()
+		return p.out, noneInstallable(p.out.Skipped)
 	}
 	refs, err := references(regArgs, r.Registry)
 	if err != nil {
@@ -131,7 +153,23 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	}
 	rep, err := p.apply(append(srcFetched, regFetched...), plan, r.Force, r.DryRun)
 	p.out.addReport(rep)
+	if wildcard {
+		p.out.summarise()
+	}
 	return p.out, err
+}
+
+// noneInstallable is the error of a run in which "*" chose skills, the
+// gate refused every one, and nothing else was asked for.
+func noneInstallable(skipped []Skip) error {
+	names := make([]string, len(skipped))
+	for i, s := range skipped {
+		names[i] = s.Name
+	}
+	return &askerr.Error{Code: askerr.CodeValidationFailed,
+		Message: fmt.Sprintf("none of the %d skills --skill '*' chose can be installed (%s); nothing was installed", len(skipped), strings.Join(names, ", ")),
+		Detail:  []string{"each skill's reasons are listed above"},
+		Try:     []string{"report the problems to the skills' maintainers"}}
 }
 
 // sourceDependencies records, for each source package, the versions the

@@ -5,7 +5,9 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // Progress shows the steps of a long fetch; the CLI draws a line on a
@@ -36,6 +38,11 @@ type op struct {
 	// prune removes, after an apply, the dependencies nothing requires any
 	// more (update sets it: a new version may drop a dependency).
 	prune bool
+	// strict validates packages at validate's default gate and refuses
+	// the whole run when one of the skills "*" chose fails it (install
+	// --strict); otherwise packages pass the install gate (see
+	// validate.GateInstall) and those "*" chose that fail are skipped.
+	strict bool
 	// command, requested and flags are the command, the names the user
 	// gave it and the flags that running it again needs, for the run
 	// journal.
@@ -61,6 +68,24 @@ func (s *Session) begin(ctx context.Context, command string, requested, flags []
 // scope and agents.
 func (p *op) installOptions(force, dryRun bool) install.Options {
 	return install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun, Hook: p.opts.Fault}
+}
+
+// gate is the validation gate of this use case's packages.
+func (p *op) gate() validate.Gate {
+	if p.strict {
+		return validate.GateDefault
+	}
+	return validate.GateInstall
+}
+
+// agentChecks returns what the selected agents cannot load of pkg: their
+// adapters' ASK_AGENT_CONSTRAINT diagnostics.
+func (p *op) agentChecks(pkg *format.Package) format.Diagnostics {
+	var ds format.Diagnostics
+	for _, a := range p.Agents {
+		ds = append(ds, a.Validate(pkg)...)
+	}
+	return ds
 }
 
 // info, note and warn add notices to the outcome.

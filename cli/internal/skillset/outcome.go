@@ -2,8 +2,10 @@ package skillset
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -36,6 +38,15 @@ type Outcome struct {
 	// Problems are the validation errors of the packages that refused the
 	// run (ASK_VALIDATION_FAILED).
 	Problems []Problem `json:"problems,omitempty"`
+	// ValidationWarnings are, per package installed, what it breaks that
+	// did not keep it from being installed (see validate.GateInstall).
+	ValidationWarnings []Problem `json:"validationWarnings,omitempty"`
+	// Skipped are the skills that --skill '*' chose and the install gate
+	// refused, each with every reason: they were not installed.
+	Skipped []Skip `json:"skipped,omitempty"`
+	// Summary counts the skills installed and skipped when --skill '*'
+	// chose them; nil otherwise.
+	Summary *Summary `json:"summary,omitempty"`
 	// Notices are what the user should read besides the results: an
 	// orphaned dependency removed too, an interrupted run finished, files
 	// kept from a local edit.
@@ -76,6 +87,32 @@ type Change struct {
 	Modified   []string `json:"modified,omitempty"`
 }
 
+// Skip is a skill of a source that the install gate refused.
+type Skip struct {
+	// Name is the skill's name; Source the source it is in, Path its
+	// folder there.
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	Path   string `json:"path,omitempty"`
+	// Code is the refusal's code: ASK_VALIDATION_FAILED,
+	// ASK_PACKAGE_UNSAFE_FILE or ASK_PACKAGE_TOO_LARGE from the install
+	// gate, or ASK_SOURCE_DUPLICATE_SKILL for a name two folders offer
+	// with different contents.
+	Code string `json:"code"`
+	// Codes are the codes of the reasons, sorted, once each.
+	Codes []string `json:"codes"`
+	// Diagnostics are every reason: each error, with its file, position
+	// and code.
+	Diagnostics format.Diagnostics `json:"diagnostics"`
+}
+
+// Summary counts what an install of "*" did: the skills in place for the
+// selected agents afterwards, and those it skipped.
+type Summary struct {
+	Installed int `json:"installed"`
+	Skipped   int `json:"skipped"`
+}
+
 // Problem is a package refused by validation, with its errors.
 type Problem struct {
 	// Package is "name@version".
@@ -93,6 +130,60 @@ func (s *Session) newOutcome(dryRun bool) *Outcome {
 // notify adds a notice.
 func (o *Outcome) notify(level Level, format string, args ...any) {
 	o.Notices = append(o.Notices, Notice{Level: level, Text: fmt.Sprintf(format, args...)})
+}
+
+// skip records a skill of source that "*" covered and the source did not
+// materialise: the gate refused it, or two folders offer its name. A skip
+// without diagnostics (a duplicate) gets its reason as one.
+func (o *Outcome) skip(src string, sk source.Skipped) {
+	if len(sk.Diagnostics) == 0 {
+		sk.Diagnostics = format.Diagnostics{{Severity: format.SeverityError, Code: sk.Code, Message: sk.Reason}}
+	}
+	codes := []string{}
+	for _, d := range sk.Diagnostics {
+		if !slices.Contains(codes, d.Code) {
+			codes = append(codes, d.Code)
+		}
+	}
+	slices.Sort(codes)
+	o.Skipped = append(o.Skipped, Skip{Name: sk.Name, Source: src, Path: sk.Path, Code: sk.Code, Codes: codes, Diagnostics: sk.Diagnostics})
+}
+
+// warned records the warnings of a package that passed the gate.
+func (o *Outcome) warned(pkg string, ds format.Diagnostics) {
+	if len(ds) > 0 {
+		o.ValidationWarnings = append(o.ValidationWarnings, Problem{Package: pkg, Diagnostics: ds})
+	}
+}
+
+// summarise counts the skills in place and those skipped, for a run in
+// which "*" chose skills.
+func (o *Outcome) summarise() {
+	inPlace := map[string]bool{}
+	for _, r := range o.Results {
+		switch r.Outcome {
+		case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded,
+			install.OutcomeReinstalled, install.OutcomeUnchanged:
+			inPlace[r.Name] = true
+		}
+	}
+	o.Summary = &Summary{Installed: len(inPlace), Skipped: len(o.Skipped)}
+}
+
+// refusedOnly keeps the refusals of a transaction that refused or failed,
+// which changed nothing: the other results say what it would have done,
+// and it did not, so no "installed" or "removed" is reported for it.
+func refusedOnly(rep *install.Report) {
+	if rep == nil {
+		return
+	}
+	kept := []install.Result{}
+	for _, r := range rep.Results {
+		if r.Outcome == install.OutcomeRefused {
+			kept = append(kept, r)
+		}
+	}
+	rep.Results = kept
 }
 
 // addReport takes the results and duplicates of an install report.

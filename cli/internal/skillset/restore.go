@@ -14,6 +14,9 @@ type RestoreRequest struct {
 	Force bool
 	// DryRun plans and writes nothing.
 	DryRun bool
+	// Strict validates at validate's default gate instead of the install
+	// gate (install --strict).
+	Strict bool
 	// Progress shows the fetch; nil shows nothing.
 	Progress Progress
 }
@@ -23,6 +26,7 @@ type RestoreRequest struct {
 // each verified against the lock's digest.
 func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, error) {
 	p := s.begin(ctx, "install", nil, restoreFlags(r), r.DryRun, r.Progress)
+	p.strict = r.Strict
 	if err := p.recoverFirst(r.DryRun); err != nil {
 		return p.out, err
 	}
@@ -61,8 +65,12 @@ func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, erro
 
 // restoreFlags are the flags of r that running the restore again needs.
 func restoreFlags(r RestoreRequest) []string {
+	var out []string
 	if r.Force {
-		return []string{"--force"}
+		out = append(out, "--force")
 	}
-	return nil
+	if r.Strict {
+		out = append(out, "--strict")
+	}
+	return out
 }

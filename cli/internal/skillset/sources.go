@@ -19,10 +19,12 @@ import (
 // records.
 
 // sourceOptions are the options of a source fetch in this use case: the
-// machine's, with the interactive picker the caller gave.
+// machine's, with the interactive picker the caller gave, the use case's
+// gate and the selected agents' checks.
 func (p *op) sourceOptions(dir string, skills []string) source.Options {
 	o := p.ws.SourceOptions(dir, skills)
 	o.Interactive, o.Pick = p.pick != nil, p.pick
+	o.Gate, o.Check, o.AllOrNothing = p.gate(), p.agentChecks, p.strict
 	return o
 }
 
@@ -56,11 +58,15 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 			return nil, func() {}, &askerr.Error{Code: askerr.CodeUsage, Message: r.Input + " is a registry, not a skill source",
 				Try: []string{"agent-skills registry add <name> " + res.RegistryURL, "then: agent-skills install <name>:<skill>"}}
 		}
+		for _, sk := range res.Skipped {
+			p.out.skip(res.Source, sk)
+		}
 		for _, pk := range res.Packages {
 			key := pk.Source + "|" + pk.Subpath
 			if seen[key] {
 				continue
 			}
+			p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
 			if prev, ok := byName[pk.Name]; ok {
 				cleanup()
 				return nil, func() {}, askerr.Usage("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
@@ -107,6 +113,7 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 			}
 			return nil, func() {}, err
 		}
+		p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
 		f := sourceFetched(*pk, resolve.RoleRequested)
 		f.ref = l.Ref
 		keepDependencies(&f, l)

@@ -56,6 +56,7 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		if format.SameIntegrity(pk.Integrity, l.Integrity) {
 			continue
 		}
+		p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
 		old, err := source.Restore(p.ctx, pin, p.sourceOptions(filepath.Join(tmp, "old-"+name), nil))
 		if err == nil {
 			p.recordChanges(name, l, pk, old.Pkg)

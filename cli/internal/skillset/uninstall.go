@@ -26,8 +26,9 @@ type UninstallRequest struct {
 // that nothing requires any more. In a project the entries leave
 // skills.lock — also a skill locked but not installed here (a fresh
 // clone), and the names an interrupted uninstall had already removed. A
-// skill that another installed skill requires is refused. When the run
-// fails the outcome holds only the refusals: nothing was removed.
+// skill that another installed skill requires is refused. When the
+// removal refuses or fails the outcome holds only the refusals: nothing
+// was removed.
 func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, error) {
 	var flags []string
 	if r.Force {
@@ -67,6 +68,9 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 			}
 			var err error
 			rep, err = install.Uninstall(ctx, targets, opts)
+			if err != nil {
+				refusedOnly(rep) // the transaction removed nothing
+			}
 			return err
 		}
 		if r.DryRun {
@@ -90,10 +94,6 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 		err = run()
 	} else {
 		err = install.WithLock(ctx, p.runLockPath(), run)
-	}
-	if rep != nil && err != nil {
-		// Nothing was removed: show only why.
-		rep = refusedOnly(rep)
 	}
 	p.out.addReport(rep)
 	return p.out, err
@@ -169,18 +169,6 @@ func (p *op) noteFinishing(finishing []string, prev, done *journal, dryRun bool)
 	}
 }
 
-// refusedOnly keeps the refusals of a report that failed: the other
-// results say what would have been done, and nothing was.
-func refusedOnly(rep *install.Report) *install.Report {
-	out := &install.Report{DryRun: rep.DryRun, Results: []install.Result{}}
-	for _, r := range rep.Results {
-		if r.Outcome == install.OutcomeRefused {
-			out.Results = append(out.Results, r)
-		}
-	}
-	return out
-}
-
 // pruneOrphans removes the dependencies that nothing requires after an
 // apply, adding their outcomes to rep. A dry run reads the graph the plan
 // would leave: the installed one with each planned skill's dependencies.
@@ -211,6 +199,9 @@ func (p *op) pruneOrphans(rep *install.Report, plan *resolve.Plan, dryRun bool) 
 	remove := func() error {
 		var err error
 		urep, err = install.Uninstall(p.ctx, orphans, p.installOptions(false, dryRun))
+		if err != nil {
+			refusedOnly(urep) // the transaction removed nothing
+		}
 		return err
 	}
 	if dryRun {

@@ -53,10 +53,14 @@ type Skipped struct {
 	// Path is the skill's folder inside the source, as Found.Path.
 	Path string `json:"path"`
 	// Code is the stable ASK_* code of the reason, documented in
-	// docs/errors.md: CodeSourceDuplicateSkill.
+	// docs/errors.md: CodeSourceDuplicateSkill, askerr.CodeValidationFailed,
+	// format.CodePackageUnsafeFile or format.CodePackageTooLarge.
 	Code string `json:"code"`
-	// Reason says why, in one sentence naming every folder involved.
+	// Reason says why, in one sentence (for a duplicate, naming every
+	// folder involved).
 	Reason string `json:"reason"`
+	// Diagnostics are every error that refused a skill the gate refused.
+	Diagnostics format.Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // Discovery bounds.

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/registry/gitrun"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // Options tunes Fetch and Restore.
@@ -68,6 +70,17 @@ type Options struct {
 	// before anything is contacted; folders, local archives and file://
 	// repositories are read as usual.
 	Offline bool
+	// Gate is the rule set each skill is validated at: GateDefault unless
+	// set; install uses GateInstall (see validate.Rules).
+	Gate validate.Gate
+	// Check, when set, adds the problems of the agents a skill is for
+	// (their adapters' Validate); its errors refuse the skill like the
+	// gate's.
+	Check func(*format.Package) format.Diagnostics
+	// AllOrNothing makes a skill that "*" chose and the gate refuses fail
+	// Fetch, as a named one does, instead of being skipped
+	// (install --strict).
+	AllOrNothing bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -105,11 +118,14 @@ type Result struct {
 	// Packages lists the materialised skills, in the order of Found.
 	Packages []Package
 	// Skipped lists the skills a "*" selection covered but Fetch did not
-	// materialise, each with a stable code and a reason, sorted by name
-	// then path: today the folders that offer one name with different
-	// contents (CodeSourceDuplicateSkill; Found.Conflicts). A skill named
-	// explicitly is never skipped: it is materialised or Fetch fails. The
-	// caller reports them; Fetch prints nothing.
+	// materialise, each with every reason, sorted by name then path: the
+	// folders that offer one name with different contents
+	// (CodeSourceDuplicateSkill; Found.Conflicts) and the skills
+	// Options.Gate refused (askerr.CodeValidationFailed, or
+	// format.CodePackageUnsafeFile or CodePackageTooLarge for a skill that
+	// cannot be copied safely). A skill named explicitly is never skipped:
+	// it is materialised or Fetch fails. The caller reports them; Fetch
+	// prints nothing.
 	Skipped []Skipped
 }
 
@@ -137,6 +153,9 @@ type Package struct {
 	Synthesised bool
 	// Pkg is the loaded package in Dir.
 	Pkg *format.Package
+	// Diagnostics are the warnings the gate gave the package: what it
+	// breaks that does not keep it from being installed.
+	Diagnostics format.Diagnostics
 }
 
 // Pin is what a lock entry records about a skill installed from a source.
@@ -200,10 +219,13 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 // A bare skill gets a synthesised skill.yaml whose version is, in order,
 // the front matter's `version`, the ref when it is a semver tag (v1.2.3 or
 // 1.2.3), or PseudoVersion of the commit (0.0.0-<kind>-<content hash> for
-// folders and archives). Each package is loaded, validated
-// (ASK_VALIDATION_FAILED, exit 3, with the diagnostics; unsafe files are
-// ASK_PACKAGE_UNSAFE_FILE and oversized ones ASK_PACKAGE_TOO_LARGE) and
-// digested.
+// folders and archives). Each package is loaded, validated at opts.Gate
+// and by opts.Check (ASK_VALIDATION_FAILED, exit 3, with the diagnostics;
+// unsafe files are ASK_PACKAGE_UNSAFE_FILE and oversized ones
+// ASK_PACKAGE_TOO_LARGE) and digested. Skills named explicitly are all or
+// nothing: if any is refused, Fetch fails naming every refused one. The
+// others that "*" chose are materialised when they pass, and listed in
+// Result.Skipped with their reasons when they do not.
 func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if opts.Dir == "" && !opts.List {
 		return nil, errors.New("source.Fetch: Options.Dir is required")
@@ -251,32 +273,32 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Skipped = skipped
-	for _, f := range chosen {
-		version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
-			switch {
-			case b.version != "":
-				return b.version, nil
-			case tagVersion(r.Ref) != "":
-				return tagVersion(r.Ref), nil
-			case t.co != nil:
-				return PseudoVersion(t.co.time, t.commit), nil
-			}
-			return contentVersion(r.Kind, fsys, files)
+	version := func(b bareSkill, fsys fs.FS, files []string) (string, error) {
+		switch {
+		case b.version != "":
+			return b.version, nil
+		case tagVersion(r.Ref) != "":
+			return tagVersion(r.Ref), nil
+		case t.co != nil:
+			return PseudoVersion(t.co.time, t.commit), nil
 		}
-		p, err := materialise(ctx, t, f, version, "", &opts)
-		if err != nil {
-			for _, done := range res.Packages {
-				os.RemoveAll(done.Dir)
-			}
-			return nil, err
-		}
+		return contentVersion(r.Kind, fsys, files)
+	}
+	pkgs, refused, err := materialiseChosen(ctx, t, chosen, namedSkills(r, &opts), version, &opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
 		p.Source, p.Ref = res.Source, r.Ref
 		if _, net := networkURL(r, &opts); net {
 			keepVerified(p, &opts) // for an offline restore of the lock
 		}
 		res.Packages = append(res.Packages, *p)
 	}
+	res.Skipped = append(skipped, refused...)
+	slices.SortFunc(res.Skipped, func(a, b Skipped) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Path, b.Path))
+	})
 	return res, nil
 }
 
@@ -329,7 +351,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			"agent-skills update "+p.Name+"   (to install it afresh)")
 	}
 	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
-	pkg, err := materialise(ctx, t, f, version, p.Integrity, &opts)
+	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblingsOf(t.fsys, f.Path), &opts)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,14 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
@@ -19,11 +22,150 @@ import (
 // its files (fsys, the file set without skill.yaml) and the source.
 type versionFunc func(b bareSkill, fsys fs.FS, files []string) (string, error)
 
+// materialiseChosen materialises each chosen skill of t. When "*" chose
+// them, a skill the gate refuses (validation, or a file that cannot be
+// copied safely) is listed in skipped, unless it is also named. Any other
+// refusal — a named skill, the one skill of a source, skills picked from a
+// list — fails the whole call, after every chosen skill was tried, so that
+// the error names each refused skill with all its reasons. On an error
+// nothing is left in opts.Dir.
+func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[string]bool, version versionFunc, opts *Options) ([]*Package, []Skipped, error) {
+	var pkgs []*Package
+	var skipped []Skipped
+	var refused []refusedSkill
+	fail := func(err error) ([]*Package, []Skipped, error) {
+		for _, p := range pkgs {
+			os.RemoveAll(p.Dir)
+		}
+		return nil, nil, err
+	}
+	for _, f := range chosen {
+		p, err := materialise(ctx, t, f, version, "", siblingsOf(t.fsys, f.Path), opts)
+		if err == nil {
+			pkgs = append(pkgs, p)
+			continue
+		}
+		sk, ok := skipOf(f, err)
+		switch {
+		case !ok:
+			return fail(err)
+		case !named["*"] || opts.AllOrNothing || named[f.Name] || named[path.Base(orDot(f.Path))]:
+			refused = append(refused, refusedSkill{sk, err})
+		default:
+			skipped = append(skipped, sk)
+		}
+	}
+	if len(refused) > 0 {
+		return fail(refusedError(refused, t.url, opts.AllOrNothing))
+	}
+	return pkgs, skipped, nil
+}
+
+// namedSkills returns the skills r and opts name, "*" included.
+func namedSkills(r Ref, opts *Options) map[string]bool {
+	named := map[string]bool{}
+	for _, n := range append(slices.Clone(opts.Skills), r.Skill) {
+		if n != "" {
+			named[n] = true
+		}
+	}
+	return named
+}
+
+// refusedSkill is a named skill the gate refused, and the error that said so.
+type refusedSkill struct {
+	Skipped
+	err error
+}
+
+// skipOf describes a skill that materialise refused, when err is such a
+// refusal: a validation failure, an unsafe or an oversized file.
+func skipOf(f Found, err error) (Skipped, bool) {
+	var e *Error
+	if !errors.As(err, &e) {
+		return Skipped{}, false
+	}
+	switch e.Code {
+	case askerr.CodeValidationFailed, format.CodePackageUnsafeFile, format.CodePackageTooLarge:
+	default:
+		return Skipped{}, false
+	}
+	sk := Skipped{Name: f.Name, Path: f.Path, Code: e.Code, Reason: e.Message, Diagnostics: e.Diagnostics}
+	if len(sk.Diagnostics) == 0 {
+		sk.Diagnostics = format.Diagnostics{{Severity: format.SeverityError, Code: e.Code, Message: e.Message}}
+	}
+	return sk, true
+}
+
+// refusedError is the error for named skills the gate refused: the one
+// skill's own error, or one naming every refused skill with its reasons.
+// Its code is the worst of theirs: an unsafe or oversized file before a
+// validation failure. allOrNothing says "*" refused them too.
+func refusedError(refused []refusedSkill, where string, allOrNothing bool) error {
+	if len(refused) == 1 {
+		return refused[0].err
+	}
+	code := askerr.CodeValidationFailed
+	var detail []string
+	var all format.Diagnostics
+	for _, r := range refused {
+		if r.Code != askerr.CodeValidationFailed && code == askerr.CodeValidationFailed {
+			code = r.Code
+		}
+		detail = append(detail, fmt.Sprintf("%s (%s):", r.Name, orDot(r.Path)))
+		for _, d := range r.Diagnostics {
+			detail = append(detail, "  "+d.String())
+		}
+		all = append(all, r.Diagnostics...)
+	}
+	names := make([]string, len(refused))
+	for i, r := range refused {
+		names[i] = r.Name
+	}
+	others := "install the others by name, or all that pass with --skill '*'"
+	if allOrNothing {
+		others = "without --strict, --skill '*' installs the skills that pass and lists the others"
+	}
+	return &Error{Code: code, Diagnostics: all, Detail: detail,
+		Message: fmt.Sprintf("%d skills from %s cannot be installed (%s); nothing was installed", len(refused), where, strings.Join(names, ", ")),
+		Try:     []string{"report the problems above to the skills' maintainers", others}}
+}
+
+// siblingsOf returns the names of the folders beside the skill folder p of
+// fsys that hold a SKILL.md: the packages a link such as
+// ../beta/SKILL.md may point at. A skill at the root has none.
+func siblingsOf(fsys fs.FS, p string) []string {
+	if p == "" {
+		return nil
+	}
+	parent, self := path.Dir(p), path.Base(p)
+	if parent == "." {
+		parent = ""
+	}
+	ents, err := fs.ReadDir(fsys, orDot(parent))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() || e.Name() == self {
+			continue
+		}
+		if info, err := fs.Lstat(fsys, join(parent, e.Name()+"/SKILL.md")); err == nil && info.Mode().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
 // materialise copies the skill folder f of t into opts.Dir/<name>,
-// synthesises skill.yaml for a bare skill, loads and validates the
-// package, keeps only its file set and digests it. A non-empty want is the
-// integrity the package must have.
-func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, opts *Options) (*Package, error) {
+// synthesises skill.yaml for a bare skill, loads the package, validates it
+// at opts.Gate (with siblings, the folders beside it, for links into a
+// sibling skill) and with opts.Check, keeps only its file set and digests
+// it. A non-empty want is the integrity the package must have. The
+// warnings are returned in Package.Diagnostics; a package with errors is
+// ASK_VALIDATION_FAILED with every diagnostic.
+func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings []string, opts *Options) (*Package, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -63,7 +205,10 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	}
 	pkg, diags := format.Load(fsys, format.LoadOptions{})
 	name := pkg.Name()
-	diags = append(diags, validate.Package(pkg, validate.Options{DirName: name, OverrideKeys: opts.OverrideKeys})...)
+	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings})...)
+	if opts.Check != nil && pkg.Entrypoint != nil {
+		diags = append(diags, opts.Check(pkg)...)
+	}
 	diags.Sort()
 	where := t.url
 	if f.Path != "" {
@@ -73,7 +218,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		return nil, err
 	}
 	if diags.HasErrors() || pkg.Manifest == nil || name == "" {
-		e := &Error{Code: askerr.CodeValidationFailed, Diagnostics: diags,
+		e := &Error{Code: askerr.CodeValidationFailed, Diagnostics: errorsOf(diags),
 			Message: fmt.Sprintf("skill %s from %s is not a valid package; nothing was installed", f.Name, where),
 			Try:     invalidTry(t, f)}
 		for _, d := range diags {
@@ -107,7 +252,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	done = true
 	pkg, _ = format.Load(os.DirFS(dest), format.LoadOptions{})
 	p := &Package{Name: name, Version: pkg.Version(), Dir: dest, Subpath: f.Path, Commit: t.commit,
-		Integrity: sum, Synthesised: synth, Pkg: pkg, Resolved: t.url}
+		Integrity: sum, Synthesised: synth, Pkg: pkg, Resolved: t.url, Diagnostics: warningsOf(diags)}
 	if t.commit != "" || f.Path != "" {
 		p.Resolved += "#" + t.commit
 		if f.Path != "" {
@@ -132,10 +277,28 @@ func invalidTry(t *tree, f Found) []string {
 	return []string{"report the problems above to the skill's maintainers", "or pin a ref where the skill is valid: …#<tag or commit>"}
 }
 
+// errorsOf and warningsOf split diagnostics by severity.
+func errorsOf(ds format.Diagnostics) format.Diagnostics { return bySeverity(ds, format.SeverityError) }
+func warningsOf(ds format.Diagnostics) format.Diagnostics {
+	return bySeverity(ds, format.SeverityWarning)
+}
+
+// bySeverity returns the diagnostics of severity sev.
+func bySeverity(ds format.Diagnostics, sev format.Severity) format.Diagnostics {
+	var out format.Diagnostics
+	for _, d := range ds {
+		if d.Severity == sev {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // refusal returns the error for a skill whose diagnostics hold an unsafe
 // or oversized file, which no flag may let through: the code of the first
 // such diagnostic, and every diagnostic with that code, so that all the
-// offending files are named at once. It returns nil when there is none.
+// offending files are named at once, with every error of diags as its
+// Diagnostics. It returns nil when there is none.
 func refusal(diags format.Diagnostics, name, where string) error {
 	var code string
 	var hits []string
@@ -154,11 +317,11 @@ func refusal(diags format.Diagnostics, name, where string) error {
 	case 0:
 		return nil
 	case 1:
-		return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %s", name, where, hits[0]),
+		return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %s", name, where, hits[0]), Diagnostics: errorsOf(diags),
 			Try: []string{"do not install this skill; report it to the repository's maintainers"}}
 	}
 	return &Error{Code: code, Message: fmt.Sprintf("skill %s from %s is refused: %d files cannot be installed safely", name, where, len(hits)),
-		Detail: hits, Try: []string{"do not install this skill; report it to the repository's maintainers"}}
+		Detail: hits, Diagnostics: errorsOf(diags), Try: []string{"do not install this skill; report it to the repository's maintainers"}}
 }
 
 // copyTree copies the regular files and folders under the folder dir of

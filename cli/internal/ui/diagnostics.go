@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -17,6 +18,12 @@ import (
 // come from packages and are escaped; when quiet, only errors are
 // printed, without their fix lines.
 func (p *Printer) Diagnostics(dir string, ds format.Diagnostics) {
+	p.diagnostics(p.Out, "", dir, ds)
+}
+
+// diagnostics prints ds on w in the form of Diagnostics, each line after
+// indent.
+func (p *Printer) diagnostics(w io.Writer, indent, dir string, ds format.Diagnostics) {
 	for _, d := range ds {
 		if p.opts.Quiet && d.Severity != format.SeverityError {
 			continue // quiet prints errors only
@@ -28,9 +35,9 @@ func (p *Printer) Diagnostics(dir string, ds format.Diagnostics) {
 		if d.Severity == format.SeverityWarning {
 			sev = p.Style.Yellow(d.Severity.String())
 		}
-		fmt.Fprintf(p.Out, "%s: %s %s %s\n", Location(d), sev, Field(d.Code), Field(d.Message))
+		fmt.Fprintf(w, "%s%s: %s %s %s\n", indent, Location(d), sev, Field(d.Code), Field(d.Message))
 		if d.Fix != "" && !p.opts.Quiet {
-			fmt.Fprintf(p.Out, "    %s %s\n", p.Style.Dim("fix:"), Field(d.Fix))
+			fmt.Fprintf(w, "%s    %s %s\n", indent, p.Style.Dim("fix:"), Field(d.Fix))
 		}
 	}
 }

@@ -2,19 +2,23 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 )
 
 // Outcome prints what an install, update or uninstall did: the files a
-// source update changes and the results on Out; the resolver's warnings,
-// the notices and the agents that see a package twice on Err. The
-// problems of a package that validation refused come first.
+// source update changes, the results, the skills skipped with their
+// reasons and the summary on Out; the validation warnings of the packages
+// installed, the resolver's warnings, the notices and the agents that see
+// a package twice on Err. The problems of a package that validation
+// refused come first.
 func (p *Printer) Outcome(o *skillset.Outcome) {
 	for _, pr := range o.Problems {
 		p.Diagnostics(pr.Package, pr.Diagnostics)
 	}
+	p.validationWarnings(o)
 	p.notices(o)
 	// Quiet keeps what the user must see — a refusal, or the plan a dry
 	// run exists to print — and leaves out the confirmations.
@@ -35,9 +39,47 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 		}
 	}
 	p.results(o.DryRun, o.Results)
+	p.skipped(o.Skipped)
+	if s := o.Summary; s != nil {
+		if o.DryRun {
+			fmt.Fprintf(p.Out, "would install %d, skip %d\n", s.Installed, s.Skipped)
+		} else {
+			fmt.Fprintf(p.Out, "installed %d, skipped %d\n", s.Installed, s.Skipped)
+		}
+	}
 	for _, d := range o.Duplicates {
 		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
 			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
+	}
+}
+
+// validationWarnings prints, unless quiet, what the installed packages
+// break without failing the gate, on Err, each diagnostic under the
+// package's name.
+func (p *Printer) validationWarnings(o *skillset.Outcome) {
+	if p.opts.Quiet {
+		return
+	}
+	for _, w := range o.ValidationWarnings {
+		name, _, _ := strings.Cut(w.Package, "@")
+		p.diagnostics(p.Err, "", name, w.Diagnostics)
+	}
+}
+
+// skipped prints each skill the gate refused with every reason.
+func (p *Printer) skipped(skips []skillset.Skip) {
+	for _, s := range skips {
+		n := len(s.Diagnostics)
+		word := "problems"
+		if n == 1 {
+			word = "problem"
+		}
+		where := s.Path
+		if where == "" {
+			where = "."
+		}
+		fmt.Fprintf(p.Out, "%s %s (%s): not installed, %d %s\n", p.Style.Yellow("skipped"), Field(s.Name), Field(where), n, word)
+		p.diagnostics(p.Out, "    ", where, s.Diagnostics)
 	}
 }
 

@@ -189,3 +189,52 @@ func TestPrinterLevels(t *testing.T) {
 		t.Errorf("Quieted() did not make a quiet copy")
 	}
 }
+
+// TestOutcomeGate shows what the install gate adds to an outcome: the
+// warnings of installed packages on stderr (not when quiet), each skipped
+// skill with every reason and the summary on stdout.
+func TestOutcomeGate(t *testing.T) {
+	o := &skillset.Outcome{
+		Results: []install.Result{{Name: "ok", Version: "1.0.0", Outcome: install.OutcomeInstalled, Dest: "/w/p/.claude/skills/ok", Readers: []string{"claude-code"}}},
+		ValidationWarnings: []skillset.Problem{{Package: "ok@1.0.0", Diagnostics: format.Diagnostics{
+			{File: "SKILL.md", Pos: format.Pos{Line: 5, Col: 12}, Severity: format.SeverityWarning, Code: "ASK_FRONTMATTER_FIELD_INVALID", Message: "metadata.version is a number", Fix: `quote the value, e.g. version: "1.0"`}}}},
+		Skipped: []skillset.Skip{{Name: "bad", Source: "/w/c", Path: "skills/bad", Code: "ASK_VALIDATION_FAILED", Codes: []string{"ASK_REQUIRED_FIELD"},
+			Diagnostics: format.Diagnostics{
+				{File: "SKILL.md", Pos: format.Pos{Line: 1, Col: 1}, Severity: format.SeverityError, Code: "ASK_REQUIRED_FIELD", Message: "no description", Fix: "add one"},
+				{File: "SKILL.md", Pos: format.Pos{Line: 6, Col: 1}, Severity: format.SeverityError, Code: "ASK_LINK_OUTSIDE_PACKAGE", Message: "link leaves"}}},
+			{Name: "root", Code: "ASK_PACKAGE_UNSAFE_FILE", Diagnostics: format.Diagnostics{{Severity: format.SeverityError, Code: "ASK_PACKAGE_UNSAFE_FILE", Message: "x is a link"}}}},
+		Summary: &skillset.Summary{Installed: 1, Skipped: 2},
+	}
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{Cwd: "/w/p"})
+	p.Outcome(o)
+	p.Flush()
+	wantOut := strings.Join([]string{
+		"installed ok 1.0.0 → .claude/skills/ok (claude-code)",
+		"skipped bad (skills/bad): not installed, 2 problems",
+		"    skills/bad/SKILL.md:1:1: error ASK_REQUIRED_FIELD no description",
+		"        fix: add one",
+		"    skills/bad/SKILL.md:6:1: error ASK_LINK_OUTSIDE_PACKAGE link leaves",
+		"skipped root (.): not installed, 1 problem",
+		"    .: error ASK_PACKAGE_UNSAFE_FILE x is a link",
+		"installed 1, skipped 2",
+		"",
+	}, "\n")
+	if got := out.String(); got != wantOut {
+		t.Errorf("Outcome() wrote on stdout\n%s\nwant\n%s", got, wantOut)
+	}
+	wantErr := "ok/SKILL.md:5:12: warning ASK_FRONTMATTER_FIELD_INVALID metadata.version is a number\n    fix: quote the value, e.g. version: \"1.0\"\n"
+	if got := errs.String(); got != wantErr {
+		t.Errorf("Outcome() wrote on stderr\n%s\nwant\n%s", got, wantErr)
+	}
+
+	out.Reset()
+	errs.Reset()
+	o.DryRun = true
+	q := New(&out, &errs, Options{Cwd: "/w/p", Quiet: true})
+	q.Outcome(o)
+	q.Flush()
+	if errs.Len() != 0 || !strings.HasSuffix(out.String(), "would install 1, skip 2\n") {
+		t.Errorf("Outcome(quiet, dry run) = stdout %q, stderr %q; want no warnings and the dry-run summary", out.String(), errs.String())
+	}
+}

@@ -28,9 +28,14 @@ func LoadOptions() format.LoadOptions {
 }
 
 // ValidateOptions are the validation options of every command: the
-// agents' override allowlists and the disk load options.
+// agents' override allowlists and the disk load options, at GateStrict
+// when strict, else GateDefault.
 func (m *Machine) ValidateOptions(strict bool) validate.Options {
-	return validate.Options{Strict: strict, OverrideKeys: m.OverrideKeys(), Load: LoadOptions()}
+	g := validate.GateDefault
+	if strict {
+		g = validate.GateStrict
+	}
+	return validate.Options{Gate: g, OverrideKeys: m.OverrideKeys(), Load: LoadOptions()}
 }
 
 // ValidatePath validates the package or collection at root, an absolute

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 // machine is a Machine in a fresh folder with a home and a project.
@@ -187,7 +188,7 @@ func TestConfiguredAndAgents(t *testing.T) {
 	if seen, err := m.SeenAgents(t.Context(), cfg, []string{"codex"}, env); err != nil || seen[0].ID() != "codex" {
 		t.Errorf("SeenAgents(codex) = %v, %v", seen, err)
 	}
-	if len(m.OverrideKeys()) == 0 || m.ValidateOptions(true).OverrideKeys == nil || !m.ValidateOptions(true).Strict {
+	if len(m.OverrideKeys()) == 0 || m.ValidateOptions(true).OverrideKeys == nil || m.ValidateOptions(true).Gate != validate.GateStrict || m.ValidateOptions(false).Gate != validate.GateDefault {
 		t.Errorf("OverrideKeys/ValidateOptions are empty")
 	}
 	if _, _, err := m.ConfigAndProject(""); err != nil {
