@@ -176,7 +176,7 @@ func TestAdoptVersionAndLicense(t *testing.T) {
 			// Whatever was adopted passes strict validation.
 			fsys["skill.yaml"] = &fstest.MapFile{Data: a.Files[0].Data}
 			pkg, diags := format.Load(fsys, format.LoadOptions{})
-			diags = append(diags, validate.Package(pkg, validate.Options{Strict: true, DirName: "ab"})...)
+			diags = append(diags, validate.Package(pkg, validate.Options{Gate: validate.GateStrict, DirName: "ab"})...)
 			for _, d := range diags {
 				t.Errorf("Adopt(%q): validate --strict: %s\nskill.yaml:\n%s", skill, d, a.Files[0].Data)
 			}

@@ -77,8 +77,10 @@ func (r InstallRequest) rerun() []string {
 // explicitly, and registry packages, are all or nothing. Of the skills
 // that --skill '*' chose, those that fail the gate are skipped
 // (Outcome.Skipped, with every reason) and the others installed, in one
-// transaction; Outcome.Summary counts both. A run in which "*" chose
-// skills and none passed fails with ASK_VALIDATION_FAILED.
+// transaction; Outcome.Summary counts both. So are, unless r.Force, those
+// whose name is installed from another origin (ASK_ORIGIN_CONFLICT). A run
+// in which "*" chose skills and none passed fails with
+// ASK_VALIDATION_FAILED.
 func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, error) {
 	if len(r.Args) == 0 {
 		return nil, askerr.Usage("name the skills to install (restoring with no names is Restore)")
@@ -107,6 +109,11 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 		return p.out, err
 	}
 	wildcard := slices.Contains(r.Skills, "*") || slices.ContainsFunc(srcRefs, func(s source.Ref) bool { return s.Skill == "*" })
+	if wildcard && !r.Force {
+		if srcFetched, err = p.skipConflicts(srcFetched); err != nil {
+			return p.out, err
+		}
+	}
 	if wildcard && len(srcFetched) == 0 && len(regArgs) == 0 && len(p.out.Skipped) > 0 {
 		p.out.summarise()
 		return p.out, noneInstallable(p.out.Skipped)

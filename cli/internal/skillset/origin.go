@@ -10,6 +10,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -348,4 +349,40 @@ func (p *op) rerunWith(extra ...string) string {
 		parts = append(parts, "--agent", strings.Join(p.AgentIDs(), ","))
 	}
 	return strings.Join(append(parts, extra...), " ")
+}
+
+// skipConflicts takes out of fs the source packages "*" chose whose name
+// is installed from another origin: they are skipped with the reason,
+// like those the gate refuses, so that the rest of a collection installs.
+// A skill named explicitly stays refused (checkOrigins), and --force
+// replaces instead.
+func (p *op) skipConflicts(fs []fetched) ([]fetched, error) {
+	to := map[string]Origin{}
+	for _, f := range fs {
+		to[f.name] = Origin{Source: f.source, Subpath: f.subpath}
+	}
+	if len(to) == 0 {
+		return fs, nil
+	}
+	held, err := p.holdings(to)
+	if err != nil {
+		return nil, err
+	}
+	var keep []fetched
+	for _, f := range fs {
+		var olds []string
+		for _, h := range held[f.name] {
+			if d := p.describeOrigin(h.origin); !h.origin.same(to[f.name]) && !slices.Contains(olds, d) {
+				olds = append(olds, d)
+			}
+		}
+		if len(olds) == 0 {
+			keep = append(keep, f)
+			continue
+		}
+		slices.Sort(olds)
+		p.out.skip(f.source, source.Skipped{Name: f.name, Path: f.subpath, Code: CodeOriginConflict,
+			Reason: fmt.Sprintf("%s is installed from %s, not from %s; --force replaces it", f.name, strings.Join(olds, " and "), to[f.name].describe())})
+	}
+	return keep, nil
 }
