@@ -120,6 +120,18 @@ func topLevelFiles(entries []fs.DirEntry, dirName string) ([]string, fs.DirEntry
 	)
 	for _, e := range entries {
 		name := e.Name()
+		if !ignoredEntry(name) {
+			// A name some system cannot create, or one with a control
+			// character, would also be a manifest entry no YAML reader
+			// takes back: refuse it as every source kind does.
+			if err := format.CheckPath(name); err != nil {
+				return nil, nil, &Error{
+					Code:    format.CodePackageUnsafeFile,
+					Message: fmt.Sprintf("%s: %v", displayDir(dirName), err),
+					Try:     []string{"rename or remove the file, then run create --from again"},
+				}
+			}
+		}
 		switch {
 		case ignoredEntry(name):
 			continue
