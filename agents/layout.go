@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agent-skills/agent-skills/format"
 	"go.yaml.in/yaml/v3"
@@ -372,11 +374,13 @@ func toNode(v any) (*yaml.Node, error) {
 }
 
 // titleCase turns a package name into a display name: "java-performance"
-// becomes "Java Performance".
+// becomes "Java Performance". It works on characters, not bytes, so a
+// name that starts a word with a multi-byte letter stays valid UTF-8.
 func titleCase(name string) string {
 	words := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ' ' })
 	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
+		r, size := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToUpper(r)) + w[size:]
 	}
 	return strings.Join(words, " ")
 }

@@ -356,6 +356,10 @@ func TestTitleCase(t *testing.T) {
 		{"pdf", "Pdf"},
 		{"a-b-c", "A B C"},
 		{"x--y", "X Y"},
+		// A word starting with a multi-byte letter: cutting its first
+		// byte made invalid UTF-8 that the YAML encoder refused.
+		{"˃", "˃"},
+		{"élan-vital", "Élan Vital"},
 	}
 	for _, tc := range cases {
 		if got := titleCase(tc.in); got != tc.want {
