@@ -23,7 +23,7 @@ import (
 
 type publishCmd struct {
 	Path     string `arg:"" optional:"" default:"." type:"path" help:"The package folder to publish."`
-	Registry string `default:"official" help:"Target: a configured registry (local or git), or the path of a registry folder."`
+	Registry string `default:"official" help:"Target: a configured registry (local or git), or the path of a registry folder (agent-skills registry init creates one)."`
 	Write    bool   `help:"Write the package and patch the registry's registry/skills.yaml (for git: commit on a new branch of a clone)."`
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
@@ -43,6 +43,7 @@ Examples:
   agent-skills publish ./java-performance --registry ./my-registry
   agent-skills publish ./java-performance --registry ./my-registry --write
   agent-skills publish ./java-performance --registry team --write --push
+  agent-skills registry init ./my-registry             # start a registry
   agent-skills publish . --pack dist/                  # also a reproducible archive
   agent-skills publish skills/java-basics --registry skills --write   # the bundled collection`
 }
@@ -175,15 +176,37 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 	}
 	if fi, err := os.Stat(c.Registry); err == nil && fi.IsDir() {
 		abs, _ := filepath.Abs(c.Registry)
+		if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(publish.IndexFile))); err != nil {
+			if c.Write {
+				e.Note("%s has no %s; --write starts one (agent-skills registry init %s makes an empty registry explicitly)", e.Rel(abs), publish.IndexFile, e.Rel(abs))
+			} else {
+				e.Note("%s has no %s yet: it is checked as an empty registry", e.Rel(abs), publish.IndexFile)
+			}
+		}
 		return publish.FolderTarget{Root: abs}, "registry folder " + e.Rel(abs), nil
 	}
 	names := make([]string, len(cfg.Registries))
 	for i, r := range cfg.Registries {
 		names[i] = r.Name
 	}
+	if looksLikePath(c.Registry) {
+		return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("there is no registry folder at %s", c.Registry),
+			Detail: []string{"Nothing was published. A registry folder holds registry/skills.yaml and the skills it lists."},
+			Try: []string{
+				"agent-skills registry init " + c.Registry + "   (creates an empty registry there; --git makes it a git repository)",
+				"then publish again with --registry " + c.Registry + " --write",
+			}}
+	}
 	return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
 		Detail: []string{"configured: " + strings.Join(names, ", ")},
-		Try:    []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>"}}
+		Try: []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>",
+			"agent-skills registry init <dir>   (to start a registry)"}}
+}
+
+// looksLikePath reports whether a --registry value is meant as a folder:
+// it holds a path separator or starts with "." or "~".
+func looksLikePath(s string) bool {
+	return strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~")
 }
 
 // isBundledCollection reports whether root is a copy of agent-skills'

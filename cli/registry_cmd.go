@@ -13,6 +13,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -22,6 +23,7 @@ type registryCmd struct {
 	Add    registryAddCmd    `cmd:"" help:"Add a registry."`
 	Remove registryRemoveCmd `cmd:"" help:"Remove a registry."`
 	Export registryExportCmd `cmd:"" help:"Write a static HTTP registry (index.json and archives) from a registry."`
+	Init   registryInitCmd   `cmd:"" help:"Create an empty registry in a folder (--git: a git repository with a first commit)."`
 }
 
 func (c *registryCmd) Help() string {
@@ -34,6 +36,7 @@ Examples:
   agent-skills registry add team https://git.example.com/team/skills.git --ref main --first
   agent-skills registry add mirror https://skills.example.com/index.json
   agent-skills registry add local ./my-registry
+  agent-skills registry init ./my-registry --git
   agent-skills registry remove team`
 }
 
@@ -222,6 +225,48 @@ func (c *registryRemoveCmd) Run(e *env) error {
 		return saveError(e, err)
 	}
 	e.Done("removed registry %s", c.Name)
+	return nil
+}
+
+type registryInitCmd struct {
+	Dir  string `arg:"" type:"path" help:"The folder to make a registry: a new one, or one without registry/skills.yaml (--git: a new or empty one)."`
+	Name string `help:"The registry's name, written into its index (default: the folder's name)."`
+	Git  bool   `help:"Make it a git repository with a first commit (branch main), ready to push."`
+	JSON bool   `name:"json" help:"Print what was created as JSON."`
+}
+
+func (c *registryInitCmd) Help() string {
+	return `Creates registry/skills.yaml (schemaVersion 1, the registry's name, no skills) in the
+folder. Publish into it with publish --write; share it by pushing it (--git) or
+serving it with registry export.
+
+Examples:
+  agent-skills registry init ./team-registry
+  agent-skills registry init ./team-registry --git --name team`
+}
+
+func (c *registryInitCmd) Run(e *env) error {
+	name := c.Name
+	if name == "" {
+		name = suggestName(filepath.Base(c.Dir), config.KindLocal)
+	}
+	res, err := publish.Init(e.ctx, publish.InitOptions{Dir: c.Dir, Name: name, Git: c.Git})
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return e.JSON(res)
+	}
+	rel := e.Rel(res.Path)
+	e.Done("created registry %s in %s (%s)", name, rel, res.Index)
+	if res.Commit != "" {
+		e.Done("  a git repository on branch %s, first commit %s", res.Branch, res.Commit[:min(12, len(res.Commit))])
+		e.Done("next: git -C %s remote add origin <url>, then git -C %s push -u origin %s", rel, rel, res.Branch)
+		e.Done("next: agent-skills registry add %s <url>", name)
+		return nil
+	}
+	e.Done("next: agent-skills publish <skill folder> --registry %s --write", rel)
+	e.Done("next: agent-skills registry add %s %s", name, rel)
 	return nil
 }
 
