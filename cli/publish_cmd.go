@@ -160,9 +160,10 @@ func (c *publishCmd) Run(e *env) error {
 }
 
 // target turns --registry (official when not given) into a publish
-// target: a configured local or git registry, or a registry folder given
-// by path. With --offline a git registry is never cloned: its cached copy
-// answers the checks, and --write is refused.
+// target: a configured local or git registry — the user's or the
+// project's — or a registry folder given by path. With --offline a git
+// registry is never cloned: its cached copy answers the checks, and
+// --write is refused.
 func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 	name := c.Registry
 	if name == "" {
@@ -172,13 +173,26 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if r, ok := cfg.Registry(name); ok {
+	root, err := e.ws.ProjectRoot("")
+	if err != nil {
+		return nil, "", err
+	}
+	list, err := e.ws.RegistryList(cfg, root)
+	if err != nil {
+		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
+			list, err = e.ws.RegistryList(cfg, "") // a folder target does not need the project's registries
+		}
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	if r, ok := list.Get(name); ok {
 		switch r.Kind {
 		case config.KindLocal:
 			return publish.FolderTarget{Root: strings.TrimPrefix(r.URL, "file://")}, "registry " + r.Name, nil
 		case config.KindGit:
 			if e.ws.Offline() {
-				return c.offlineGit(e, cfg, r)
+				return c.offlineGit(e, cfg, r.Registry)
 			}
 			sum := sha256.Sum256([]byte(r.URL + "#" + r.Ref))
 			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.ws.CacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
@@ -212,8 +226,8 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 		}
 		return publish.FolderTarget{Root: abs}, "registry folder " + e.Rel(abs), nil
 	}
-	names := make([]string, len(cfg.Registries))
-	for i, r := range cfg.Registries {
+	names := make([]string, len(list.Registries))
+	for i, r := range list.Registries {
 		names[i] = r.Name
 	}
 	if looksLikePath(name) {
