@@ -248,3 +248,29 @@ func TestProjectFolderRegistryIndexMustBeAFile(t *testing.T) {
 		t.Errorf("Resolved(inside-skill) = %q, %v; want ./inside:skills/inside-skill", got, err)
 	}
 }
+
+// TestUnreachableUserRegistryKeepsItsNames: a user's registry that cannot
+// be reached (official, offline and never fetched) does not hand the
+// names it may have to a project registry after it: a bare name the
+// project's registry has is ASK_REGISTRY_UNAVAILABLE, as for any later
+// registry, and the project's registry answers only when named.
+func TestUnreachableUserRegistryKeepsItsNames(t *testing.T) {
+	m, _, proj := machine(t, map[string]string{"AGENT_SKILLS_OFFLINE": "1"})
+	writeRegistry(t, filepath.Join(proj, "team-reg"), "team", "team-only")
+	writeTestFile(t, config.ProjectPath(proj), `{"registries": [{"name": "team", "url": "team-reg"}]}`)
+	set, _, err := m.ConfiguredFor(proj) // the default configuration: bundled, official
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := owners(t, set, "team-only", "java-basics")
+	if got["team-only"] != registry.CodeRegistryUnavailable || got["java-basics"] != "bundled" {
+		t.Errorf("owners = %v, want team-only %s (official might have it) and java-basics bundled", got, registry.CodeRegistryUnavailable)
+	}
+	team, ok := set.Get("team")
+	if !ok {
+		t.Fatal("the project's team registry is not in the set")
+	}
+	if _, err := team.Resolved(t.Context(), "team-only", "1.0.0"); err != nil {
+		t.Errorf("team:team-only = %v, want it served when named", err)
+	}
+}
