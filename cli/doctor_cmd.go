@@ -67,7 +67,7 @@ func (c *doctorCmd) Run(e *env) error {
 		return err
 	}
 	if cfg != nil {
-		d.registries(cfg)
+		d.registries(cfg, root)
 		aenv := e.ws.AgentEnv(cfg, root)
 		d.agents(cfg, aenv)
 		seen, _ := e.ws.SeenAgents(e.ctx, cfg, nil, aenv)
@@ -144,18 +144,43 @@ func (d *doctor) environment() *config.Config {
 	return cfg
 }
 
-// registries loads each registry's index (from cache only with --offline).
-func (d *doctor) registries(cfg *config.Config) {
+// registries loads each registry's index (from cache only with
+// --offline), the user's and then the project's, and says where each
+// comes from.
+func (d *doctor) registries(cfg *config.Config, root string) {
 	e := d.e
-	if len(cfg.Registries) == 0 {
+	list, err := e.ws.RegistryList(cfg, root)
+	if err != nil {
+		// The project's file is refused whole; the user's registries
+		// still work and are checked.
+		msg := redact.Text(err.Error())
+		var det askerr.Detailed
+		if errors.As(err, &det) {
+			if lines := det.ErrorDetail(); len(lines) > 1 {
+				msg += ": " + strings.Join(lines[:len(lines)-1], "; ")
+			}
+		}
+		d.add("registries", e.Rel(config.ProjectPath(root)), "fail", msg+"; none of its registries is used",
+			"fix "+e.Rel(config.ProjectPath(root))+", or remove the entry at fault: agent-skills registry remove --project <name>")
+		list, _ = e.ws.RegistryList(cfg, "")
+	} else if list.ProjectFile != "" {
+		d.add("registries", e.Rel(list.ProjectFile), "ok", "the project's registries: they come after yours and own only the names none of yours has", "")
+	}
+	for _, s := range list.Shadowed {
+		d.add("registries", s.Project.Name, "warn", workspace.ShadowNotice(s),
+			"if the project's is the one meant, give yours another name (agent-skills registry remove "+s.Project.Name+", then add it under a new name)")
+	}
+	if len(list.Registries) == 0 {
 		// Every install by name fails with none; only direct sources work.
 		d.add("registries", "registries", "fail", "no registry is configured in "+e.ws.ConfigPath()+": skills cannot be installed by name",
 			"agent-skills registry add bundled bundled:   (the collection inside agent-skills), or agent-skills registry add <name> <url>")
 		return
 	}
+	_, statErr := os.Stat(e.ws.ConfigPath())
 	opts := e.ws.RegistryOptions(cfg)
 	opts.Notify = func(string) {}
-	for _, rc := range cfg.Registries {
+	for _, lr := range list.Registries {
+		rc := lr.Registry
 		// A URL edited into the configuration by hand may carry a
 		// password: findings show it masked, in --json too.
 		shown := redact.URL(rc.URL)
@@ -163,19 +188,30 @@ func (d *doctor) registries(cfg *config.Config) {
 		if !rc.Trusted {
 			trust = "untrusted (owns no name by precedence)"
 		}
-		reg, err := workspace.OpenRegistry(rc, opts)
+		from := "from " + lr.File
+		switch {
+		case lr.From == workspace.FromProject:
+			from = "from the project's " + e.Rel(lr.File)
+		case statErr != nil:
+			from = "a default (there is no " + lr.File + ")"
+		}
+		reg, err := list.Open(lr, opts)
 		if err != nil {
-			d.add("registries", rc.Name, "fail", redact.Text(err.Error()), "agent-skills registry remove "+rc.Name+", then add it again correctly")
+			fix := "agent-skills registry remove " + rc.Name + ", then add it again correctly"
+			if lr.From == workspace.FromProject {
+				fix = "agent-skills registry remove --project " + rc.Name + ", then add it again correctly"
+			}
+			d.add("registries", rc.Name, "fail", redact.Text(err.Error())+"; "+from, fix)
 			continue
 		}
 		idx, err := reg.Index(e.ctx)
 		if err != nil {
 			msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
-			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s", rc.Kind, shown, trust, msg),
+			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s; %s", rc.Kind, shown, trust, msg, from),
 				"check the network and the URL; skills it owns cannot be installed until it answers")
 			continue
 		}
-		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills", rc.Kind, shown, trust, len(idx.Skills)), "")
+		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills; %s", rc.Kind, shown, trust, len(idx.Skills), from), "")
 	}
 }
 

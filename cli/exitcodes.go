@@ -38,6 +38,9 @@ var exitCodes = map[string]int{
 	// credentials (issue 11, B15)
 	"ASK_REGISTRY_CREDENTIALS": exitUsage,
 
+	// a project's skills-registries.json (issue 14)
+	"ASK_PROJECT_REGISTRIES_INVALID": exitUsage,
+
 	// validation
 	"ASK_VALIDATION_FAILED":           exitValidation,
 	"ASK_MANIFEST_INVALID":            exitValidation,

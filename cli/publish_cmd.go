@@ -23,7 +23,7 @@ import (
 
 type publishCmd struct {
 	Path     string `arg:"" optional:"" default:"." type:"path" help:"The package folder to publish."`
-	Registry string `default:"official" help:"Target: a configured registry (local or git), or the path of a registry folder."`
+	Registry string `help:"Target: a configured registry (local or git), or the path of a registry folder (agent-skills registry init creates one). Default: official; with --pack alone, none."`
 	Write    bool   `help:"Write the package and patch the registry's registry/skills.yaml (for git: commit on a new branch of a clone)."`
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
@@ -39,11 +39,17 @@ registry/skills.yaml patched in place (comments and order kept); for a git regis
 the same happens on a branch publish/<name>-<version> of a fresh clone — open a pull
 request from it (--push pushes it).
 
+--pack DIR alone (no --registry, no --write) asks no registry: the checks that need
+one — the version is new, the dependencies resolve — are skipped and say so.
+With --offline, nothing is cloned: a git registry is checked against its cached
+copy, and --write to one is refused.
+
 Examples:
   agent-skills publish ./java-performance --registry ./my-registry
   agent-skills publish ./java-performance --registry ./my-registry --write
   agent-skills publish ./java-performance --registry team --write --push
-  agent-skills publish . --pack dist/                  # also a reproducible archive
+  agent-skills registry init ./my-registry             # start a registry
+  agent-skills publish . --pack dist/                  # a reproducible archive; no registry is asked
   agent-skills publish skills/java-basics --registry skills --write   # the bundled collection`
 }
 
@@ -51,9 +57,14 @@ func (c *publishCmd) Run(e *env) error {
 	if c.Push && !c.Write {
 		return askerr.Usage("--push needs --write")
 	}
-	target, desc, err := c.target(e)
-	if err != nil {
-		return err
+	var target publish.Target
+	desc := "no registry"
+	if packOnly := c.Registry == "" && c.Pack != "" && !c.Write; !packOnly {
+		// Packing alone asks no registry: target stays nil.
+		var err error
+		if target, desc, err = c.target(e); err != nil {
+			return err
+		}
 	}
 	opts := publish.Options{
 		OverrideKeys: e.ws.OverrideKeys(),
@@ -61,7 +72,7 @@ func (c *publishCmd) Run(e *env) error {
 		KnownAgents:  e.ws.Table().IDs(),
 		Now:          time.Now,
 	}
-	if _, bundled := target.(publish.FolderTarget); bundled && c.isBundledCollection(target.(publish.FolderTarget).Root) {
+	if ft, ok := target.(publish.FolderTarget); ok && c.isBundledCollection(ft.Root) {
 		// The bundled index carries no time stamps, so that it stays equal
 		// to the index generated from the packages.
 		opts.Now = nil
@@ -77,6 +88,9 @@ func (c *publishCmd) Run(e *env) error {
 	for _, w := range plan.Warnings {
 		e.Warn("%s", ui.Field(w))
 	}
+	if len(plan.Skipped) > 0 {
+		e.Note("no --registry: skipped the checks that need a registry (%s); run publish --registry <name> before releasing", strings.Join(plan.Skipped, "; "))
+	}
 	result := struct {
 		Entry  json.RawMessage      `json:"entry"`
 		Write  *publish.WriteResult `json:"write,omitempty"`
@@ -85,6 +99,9 @@ func (c *publishCmd) Run(e *env) error {
 		Plan   map[string]any       `json:"plan"`
 	}{Entry: plan.EntryJSON, Target: desc, Plan: map[string]any{
 		"name": plan.Name, "version": plan.Version, "integrity": plan.Integrity, "path": plan.Path}}
+	if len(plan.Skipped) > 0 {
+		result.Plan["skipped"] = plan.Skipped
+	}
 	if c.Pack != "" {
 		pkg, diags := format.Load(os.DirFS(c.Path), workspace.LoadOptions())
 		if pkg == nil || diags.HasErrors() {
@@ -112,7 +129,9 @@ func (c *publishCmd) Run(e *env) error {
 	if c.JSON {
 		return e.JSON(result)
 	}
-	if !c.Write {
+	if target == nil {
+		e.Info("%s %s is packed for no registry (integrity %s)", plan.Name, plan.Version, plan.Integrity)
+	} else if !c.Write {
 		e.Info("%s %s is ready for %s (integrity %s); the index entry:", plan.Name, plan.Version, desc, plan.Integrity)
 		fmt.Fprintf(e.Out, "%s", plan.Entry)
 		if !strings.HasSuffix(string(plan.Entry), "\n") {
@@ -140,18 +159,41 @@ func (c *publishCmd) Run(e *env) error {
 	return nil
 }
 
-// target turns --registry into a publish target: a configured local or
-// git registry, or a registry folder given by path.
+// target turns --registry (official when not given) into a publish
+// target: a configured local or git registry — the user's or the
+// project's — or a registry folder given by path. With --offline a git
+// registry is never cloned: its cached copy answers the checks, and
+// --write is refused.
 func (c *publishCmd) target(e *env) (publish.Target, string, error) {
+	name := c.Registry
+	if name == "" {
+		name = "official"
+	}
 	cfg, err := e.ws.LoadConfig()
 	if err != nil {
 		return nil, "", err
 	}
-	if r, ok := cfg.Registry(c.Registry); ok {
+	root, err := e.ws.ProjectRoot("")
+	if err != nil {
+		return nil, "", err
+	}
+	list, err := e.ws.RegistryList(cfg, root)
+	if err != nil {
+		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
+			list, err = e.ws.RegistryList(cfg, "") // a folder target does not need the project's registries
+		}
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	if r, ok := list.Get(name); ok {
 		switch r.Kind {
 		case config.KindLocal:
 			return publish.FolderTarget{Root: strings.TrimPrefix(r.URL, "file://")}, "registry " + r.Name, nil
 		case config.KindGit:
+			if e.ws.Offline() {
+				return c.offlineGit(e, cfg, r.Registry)
+			}
 			sum := sha256.Sum256([]byte(r.URL + "#" + r.Ref))
 			work, err := os.MkdirTemp(ensureDir(filepath.Join(e.ws.CacheDir(), "publish")), hex.EncodeToString(sum[:6])+"-")
 			if err != nil {
@@ -173,17 +215,55 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 				Try: []string{"publish to the git repository or folder that backs it"}}
 		}
 	}
-	if fi, err := os.Stat(c.Registry); err == nil && fi.IsDir() {
-		abs, _ := filepath.Abs(c.Registry)
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		abs, _ := filepath.Abs(name)
+		if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(publish.IndexFile))); err != nil {
+			if c.Write {
+				e.Note("%s has no %s; --write starts one (agent-skills registry init %s makes an empty registry explicitly)", e.Rel(abs), publish.IndexFile, e.Rel(abs))
+			} else {
+				e.Note("%s has no %s yet: it is checked as an empty registry", e.Rel(abs), publish.IndexFile)
+			}
+		}
 		return publish.FolderTarget{Root: abs}, "registry folder " + e.Rel(abs), nil
 	}
-	names := make([]string, len(cfg.Registries))
-	for i, r := range cfg.Registries {
+	names := make([]string, len(list.Registries))
+	for i, r := range list.Registries {
 		names[i] = r.Name
 	}
-	return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("%q is neither a configured registry nor a folder", c.Registry),
+	if looksLikePath(name) {
+		return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("there is no registry folder at %s", name),
+			Detail: []string{"Nothing was published. A registry folder holds registry/skills.yaml and the skills it lists."},
+			Try: []string{
+				"agent-skills registry init " + name + "   (creates an empty registry there; --git makes it a git repository)",
+				"then publish again with --registry " + name + " --write",
+			}}
+	}
+	return nil, "", &askerr.Error{Code: registry.CodeRegistryUnknown, Message: fmt.Sprintf("%q is neither a configured registry nor a folder", name),
 		Detail: []string{"configured: " + strings.Join(names, ", ")},
-		Try:    []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>"}}
+		Try: []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>",
+			"agent-skills registry init <dir>   (to start a registry)"}}
+}
+
+// offlineGit is the target of a git registry under --offline: its cached
+// clone, read only; --write, which needs a fresh clone, is refused.
+func (c *publishCmd) offlineGit(e *env, cfg *config.Config, r config.Registry) (publish.Target, string, error) {
+	if c.Write {
+		return nil, "", &askerr.Error{Code: askerr.CodeUsage,
+			Message: "--offline: publishing to git registry " + r.Name + " with --write needs a fresh clone, and --offline forbids the network",
+			Detail:  []string{"Nothing was cloned or written."},
+			Try:     []string{"publish again without --offline", "agent-skills publish --offline   (without --write: checks against the cached copy)"}}
+	}
+	reg, err := workspace.OpenRegistry(r, e.ws.RegistryOptions(cfg))
+	if err != nil {
+		return nil, "", err
+	}
+	return publish.RegistryTarget{Registry: reg}, "registry " + r.Name + " (its cached copy: --offline)", nil
+}
+
+// looksLikePath reports whether a --registry value is meant as a folder:
+// it holds a path separator or starts with "." or "~".
+func looksLikePath(s string) bool {
+	return strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~")
 }
 
 // isBundledCollection reports whether root is a copy of agent-skills'

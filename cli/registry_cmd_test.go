@@ -1,6 +1,10 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/config"
+)
 
 // TestRegistryURLReading: the kind is read from the URL as written, #ref
 // included; a scheme agent-skills cannot read is refused, never a path;
@@ -35,8 +39,8 @@ func TestRegistryURLReading(t *testing.T) {
 		"./reg": true, "reg": true, "/abs/reg": true, `C:\reg`: true, "../a:b/reg": true,
 		"file:///x": false, "git@host:org/x.git": false, "host.tld:org/x": false, "bundled:": false,
 	} {
-		if got := isPlainPath(url); got != path {
-			t.Errorf("isPlainPath(%q) = %v, want %v", url, got, path)
+		if got := config.IsPath(url); got != path {
+			t.Errorf("config.IsPath(%q) = %v, want %v", url, got, path)
 		}
 	}
 }

@@ -9,4 +9,8 @@ const (
 	CodePublishPathConflict    = "ASK_PUBLISH_PATH_CONFLICT"
 	CodePublishVersionExists   = "ASK_PUBLISH_VERSION_EXISTS"
 	CodePublishVersionNotNewer = "ASK_PUBLISH_VERSION_NOT_NEWER"
+	// CodeTargetExists is registry init's refusal of a folder that is
+	// already a registry (or, with --git, not empty); create raises the
+	// same code.
+	CodeTargetExists = "ASK_TARGET_EXISTS"
 )

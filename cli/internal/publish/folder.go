@@ -68,6 +68,18 @@ func (t FolderTarget) readIndex() ([]byte, *registry.Index, error) {
 // inside Root (nothing is copied then), else skills/<name>. A folder that
 // another skill's version uses is ASK_PUBLISH_PATH_CONFLICT.
 func (t FolderTarget) Locate(idx *registry.Index, name, pkgDir string) (string, error) {
+	inside := ""
+	if rel, ok := within(t.Root, pkgDir); ok && rel != "." {
+		inside = rel
+	}
+	return locate(idx, name, inside)
+}
+
+// locate returns the folder of the package inside a registry: the path of
+// an existing version of name, else inside (the package's own place in
+// the registry, "" when it is outside), else skills/<name>; a folder that
+// another skill's version uses is ASK_PUBLISH_PATH_CONFLICT.
+func locate(idx *registry.Index, name, inside string) (string, error) {
 	dest := ""
 	if s, ok := idx.Skill(name); ok {
 		for _, v := range s.Sorted() {
@@ -78,11 +90,10 @@ func (t FolderTarget) Locate(idx *registry.Index, name, pkgDir string) (string, 
 		}
 	}
 	if dest == "" {
-		if rel, ok := within(t.Root, pkgDir); ok && rel != "." {
-			dest = rel
-		} else {
-			dest = "skills/" + name
-		}
+		dest = inside
+	}
+	if dest == "" {
+		dest = "skills/" + name
 	}
 	for _, s := range idx.Skills {
 		if s.Name == name {

@@ -167,35 +167,11 @@ func (t GitTarget) clone(ctx context.Context) error {
 // identity checks that git can name the commit's author from the user's
 // configuration (or GIT_AUTHOR_* in the environment).
 func (t GitTarget) identity(ctx context.Context) error {
-	var missing []string
-	for _, k := range []string{"user.name", "user.email"} {
-		v, _ := t.git(ctx, "config", "--get", k)
-		if v == "" && t.envValue(map[string]string{"user.name": "GIT_AUTHOR_NAME", "user.email": "GIT_AUTHOR_EMAIL"}[k]) == "" {
-			missing = append(missing, k)
-		}
+	r, err := t.runner(t.WorkDir)
+	if err != nil {
+		return err
 	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return &Error{
-		Code:    CodePublishGitIdentity,
-		Message: "git does not know who you are: " + strings.Join(missing, " and ") + " not set",
-		Try: []string{
-			`git config --global user.name "Your Name"`,
-			`git config --global user.email you@example.com`,
-		},
-	}
-}
-
-// envValue returns the last value of key in the environment git sees.
-func (t GitTarget) envValue(key string) string {
-	v := ""
-	for _, kv := range t.environ() {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
+	return checkIdentity(ctx, r, t.environ())
 }
 
 // environ is the environment git starts from: the process's, then Env.

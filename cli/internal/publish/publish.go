@@ -67,7 +67,16 @@ type Plan struct {
 	// Warnings are problems that do not stop publishing, such as an
 	// optional dependency the target registry cannot resolve.
 	Warnings []string `json:"warnings,omitempty"`
+	// Skipped names the checks that need a registry and were not run
+	// because Prepare was given none (a package only packed).
+	Skipped []string `json:"skipped,omitempty"`
 }
+
+// The checks Prepare skips without a target registry.
+const (
+	SkippedVersion      = "the version is new and above the registry's latest"
+	SkippedDependencies = "every dependency resolves in the registry"
+)
 
 // NewVersion returns the index entry of the published version.
 func (p *Plan) NewVersion() *registry.Version { return p.Skill.Versions[0] }
@@ -87,6 +96,10 @@ func (p *Plan) NewVersion() *registry.Version { return p.Skill.Versions[0] }
 //     (ASK_AGENT_UNKNOWN);
 //  5. the integrity is format.Digest over the file set;
 //  6. the index entry is built, at the folder target.Locate chooses.
+//
+// A nil target is a package prepared for no registry (publish --pack
+// alone): checks 2 and 3, which need one, are skipped and listed in
+// Plan.Skipped, and the entry has no path.
 func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*Plan, error) {
 	abs, err := filepath.Abs(pkgDir)
 	if err != nil {
@@ -127,16 +140,20 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 		return nil, fmt.Errorf("publish: %s: the manifest cannot be read", pkgDir)
 	}
 	m := pkg.Manifest
-	idx, err := target.Index(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkVersion(idx, m.Name, m.Version); err != nil {
-		return nil, err
-	}
 	plan := &Plan{Name: m.Name, Version: m.Version, Files: pkg.Files}
-	if err := resolveDeps(ctx, target, idx, m, plan); err != nil {
-		return nil, err
+	idx := &registry.Index{}
+	if target == nil {
+		plan.Skipped = []string{SkippedVersion, SkippedDependencies}
+	} else {
+		if idx, err = target.Index(ctx); err != nil {
+			return nil, err
+		}
+		if err := checkVersion(idx, m.Name, m.Version); err != nil {
+			return nil, err
+		}
+		if err := resolveDeps(ctx, target, idx, m, plan); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkAgents(m, opts.KnownAgents); err != nil {
 		return nil, err
@@ -145,9 +162,10 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 	if err != nil {
 		return nil, fmt.Errorf("publish: digest of %s: %w", pkgDir, err)
 	}
-	plan.Path, err = target.Locate(idx, m.Name, abs)
-	if err != nil {
-		return nil, err
+	if target != nil {
+		if plan.Path, err = target.Locate(idx, m.Name, abs); err != nil {
+			return nil, err
+		}
 	}
 	v := &registry.Version{Version: m.Version, Path: plan.Path, Integrity: plan.Integrity}
 	if opts.Now != nil {

@@ -41,7 +41,8 @@ type Session struct {
 	Env agents.Env
 	// Config is the configuration the registries come from.
 	Config *config.Config
-	// Registries are the configured registries, in precedence order.
+	// Registries are the user's registries and, in a project, the
+	// project's (workspace.RegistryList), in precedence order.
 	Registries *registry.Set
 	// Lock is skills.lock as it was read when the session opened; nil
 	// outside a project or without a lock file. Every use case reads it
@@ -62,7 +63,7 @@ func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, e
 	if err != nil {
 		return nil, err
 	}
-	set, cfg, err := ws.Configured()
+	set, cfg, err := ws.ConfiguredFor(sc.Root)
 	if err != nil {
 		return nil, err
 	}

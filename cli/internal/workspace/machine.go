@@ -77,13 +77,38 @@ func (m *Machine) Offline() bool {
 	return m.OfflineFlag || m.Getenv("AGENT_SKILLS_OFFLINE") == "1"
 }
 
-// Configured loads the configuration and opens every registry it names.
+// Configured loads the configuration and opens every registry a command
+// run in the working folder may use: the user's, then those of the
+// project above it, if any (see ConfiguredFor). Commands that act on a
+// decided scope (install and the others of skillset) use ConfiguredFor
+// with the scope's root instead.
 func (m *Machine) Configured() (*registry.Set, *config.Config, error) {
+	root, err := m.ProjectRoot("")
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.ConfiguredFor(root)
+}
+
+// ConfiguredFor loads the configuration and opens every registry a
+// command in the project at projectRoot may use — the user's, then the
+// project's (see RegistryList) — in precedence order. projectRoot ""
+// (a global command) means the user's registries only. Each project
+// registry that a user's registry of the same name shadows is reported
+// through Notify.
+func (m *Machine) ConfiguredFor(projectRoot string) (*registry.Set, *config.Config, error) {
 	cfg, err := m.LoadConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := m.OpenRegistries(cfg)
+	list, err := m.RegistryList(cfg, projectRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range list.Shadowed {
+		m.notify(ShadowNotice(s))
+	}
+	set, err := m.OpenRegistries(cfg, list)
 	if err != nil {
 		return nil, nil, err
 	}

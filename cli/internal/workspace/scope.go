@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
 )
 
 // LockFileName is the project lock file.
@@ -49,7 +50,8 @@ type ScopeRequest struct {
 
 // DecideScope applies the design's rule: --global and --project exclude
 // each other; without either, project scope when the project has a
-// skills.lock or an agent project folder, else global.
+// skills.lock, a skills-registries.json or an agent project folder, else
+// global.
 func (m *Machine) DecideScope(r ScopeRequest) (Scope, error) {
 	if r.Global && r.Project {
 		return Scope{}, askerr.Usage("--global and --project cannot be used together")
@@ -70,16 +72,17 @@ func (m *Machine) DecideScope(r ScopeRequest) (Scope, error) {
 		}
 		return Scope{Kind: agents.ScopeProject, Root: root}, nil
 	}
-	if root != "" && (exists(filepath.Join(root, LockFileName)) || m.hasAgentFolder(root)) {
+	if root != "" && (exists(filepath.Join(root, LockFileName)) || exists(config.ProjectPath(root)) || m.hasAgentFolder(root)) {
 		return Scope{Kind: agents.ScopeProject, Root: root}, nil
 	}
 	return Scope{Kind: agents.ScopeGlobal}, nil
 }
 
 // ProjectRoot returns the explicit project root, or the nearest folder at
-// or above the working folder holding .git, skills.lock or an agent
-// project folder. The home folder is never a project: the search stops
-// below it, and an explicit --project-root equal to home is refused.
+// or above the working folder holding .git, skills.lock,
+// skills-registries.json or an agent project folder. The home folder is
+// never a project: the search stops below it, and an explicit
+// --project-root equal to home is refused.
 func (m *Machine) ProjectRoot(explicit string) (string, error) {
 	home := filepath.Clean(m.UserHome())
 	if explicit != "" {
@@ -99,7 +102,7 @@ func (m *Machine) ProjectRoot(explicit string) (string, error) {
 		if dir == home {
 			return "", nil
 		}
-		if exists(filepath.Join(dir, ".git")) || exists(filepath.Join(dir, LockFileName)) || m.hasAgentFolder(dir) {
+		if exists(filepath.Join(dir, ".git")) || exists(filepath.Join(dir, LockFileName)) || exists(config.ProjectPath(dir)) || m.hasAgentFolder(dir) {
 			return dir, nil
 		}
 		if parent := filepath.Dir(dir); parent == dir {

@@ -41,6 +41,7 @@ func TestDecideScope(t *testing.T) {
 		{"a git repository alone stays global", func(p string) { os.Mkdir(filepath.Join(p, ".git"), 0o755) }, ScopeRequest{}, agents.ScopeGlobal, ""},
 		{"a lock makes a project", func(p string) { os.WriteFile(filepath.Join(p, LockFileName), nil, 0o644) }, ScopeRequest{}, agents.ScopeProject, ""},
 		{"an agent folder makes a project", func(p string) { os.Mkdir(filepath.Join(p, ".claude"), 0o755) }, ScopeRequest{}, agents.ScopeProject, ""},
+		{"a registries file makes a project", func(p string) { os.WriteFile(filepath.Join(p, "skills-registries.json"), nil, 0o644) }, ScopeRequest{}, agents.ScopeProject, ""},
 		{"--global wins", func(p string) { os.Mkdir(filepath.Join(p, ".claude"), 0o755) }, ScopeRequest{Global: true}, agents.ScopeGlobal, ""},
 		{"--project in a repository", func(p string) { os.Mkdir(filepath.Join(p, ".git"), 0o755) }, ScopeRequest{Project: true}, agents.ScopeProject, ""},
 		{"--project with no project", nil, ScopeRequest{Project: true}, "", askerr.CodeUsage},
