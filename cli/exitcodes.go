@@ -105,6 +105,9 @@ var exitCodes = map[string]int{
 	// local sources and portability (issue 11)
 	"ASK_SOURCE_TOO_MANY_SKILLS": exitIntegrity,
 
+	// a lock that would move a registry's name (issue 14)
+	"ASK_LOCK_REGISTRY_MISMATCH": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

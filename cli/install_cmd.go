@@ -56,7 +56,7 @@ func (c *installCmd) Run(e *env) error {
 		return c.list(e)
 	}
 	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
-		Generator: generator(), Fault: e.faultHook()})
+		Generator: generator(), Fault: e.faultHook(), LockedAgents: len(c.Skills) == 0})
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,8 @@ func (c *installCmd) Run(e *env) error {
 		if c.WithSuggests {
 			return askerr.Usage("--with-suggests needs skill names")
 		}
-		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Strict: c.Strict, Progress: e.Progress(c.JSON)})
+		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Strict: c.Strict,
+			FrozenLockfile: c.FrozenLockfile, Progress: e.Progress(c.JSON)})
 	} else {
 		var pick func([]source.Found) ([]source.Found, error)
 		if e.OutIsTerminal() && e.stdinIsTerminal() {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,9 +16,23 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// LockfileVersion is the skills.lock format version this package reads
-// and writes.
-const LockfileVersion = 1
+// LockfileVersion is the skills.lock format version this package writes.
+// It reads every version from OldestLockfileVersion up to it: version 2
+// added the registries section and project-relative folders ("./x"),
+// which a version-1 reader would refuse or misread.
+const LockfileVersion = 2
+
+// OldestLockfileVersion is the oldest skills.lock format version this
+// package still reads.
+const OldestLockfileVersion = 1
+
+// Registry kinds a lock records (the registry module's kinds).
+const (
+	lockKindLocal   = "local"
+	lockKindGit     = "git"
+	lockKindHTTP    = "http"
+	lockKindBundled = "bundled"
+)
 
 // Lock is the content of skills.lock (DESIGN §6): the exact version,
 // registry and integrity of every skill a project install chose.
@@ -26,8 +42,28 @@ type Lock struct {
 	LockfileVersion int
 	// GeneratedWith names the tool and version that wrote the lock.
 	GeneratedWith string
+	// Registries records, by name, what is needed to reach each registry
+	// a skill was resolved from, so that a machine whose configuration
+	// does not name it can restore the skill; never credentials. A lock of
+	// version 1 has none.
+	Registries map[string]LockedRegistry
 	// Skills maps each skill name to what was installed.
 	Skills map[string]LockedSkill
+}
+
+// LockedRegistry is one registry recorded in skills.lock: its kind, where
+// it is and, for git, the branch, tag or commit it is read at. A folder
+// inside the project is recorded relative to the project root ("./reg");
+// the CLI turns it into a path, and back, when it reads and writes the
+// file.
+type LockedRegistry struct {
+	// Kind is "local", "git", "http" or "bundled".
+	Kind string
+	// URL locates the registry as its configuration did, with no password
+	// or, for http(s), no user information.
+	URL string
+	// Ref is the git ref; "" for the default branch and other kinds.
+	Ref string
 }
 
 // LockedSkill is one skill recorded in skills.lock.
@@ -68,8 +104,8 @@ func (l *Lock) Pins() map[string]Pin {
 	return pins
 }
 
-// Encode renders the lock as YAML with a fixed key order, skills, agents
-// and dependencies sorted, and a trailing newline, so that encoding an
+// Encode renders the lock as YAML with a fixed key order, registries,
+// skills, agents and dependencies sorted, and a trailing newline, so that encoding an
 // unchanged lock gives the same bytes and changing one skill changes only
 // its block.
 func (l *Lock) Encode() []byte {
@@ -81,6 +117,18 @@ func (l *Lock) Encode() []byte {
 	fmt.Fprintf(&b, "lockfileVersion: %d\n", v)
 	if l.GeneratedWith != "" {
 		fmt.Fprintf(&b, "generatedWith: %s\n", yamlScalar(l.GeneratedWith, false))
+	}
+	if len(l.Registries) > 0 {
+		b.WriteString("registries:\n")
+		for _, name := range sortedKeys(l.Registries) {
+			r := l.Registries[name]
+			fmt.Fprintf(&b, "  %s:\n", yamlScalar(name, true))
+			fmt.Fprintf(&b, "    kind: %s\n", yamlScalar(r.Kind, false))
+			fmt.Fprintf(&b, "    url: %s\n", yamlScalar(r.URL, false))
+			if r.Ref != "" {
+				fmt.Fprintf(&b, "    ref: %s\n", yamlScalar(r.Ref, false))
+			}
+		}
 	}
 	if len(l.Skills) == 0 {
 		b.WriteString("skills: {}\n")
@@ -169,6 +217,8 @@ func plainSafe(s string, flow bool) bool {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
 		case '0' <= c && c <= '9':
 		case i > 0 && strings.IndexByte("._/@+=~-", c) >= 0:
+		case i == 0 && c == '.' && (s == "." || strings.HasPrefix(s, "./")):
+			// "." and "./path" read as strings (".inf" and ".nan" do not).
 		case i > 0 && !flow && (c == ':' || c == '#'):
 		default:
 			return false
@@ -227,7 +277,7 @@ func DecodeLock(data []byte, file string) (*Lock, error) {
 		return nil, lockInvalid(file, ps)
 	}
 	l := &Lock{Skills: map[string]LockedSkill{}}
-	var skills *yaml.Node
+	var skills, registries, registriesKey *yaml.Node
 	seenVersion := false
 	eachPair(root, bad, func(k, v *yaml.Node) {
 		switch k.Value {
@@ -241,10 +291,12 @@ func DecodeLock(data []byte, file string) (*Lock, error) {
 			l.LockfileVersion = n
 		case "generatedWith":
 			l.GeneratedWith = stringValue(v, "generatedWith", bad)
+		case "registries":
+			registries, registriesKey = v, k
 		case "skills":
 			skills = v
 		default:
-			bad(k, "unknown key %q (expected lockfileVersion, generatedWith or skills)", k.Value)
+			bad(k, "unknown key %q (expected lockfileVersion, generatedWith, registries or skills)", k.Value)
 		}
 	})
 	if l.LockfileVersion > LockfileVersion {
@@ -252,13 +304,19 @@ func DecodeLock(data []byte, file string) (*Lock, error) {
 			Code:    CodeLockUnsupported,
 			Message: fmt.Sprintf("%s has lockfileVersion %d, written by a newer agent-skills", file, l.LockfileVersion),
 			Detail: []string{
-				fmt.Sprintf("This agent-skills reads lockfileVersion %d.", LockfileVersion),
+				fmt.Sprintf("This agent-skills reads lockfileVersion %d to %d.", OldestLockfileVersion, LockfileVersion),
 			},
 			Try: []string{"upgrade agent-skills to the version that wrote the lock"},
 		}
 	}
 	if !seenVersion {
 		bad(root, "lockfileVersion is missing")
+	}
+	if registries != nil {
+		if seenVersion && l.LockfileVersion > 0 && l.LockfileVersion < 2 {
+			bad(registriesKey, "registries needs lockfileVersion 2 or later (this lock says %d)", l.LockfileVersion)
+		}
+		decodeRegistries(registries, l, bad)
 	}
 	if skills != nil {
 		decodeSkills(skills, l, bad)
@@ -332,6 +390,9 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 				s.Registry = stringValue(fv, path, bad)
 			case "source":
 				s.Source = stringValue(fv, path, bad)
+				if why := relativeProblem(s.Source); why != "" {
+					bad(fv, "%s %q %s", path, s.Source, why)
+				}
 			case "ref":
 				s.Ref = stringValue(fv, path, bad)
 			case "commit":
@@ -340,6 +401,9 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 				s.Subpath = stringValue(fv, path, bad)
 			case "resolved":
 				s.Resolved = stringValue(fv, path, bad)
+				if why := relativeProblem(s.Resolved); why != "" {
+					bad(fv, "%s %q %s", path, s.Resolved, why)
+				}
 			case "integrity":
 				s.Integrity = stringValue(fv, path, bad)
 			case "agents":
@@ -390,6 +454,111 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 			bad(r.node, "skills.%s depends on %s@%s, but the lock lists %s@%s", r.from, r.name, r.v, r.name, dep.Version)
 		}
 	}
+}
+
+// registryNameRE is the registry name grammar of the configuration
+// (config.json): lowercase letters, digits and hyphens, no hyphen at
+// either end. The CLI checks the reserved names.
+var registryNameRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+
+// decodeRegistries reads the registries section: each name's kind, url
+// and, for git, ref. A URL that carries a password, or user information
+// over http(s), is refused: credentials never belong in a committed file.
+func decodeRegistries(regs *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...any)) {
+	if regs.Kind != yaml.MappingNode {
+		if regs.Tag != "!!null" {
+			bad(regs, "registries must be a mapping from registry name to its kind and url")
+		}
+		return
+	}
+	l.Registries = map[string]LockedRegistry{}
+	eachPair(regs, bad, func(k, v *yaml.Node) {
+		name := k.Value
+		if !registryNameRE.MatchString(name) || len(name) > 64 {
+			bad(k, "%q is not a valid registry name (1-64 lowercase letters, digits and hyphens)", name)
+		}
+		if v.Kind != yaml.MappingNode {
+			bad(v, "registries.%s must be a mapping with kind and url", name)
+			return
+		}
+		var r LockedRegistry
+		var refNode *yaml.Node
+		eachPair(v, bad, func(fk, fv *yaml.Node) {
+			path := "registries." + name + "." + fk.Value
+			switch fk.Value {
+			case "kind":
+				r.Kind = stringValue(fv, path, bad)
+				switch r.Kind {
+				case lockKindLocal, lockKindGit, lockKindHTTP, lockKindBundled, "":
+				default:
+					bad(fv, "%s %q is not one of local, git, http, bundled", path, r.Kind)
+				}
+			case "url":
+				r.URL = stringValue(fv, path, bad)
+				if why := urlProblem(r.URL); why != "" {
+					bad(fv, "%s %s", path, why)
+				}
+			case "ref":
+				r.Ref, refNode = stringValue(fv, path, bad), fv
+			default:
+				bad(fk, "unknown key %q in registries.%s (expected kind, url or ref)", fk.Value, name)
+			}
+		})
+		if r.Kind == "" {
+			bad(k, "registries.%s has no kind", name)
+		}
+		if r.URL == "" {
+			bad(k, "registries.%s has no url", name)
+		}
+		if refNode != nil && r.Ref != "" && r.Kind != lockKindGit && r.Kind != "" {
+			bad(refNode, "registries.%s.ref applies to git registries only, not %s", name, r.Kind)
+		}
+		l.Registries[name] = r
+	})
+}
+
+// urlProblem says why a recorded registry URL cannot be kept in a lock,
+// or "" when it can.
+func urlProblem(raw string) string {
+	if why := relativeProblem(raw); why != "" {
+		return fmt.Sprintf("%q %s", raw, why)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.User == nil {
+		return ""
+	}
+	if _, ok := u.User.Password(); ok {
+		return "carries a password; credentials never go in skills.lock (git credential helpers keep them)"
+	}
+	if s := strings.ToLower(u.Scheme); (s == "https" || s == "http") && u.User.Username() != "" {
+		return "carries user information; credentials never go in skills.lock (git credential helpers keep them)"
+	}
+	return ""
+}
+
+// relativeProblem says why p, when it is written relative to the
+// project root, cannot be: the root itself is ".", anything below it
+// "./" and a clean slash-separated path that stays inside the project.
+// It is "" for p that is not relative, or is a fine relative path.
+func relativeProblem(p string) string {
+	switch {
+	case p == ".":
+		return ""
+	case p == ".." || strings.HasPrefix(p, "../"):
+		return "leaves the project; a relative path must stay inside it"
+	case !strings.HasPrefix(p, "./"):
+		return ""
+	}
+	rest := p[2:]
+	switch {
+	case strings.Contains(rest, "\\"):
+		return "must be slash-separated"
+	case rest == ".." || strings.HasPrefix(rest, "../") || strings.Contains(rest, "/../") || strings.HasSuffix(rest, "/.."):
+		return "leaves the project; a relative path must stay inside it"
+	case rest == "" || path.Clean(rest) != rest:
+		return "must be a clean path below the project root, written ./path"
+	}
+	return ""
 }
 
 func lockInvalid(file string, ps []lockProblem) *Error {

@@ -2,6 +2,8 @@ package resolve
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -57,7 +59,7 @@ func TestEncodeLock(t *testing.T) {
 		t.Errorf("Encode() =\n%s\nwant\n%s", got, designLock)
 	}
 	empty := string((&Lock{}).Encode())
-	if want := "lockfileVersion: 1\nskills: {}\n"; empty != want {
+	if want := "lockfileVersion: 2\nskills: {}\n"; empty != want {
 		t.Errorf("Encode(empty) = %q, want %q", empty, want)
 	}
 }
@@ -156,7 +158,7 @@ func TestDecodeLockErrors(t *testing.T) {
 		{"not a mapping", "- a\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:1: the top level must be a mapping with lockfileVersion, generatedWith and skills"}},
 		{"missing version", "skills: {}\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:1: lockfileVersion is missing"}},
 		{"version not int", "lockfileVersion: '1'\nskills: {}\n", "ASK_LOCK_INVALID", []string{"skills.lock:1:18: lockfileVersion must be a positive integer"}},
-		{"newer", "lockfileVersion: 2\nskills: {whatever: 1}\n", "ASK_LOCK_UNSUPPORTED", []string{"This agent-skills reads lockfileVersion 1."}},
+		{"newer", "lockfileVersion: 3\nskills: {whatever: 1}\n", "ASK_LOCK_UNSUPPORTED", []string{"This agent-skills reads lockfileVersion 1 to 2."}},
 		{"two documents", "lockfileVersion: 1\n---\nlockfileVersion: 1\n", "ASK_LOCK_INVALID", []string{"skills.lock:2:1: a lock file holds one YAML document"}},
 		{"unknown keys and bad fields", `lockfileVersion: 1
 extra: true
@@ -181,7 +183,7 @@ skills:
   no-version:
     registry: official
 `, "ASK_LOCK_INVALID", []string{
-			`skills.lock:2:1: unknown key "extra" (expected lockfileVersion, generatedWith or skills)`,
+			`skills.lock:2:1: unknown key "extra" (expected lockfileVersion, generatedWith, registries or skills)`,
 			`skills.lock:4:3: "Bad_Name" is not a valid skill name`,
 			`skills.lock:8:14: skills.good-one.version must be a string (quote it)`,
 			`skills.lock:10:13: skills.good-one.agents must be a list of agent ids`,
@@ -217,6 +219,7 @@ func FuzzDecodeLock(f *testing.F) {
 	f.Add([]byte("lockfileVersion: 1\nskills: {}\n"))
 	f.Add([]byte("lockfileVersion: 1\nskills:\n  aa:\n    version: 1.0.0\n    registry: 'x y'\n    agents: [\"a\\tb\"]\n"))
 	f.Add([]byte("lockfileVersion: 2\n"))
+	f.Add([]byte("lockfileVersion: 2\nregistries:\n  team: {kind: git, url: 'git@h:o/r.git', ref: main}\nskills:\n  aa:\n    version: 1.0.0\n    source: ./x\n"))
 	f.Add([]byte("{"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := DecodeLock(data, "skills.lock")
@@ -253,5 +256,148 @@ func TestLockSourceRefRoundTrip(t *testing.T) {
 	}
 	if string(got.Encode()) != string(data) {
 		t.Errorf("re-encoding changed the bytes")
+	}
+}
+
+// TestDecodeLockVersion1 reads a lock as agent-skills 0.1.0 wrote it
+// (lockfileVersion 1, no registries section): it stays readable, and
+// encoding it at its own version gives back the same bytes.
+func TestDecodeLockVersion1(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "lock", "v1.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := DecodeLock(data, "skills.lock")
+	if err != nil {
+		t.Fatalf("DecodeLock(v1.lock) = %v", err)
+	}
+	if l.LockfileVersion != 1 || l.Registries != nil {
+		t.Errorf("DecodeLock(v1.lock) = version %d, registries %v; want 1, none", l.LockfileVersion, l.Registries)
+	}
+	if got := l.Skills["team-style"]; got.Registry != "team" || got.Dependencies["java-basics"] != "1.2.0" {
+		t.Errorf("DecodeLock(v1.lock) team-style = %+v", got)
+	}
+	if got := string(l.Encode()); got != string(data) {
+		t.Errorf("Encode(DecodeLock(v1.lock)) =\n%s\nwant\n%s", got, data)
+	}
+}
+
+// TestLockRegistriesRoundTrip reads and writes a version-2 lock with a
+// registries section and project-relative folders, byte for byte.
+func TestLockRegistriesRoundTrip(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "lock", "v2.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := DecodeLock(data, "skills.lock")
+	if err != nil {
+		t.Fatalf("DecodeLock(v2.lock) = %v", err)
+	}
+	want := map[string]LockedRegistry{
+		"bundled":   {Kind: "bundled", URL: "bundled:"},
+		"local-reg": {Kind: "local", URL: "./registry"},
+		"team":      {Kind: "git", URL: "git@git.example.com:team/skills.git", Ref: "main"},
+	}
+	if !reflect.DeepEqual(l.Registries, want) {
+		t.Errorf("DecodeLock(v2.lock).Registries = %+v, want %+v", l.Registries, want)
+	}
+	if got := l.Skills["local-notes"].Source; got != "./skills-local/local-notes" {
+		t.Errorf("DecodeLock(v2.lock) local-notes source = %q, want ./skills-local/local-notes", got)
+	}
+	if got := string(l.Encode()); got != string(data) {
+		t.Errorf("Encode(DecodeLock(v2.lock)) =\n%s\nwant\n%s", got, data)
+	}
+	// A lock without a version writes the current one.
+	l.LockfileVersion = 0
+	if got := string(l.Encode()); got != string(data) {
+		t.Errorf("Encode(version 0) =\n%s\nwant\n%s", got, data)
+	}
+}
+
+// TestDecodeLockRegistryProblems: what a registries section, and a
+// relative folder, must not hold — every problem at its line and column.
+func TestDecodeLockRegistryProblems(t *testing.T) {
+	const skill = "skills:\n  aa:\n    version: 1.0.0\n    registry: team\n"
+	tests := []struct {
+		name, in string
+		details  []string
+	}{
+		{"registries in a version-1 lock", "lockfileVersion: 1\nregistries:\n  team: {kind: git, url: 'https://h/r.git'}\n" + skill,
+			[]string{"skills.lock:2:1: registries needs lockfileVersion 2 or later (this lock says 1)"}},
+		{"not a mapping", "lockfileVersion: 2\nregistries: [team]\n" + skill,
+			[]string{"skills.lock:2:13: registries must be a mapping from registry name to its kind and url"}},
+		{"entry problems", `lockfileVersion: 2
+registries:
+  Team:
+    kind: svn
+    url: https://h/r
+  nourl:
+    kind: git
+  local:
+    kind: local
+    url: /srv/reg
+    ref: main
+  odd:
+    kind: git
+    url: https://h/r.git
+    colour: red
+` + skill, []string{
+			`skills.lock:3:3: "Team" is not a valid registry name (1-64 lowercase letters, digits and hyphens)`,
+			`skills.lock:4:11: registries.Team.kind "svn" is not one of local, git, http, bundled`,
+			`skills.lock:6:3: registries.nourl has no url`,
+			`skills.lock:11:10: registries.local.ref applies to git registries only, not local`,
+			`skills.lock:15:5: unknown key "colour" in registries.odd (expected kind, url or ref)`,
+		}},
+		{"credentials", `lockfileVersion: 2
+registries:
+  a:
+    kind: git
+    url: https://alice:s3cret@h/r.git
+  b:
+    kind: http
+    url: https://ghp_token@h/index.json
+  c:
+    kind: git
+    url: ssh://git:pw@h/r.git
+` + skill, []string{
+			`skills.lock:5:10: registries.a.url carries a password; credentials never go in skills.lock (git credential helpers keep them)`,
+			`skills.lock:8:10: registries.b.url carries user information; credentials never go in skills.lock (git credential helpers keep them)`,
+			`skills.lock:11:10: registries.c.url carries a password; credentials never go in skills.lock (git credential helpers keep them)`,
+		}},
+		{"relative paths that leave the project", `lockfileVersion: 2
+registries:
+  a:
+    kind: local
+    url: ../elsewhere
+skills:
+  aa:
+    version: 1.0.0
+    source: ./skills/../../etc
+  bb:
+    version: 1.0.0
+    source: ./a//b
+    resolved: ./x/
+`, []string{
+			`skills.lock:5:10: registries.a.url "../elsewhere" leaves the project; a relative path must stay inside it`,
+			`skills.lock:9:13: skills.aa.source "./skills/../../etc" leaves the project; a relative path must stay inside it`,
+			`skills.lock:12:13: skills.bb.source "./a//b" must be a clean path below the project root, written ./path`,
+			`skills.lock:13:15: skills.bb.resolved "./x/" must be a clean path below the project root, written ./path`,
+		}},
+	}
+	for _, tt := range tests {
+		_, err := DecodeLock([]byte(tt.in), "skills.lock")
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeLockInvalid {
+			t.Errorf("DecodeLock(%s) = %v, want %s", tt.name, err, CodeLockInvalid)
+			continue
+		}
+		if !reflect.DeepEqual(e.Detail, tt.details) {
+			t.Errorf("DecodeLock(%s) details =\n%s\nwant\n%s", tt.name, strings.Join(e.Detail, "\n"), strings.Join(tt.details, "\n"))
+		}
+	}
+	// An ssh user is how the registry is reached, not a credential.
+	ok := "lockfileVersion: 2\nregistries:\n  team:\n    kind: git\n    url: ssh://git@h/r.git\n" + skill
+	if _, err := DecodeLock([]byte(ok), "skills.lock"); err != nil {
+		t.Errorf("DecodeLock(ssh user) = %v, want nil", err)
 	}
 }

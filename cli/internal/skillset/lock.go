@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -18,7 +21,9 @@ import (
 // This file keeps the books of skills.lock: reading and writing it, what
 // a restore fetches from it, and the --frozen-lockfile check.
 
-// ReadLock reads skills.lock at path; a missing file is (nil, nil).
+// ReadLock reads skills.lock at path; a missing file is (nil, nil). The
+// folders it records relative to the project root (the folder of path)
+// come back as absolute paths, which is how every command holds them.
 func ReadLock(path string) (*resolve.Lock, error) {
 	if path == "" {
 		return nil, nil
@@ -30,15 +35,24 @@ func ReadLock(path string) (*resolve.Lock, error) {
 	if err != nil {
 		return nil, askerr.IO("cannot read "+path, err)
 	}
-	return resolve.DecodeLock(data, filepath.Base(path))
+	l, err := resolve.DecodeLock(data, filepath.Base(path))
+	if err != nil {
+		return nil, err
+	}
+	localize(l, filepath.Dir(path))
+	return l, nil
 }
 
-// writeLock writes the lock atomically; an unchanged lock is not
+// writeLock writes the lock atomically, in the current format, with the
+// registries its skills come from (recordRegistries) and the folders
+// inside the project relative to its root; an unchanged lock is not
 // rewritten. A lock that would not read back is never written: every
 // later command would stop at it.
 func (s *Session) writeLock(path string, l *resolve.Lock) error {
 	l.GeneratedWith = s.opts.Generator
-	data := l.Encode()
+	l.LockfileVersion = resolve.LockfileVersion
+	s.recordRegistries(l)
+	data := portable(l, filepath.Dir(path)).Encode()
 	if _, err := resolve.DecodeLock(data, filepath.Base(path)); err != nil {
 		return &askerr.Error{Code: askerr.CodeInternal, Message: "refusing to write a skills.lock that does not read back", Err: err,
 			Try: []string{"report this bug in agent-skills with the output of agent-skills doctor"}}
@@ -50,6 +64,130 @@ func (s *Session) writeLock(path string, l *resolve.Lock) error {
 		return askerr.IO("cannot write "+path, err)
 	}
 	return nil
+}
+
+// localize turns the folders l records relative to the project root
+// ("." and "./path": sources, their resolved location, local and git
+// registries) into absolute paths under root. The codec has checked that
+// none leaves the project.
+func localize(l *resolve.Lock, root string) {
+	abs := func(p string) string {
+		if p == "." {
+			return root
+		}
+		if rest, ok := strings.CutPrefix(p, "./"); ok {
+			return filepath.Join(root, filepath.FromSlash(rest))
+		}
+		return p
+	}
+	for n, sk := range l.Skills {
+		sk.Source, sk.Resolved = abs(sk.Source), abs(sk.Resolved)
+		l.Skills[n] = sk
+	}
+	for n, r := range l.Registries {
+		if r.Kind == config.KindLocal || r.Kind == config.KindGit {
+			r.URL = abs(r.URL)
+			l.Registries[n] = r
+		}
+	}
+}
+
+// portable returns a copy of l for the file: every folder inside the
+// project root — a local source and its resolved location, a local or
+// git registry given by path — relative to it ("./path", "." for the root
+// itself), so that a clone at another path, on another machine, finds
+// it. Folders outside the project stay absolute.
+func portable(l *resolve.Lock, root string) *resolve.Lock {
+	out := *l
+	out.Skills = make(map[string]resolve.LockedSkill, len(l.Skills))
+	for n, sk := range l.Skills {
+		if filepath.IsAbs(sk.Source) {
+			sk.Source = relativeTo(root, sk.Source)
+			if filepath.IsAbs(sk.Resolved) {
+				sk.Resolved = relativeTo(root, sk.Resolved)
+			}
+		}
+		out.Skills[n] = sk
+	}
+	if l.Registries != nil {
+		out.Registries = make(map[string]resolve.LockedRegistry, len(l.Registries))
+		for n, r := range l.Registries {
+			if (r.Kind == config.KindLocal || r.Kind == config.KindGit) && filepath.IsAbs(r.URL) {
+				r.URL = relativeTo(root, r.URL)
+			}
+			out.Registries[n] = r
+		}
+	}
+	return &out
+}
+
+// relativeTo is p as skills.lock records it: "./rel" (or ".") when p is
+// root or below it, links resolved where they exist; p otherwise.
+func relativeTo(root, p string) string {
+	rel := func(root, p string) (string, bool) {
+		r, err := filepath.Rel(root, p)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+			return "", false
+		}
+		if r == "." {
+			return ".", true
+		}
+		return "./" + filepath.ToSlash(r), true
+	}
+	if root == "" {
+		return p
+	}
+	if r, ok := rel(filepath.Clean(root), filepath.Clean(p)); ok {
+		return r
+	}
+	if r, ok := rel(realPath(root), realPath(p)); ok {
+		return r
+	}
+	return p
+}
+
+// lockedAgentIDs returns the agents a restore installs for when none is
+// named: every agent an entry of l lists, sorted, but those the
+// configuration disables; none without a lock or when no entry lists an
+// agent (the detected agents are then used). skills.lock comes with the
+// project: an id must name a supported agent exactly (not an alias, not
+// "all"), else the restore stops with ASK_AGENT_UNKNOWN; when the
+// configuration disables every one, with ASK_NO_AGENT.
+func lockedAgentIDs(l *resolve.Lock, table *agents.Table, cfg *config.Config) ([]string, error) {
+	if l == nil {
+		return nil, nil
+	}
+	var all []string
+	for _, sk := range l.Skills {
+		all = append(all, sk.Agents...)
+	}
+	all = sortedAgents(all)
+	var ids, unknown, disabled []string
+	for _, id := range all {
+		a, err := table.Lookup(id)
+		switch {
+		case err != nil || a.ID() != id:
+			unknown = append(unknown, id)
+		case !cfg.AgentEnabled(id):
+			disabled = append(disabled, id)
+		default:
+			ids = append(ids, id)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &askerr.Error{Code: agents.CodeAgentUnknown,
+			Message: "skills.lock records agents this agent-skills does not know: " + strings.Join(unknown, ", "),
+			Detail:  []string{"Nothing was installed."},
+			Try: []string{"upgrade agent-skills (a newer one may have written the lock)",
+				"agent-skills install --agent <id>   (to restore for agents you name; agent-skills agents lists them)"}}
+	}
+	if len(ids) == 0 && len(disabled) > 0 {
+		return nil, &askerr.Error{Code: agents.CodeNoAgent,
+			Message: "skills.lock records only agents the configuration disables: " + strings.Join(disabled, ", "),
+			Detail:  []string{"Nothing was installed."},
+			Try:     []string{"agent-skills install --agent <id>   (to restore for the agents you name)"}}
+	}
+	return ids, nil
 }
 
 // sortedAgents returns ids sorted without repeats.

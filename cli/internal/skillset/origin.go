@@ -86,7 +86,8 @@ func (o Origin) subpath() string {
 
 // same reports whether o and other are one origin. A local folder is the
 // same folder however it was named: "/c" with folder "skills/x", or
-// "/c/skills/x" itself.
+// "/c/skills/x" itself; a repository is the same whatever transport
+// reaches it (git@github.com:o/r, github:o/r; see source.SameSource).
 func (o Origin) same(other Origin) bool {
 	if o.Registry != "" || other.Registry != "" {
 		return o.Registry == other.Registry && o.Source == "" && other.Source == ""
@@ -94,7 +95,7 @@ func (o Origin) same(other Origin) bool {
 	if filepath.IsAbs(o.Source) && filepath.IsAbs(other.Source) {
 		return filepath.Join(o.Source, o.subpath()) == filepath.Join(other.Source, other.subpath())
 	}
-	return o.Source == other.Source && o.subpath() == other.subpath()
+	return source.SameSource(o.Source, other.Source) && o.subpath() == other.subpath()
 }
 
 // holding is one record of where an installed skill came from: its

@@ -28,6 +28,11 @@ type Options struct {
 	// Fault, when set, is called at every fault-injection point (install's
 	// and the journal's); an error aborts the run there. Tests set it.
 	Fault func(point string) error
+	// LockedAgents, when no agent is named, selects the agents skills.lock
+	// records instead of the detected ones — detected or not, and only
+	// those the configuration does not disable: a restore installs what
+	// the lock records, where it records it (see Restore).
+	LockedAgents bool
 }
 
 // Session is one scope's skills: where they are, for which agents, from
@@ -51,32 +56,50 @@ type Session struct {
 
 	ws   *workspace.Machine
 	opts Options
+	// lockedAgents is set when the agents are those skills.lock records
+	// (Options.LockedAgents): a restore then installs each skill for the
+	// agents its own entry lists.
+	lockedAgents bool
 	// reports are the detection reports that selected the agents (none
 	// when they were named), for agentVersions.
 	reports []agents.Report
 }
 
-// Open decides the scope, opens the configured registries, selects the
-// agents and reads skills.lock.
+// Open decides the scope, opens the configured registries, reads
+// skills.lock, adds the registries only it records (after the configured
+// ones, untrusted; see lockregistries.go) and selects the agents.
 func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, error) {
 	sc, err := ws.DecideScope(opts.Scope)
 	if err != nil {
 		return nil, err
 	}
-	set, cfg, err := ws.ConfiguredFor(sc.Root)
+	cfg, list, err := ws.ConfiguredList(sc.Root)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := ReadLock(sc.LockPath())
+	if err != nil {
+		return nil, err
+	}
+	set, err := openWithLock(ws, cfg, list, lock)
 	if err != nil {
 		return nil, err
 	}
 	env := ws.AgentEnv(cfg, sc.Root)
-	adapters, reports, err := ws.SelectAgents(ctx, cfg, opts.Agents, env)
+	names := opts.Agents
+	fromLock := false
+	if opts.LockedAgents && len(names) == 0 {
+		if names, err = lockedAgentIDs(lock, ws.Table(), cfg); err != nil {
+			return nil, err
+		}
+		fromLock = len(names) > 0
+	}
+	adapters, reports, err := ws.SelectAgents(ctx, cfg, names, env)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, ws: ws, opts: opts, reports: reports}
-	if s.Lock, err = ReadLock(sc.LockPath()); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, Lock: lock, ws: ws, opts: opts,
+		reports: reports, lockedAgents: fromLock}, nil
 }
 
 // AgentIDs returns the ids of the selected agents, in selection order.

@@ -54,7 +54,7 @@ type settled struct {
 func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
 	out := &resolve.Lock{LockfileVersion: resolve.LockfileVersion, Skills: map[string]resolve.LockedSkill{}}
 	if l != nil {
-		out.LockfileVersion, out.GeneratedWith = l.LockfileVersion, l.GeneratedWith
+		out.LockfileVersion, out.GeneratedWith, out.Registries = l.LockfileVersion, l.GeneratedWith, maps.Clone(l.Registries)
 		for n, s := range l.Skills {
 			out.Skills[n] = s
 		}

@@ -1,7 +1,9 @@
 package skillset
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -120,6 +122,43 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 		out = append(out, f)
 	}
 	return out, cleanup, nil
+}
+
+// missingFolders refuses, before anything is fetched, a restore of skills
+// from folders (or local archives) that are not on this machine, naming
+// each path: one recorded relative to the project that was not committed
+// with it, or one outside the project, which only the machine that
+// installed it has.
+func missingFolders(entries map[string]resolve.LockedSkill, root string) error {
+	var detail, try []string
+	var first string
+	for _, name := range sortedKeys(entries) {
+		l := entries[name]
+		if !filepath.IsAbs(l.Source) {
+			continue
+		}
+		path := filepath.Join(l.Source, filepath.FromSlash(l.Subpath))
+		if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if first == "" {
+			first = fmt.Sprintf("%s comes from %s, which is not on this machine", name, path)
+		}
+		if rel := relativeTo(root, path); rel != path {
+			detail = append(detail, fmt.Sprintf("%s: skills.lock records the folder %s inside the project, and %s does not exist", name, rel, path))
+			try = append(try, fmt.Sprintf("commit %s with the project on the machine that installed %s, then run agent-skills install again", rel, name))
+			continue
+		}
+		detail = append(detail, fmt.Sprintf("%s: skills.lock records %s, outside the project (%s): only the machine that installed it has that folder", name, path, root))
+		try = append(try, fmt.Sprintf("put the folder at %s (or move it into the project and install it from there), then run agent-skills install again", path))
+	}
+	if first == "" {
+		return nil
+	}
+	if len(detail) > 1 {
+		first = fmt.Sprintf("%d skills come from folders that are not on this machine", len(detail))
+	}
+	return &askerr.Error{Code: source.CodeSourceNotFound, Message: first, Detail: append(detail, "Nothing was installed."), Try: try}
 }
 
 // keepDependencies gives a source package fetched again the dependencies

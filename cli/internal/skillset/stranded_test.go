@@ -37,6 +37,12 @@ func TestStrandedRegistryRenamed(t *testing.T) {
 			if _, err := w.open(global, nil).Install(t.Context(), InstallRequest{Args: []string{"lib@1.0.0"}}); err != nil {
 				t.Fatal(err)
 			}
+			// The lock does not record where team is (a lock written before
+			// lockfileVersion 2): with team gone from the configuration,
+			// nothing says where lib's registry is.
+			if !global {
+				w.recordRegistries(nil)
+			}
 			before := w.lockedVersions()
 			w.configure("company=" + w.reg)
 			const warned = `warning: registry "team" is not configured: lib 1.0.0 stays at its installed version (agent-skills registry add team <url> lets update move it)`
@@ -103,6 +109,7 @@ func TestStrandedDependency(t *testing.T) {
 	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"lib@1.0.0"}}); err != nil {
 		t.Fatal(err)
 	}
+	w.recordRegistries(nil) // as a lock of version 1, which does not say where team is
 	w.configure("company=" + w.reg)
 	out, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"app"}})
 	if err != nil {
@@ -135,7 +142,11 @@ func TestStrandedUnreachableAndUnlisted(t *testing.T) {
 	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"lib@1.0.0"}}); err != nil {
 		t.Fatal(err)
 	}
+	// team moves away: the configuration and the lock both say where it
+	// went (a lock naming it elsewhere than the configuration is refused,
+	// see TestLockRegistryMismatch).
 	w.configure("company="+w.reg, "team="+filepath.Join(w.base, "gone"))
+	w.recordRegistries(map[string]string{"team": filepath.Join(w.base, "gone"), "company": w.reg})
 	out, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"tool"}})
 	if err != nil || len(warnings(out)) != 1 || !strings.HasPrefix(warnings(out)[0], `warning: registry "team" cannot be reached (`) ||
 		!strings.HasSuffix(warnings(out)[0], "lib 1.0.0 stays at its installed version (update moves it once team can be reached)") {
@@ -143,6 +154,7 @@ func TestStrandedUnreachableAndUnlisted(t *testing.T) {
 	}
 
 	w.configure("team="+w.reg, "company="+w.reg)
+	w.recordRegistries(map[string]string{"team": w.reg, "company": w.reg})
 	w.published["lib"] = slices.DeleteFunc(w.published["lib"], func(p pkgSpec) bool { return p.version == "1.0.0" })
 	w.writeIndex()
 	out, err = w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"extra"}})
@@ -172,6 +184,7 @@ func TestStrandedRequirements(t *testing.T) {
 	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"app"}}); err != nil {
 		t.Fatal(err)
 	}
+	w.recordRegistries(nil) // as a lock of version 1, which does not say where team is
 	w.configure("company=" + w.reg)
 	requires := func() string {
 		s := w.open(false, nil)
@@ -225,10 +238,12 @@ func TestRestoreStranded(t *testing.T) {
 		os.RemoveAll(filepath.Join(w.root(false, id), "tool"))
 		os.Remove(filepath.Join(w.root(false, id), ".agent-skills", "receipts", "tool.json"))
 	}
+	// The lock does not say where team is (as a lock of version 1).
 	l := w.lock()
 	e := l.Skills["tool"]
 	e.Registry = "company"
 	l.Skills["tool"] = e
+	l.Registries = nil
 	writeFile(t, filepath.Join(w.proj, "skills.lock"), string(l.Encode()))
 	w.configure("company=" + w.reg)
 	out, err := w.open(false, nil).Restore(t.Context(), RestoreRequest{})
@@ -250,6 +265,7 @@ func TestRestoreStranded(t *testing.T) {
 	e = l.Skills["tool"]
 	e.Registry = "other"
 	l.Skills["tool"] = e
+	l.Registries = nil
 	writeFile(t, filepath.Join(w.proj, "skills.lock"), string(l.Encode()))
 	_, err = w.open(false, nil).Restore(t.Context(), RestoreRequest{})
 	wantDetail := []string{

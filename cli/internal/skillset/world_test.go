@@ -305,3 +305,20 @@ func codeOf(err error) string {
 	}
 	return askerr.CodeOf(err)
 }
+
+// recordRegistries rewrites skills.lock with regs (name → local folder)
+// as its registries section; nil drops the section, which leaves a lock
+// that does not say where its registries are, as every lock written
+// before lockfileVersion 2.
+func (w *world) recordRegistries(regs map[string]string) {
+	w.t.Helper()
+	l := w.lock()
+	l.Registries = nil
+	for n, dir := range regs {
+		if l.Registries == nil {
+			l.Registries = map[string]resolve.LockedRegistry{}
+		}
+		l.Registries[n] = resolve.LockedRegistry{Kind: "local", URL: dir}
+	}
+	writeFile(w.t, filepath.Join(w.proj, workspace.LockFileName), string(l.Encode()))
+}

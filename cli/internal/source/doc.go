@@ -8,6 +8,8 @@
 //	Fetch(ctx, Ref, Options) (*Result, error)    // resolve, discover, materialise
 //	Restore(ctx, Pin, Options) (*Package, error) // exactly what a lock recorded
 //	Identity(Ref, getenv) string                 // the canonical source id
+//	Record(Ref, getenv) string                   // the source as skills.lock records it (ssh kept)
+//	SameSource(a, b) bool                        // two records of one source
 //	Tags(ctx, Ref, Options) ([]string, error)    // semver tags, newest first
 //	PseudoVersion(time, sha) string              // 0.0.0-<yyyymmddhhmmss>-<sha12>
 //	(zip extraction is registry.ExtractZip, shared with the registries)

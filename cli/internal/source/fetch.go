@@ -99,7 +99,7 @@ func (o *Options) maxBytes() int64 {
 
 // Result is what a source offered and what Fetch materialised.
 type Result struct {
-	// Source is the canonical source id (see Identity).
+	// Source is the source as skills.lock records it (see Record).
 	Source string
 	// URL is where the source was read: the clone URL, the archive URL or
 	// the path, without credentials.
@@ -137,7 +137,7 @@ type Package struct {
 	Dir string
 	// Subpath is the skill's folder inside the source ("" = the root).
 	Subpath string
-	// Source is the canonical source id, for skills.lock's `source`.
+	// Source is the source as skills.lock records it (see Record).
 	Source string
 	// Ref is the ref that was asked for ("" = the default branch).
 	Ref string
@@ -235,7 +235,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer t.clean()
-	res := &Result{Source: Identity(r, opts.Getenv), URL: t.url, Commit: t.commit}
+	res := &Result{Source: Record(r, opts.Getenv), URL: t.url, Commit: t.commit}
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
 	}

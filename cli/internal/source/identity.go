@@ -40,6 +40,91 @@ func Identity(r Ref, getenv func(string) string) string {
 	return gitIdentity(r.URL, getenv)
 }
 
+// Record returns the source of r as skills.lock records it, and as a
+// restore and update reach it again: Identity, except that a reference
+// over ssh keeps its transport and user, so that a teammate restores
+// git@host:owner/repo over ssh, as it was installed, and not over https
+// (which a private repository may refuse without a token).
+//
+//   - scp-like user@host:path: "user@host:path", the host lower-cased and
+//     the path as written (relative to the ssh user's home) minus
+//     trailing slashes and ".git";
+//   - ssh://user@host[:port]/path (and git+ssh, ssh+git):
+//     "ssh://user@host[:port]/path", the same way;
+//   - GitHub and GitLab paths are lower-cased, as in Identity.
+//
+// A password in an ssh URL is never recorded. Two records of one
+// repository, whatever their transport, are one source (SameSource).
+func Record(r Ref, getenv func(string) string) string {
+	if r.Kind == KindGit {
+		if rec, ok := sshRecord(r.URL); ok {
+			return rec
+		}
+	}
+	return Identity(r, getenv)
+}
+
+// sshRecord is Record of a git URL over ssh; ok is false for any other.
+func sshRecord(raw string) (string, bool) {
+	raw, _, _ = strings.Cut(raw, "#")
+	fold := func(host, p string) string {
+		if host == "github.com" || host == "www.github.com" || host == "gitlab.com" {
+			return strings.ToLower(p)
+		}
+		return p
+	}
+	if !strings.Contains(raw, "://") {
+		m := scpRE.FindStringSubmatch(raw)
+		if m == nil {
+			return "", false
+		}
+		user, _, _ := strings.Cut(raw, "@")
+		if !strings.Contains(raw[:strings.Index(raw, ":")], "@") {
+			user = ""
+		}
+		host := strings.ToLower(m[1])
+		p := fold(host, trimGit(strings.TrimRight(m[2], "/")))
+		if user == "" {
+			return host + ":" + p, true
+		}
+		return user + "@" + host + ":" + p, true
+	}
+	u, ok := parseGitURL(raw)
+	if !ok || u.Scheme != "ssh" {
+		return "", false
+	}
+	host := strings.ToLower(u.Hostname())
+	if port := u.Port(); port != "" && port != "22" {
+		host += ":" + port
+	}
+	auth := ""
+	if u.User != nil && u.User.Username() != "" {
+		auth = u.User.Username() + "@"
+	}
+	return "ssh://" + auth + host + "/" + fold(strings.ToLower(u.Hostname()), trimGit(strings.Trim(u.Path, "/"))), true
+}
+
+// SameSource reports whether two recorded sources (Record, or Identity
+// as older locks and receipts hold it) are one repository, folder or
+// archive: git@github.com:o/r, ssh://git@github.com/o/r and github:o/r
+// are one, as are git@host:team/x and https://host/team/x.
+func SameSource(a, b string) bool {
+	return a == b || sourceKey(a) == sourceKey(b)
+}
+
+// sourceKey is the transport-free identity of a recorded source.
+func sourceKey(s string) string {
+	switch {
+	case strings.HasPrefix(s, "github:"), strings.HasPrefix(s, "gitlab:"):
+		return s
+	case filepath.IsAbs(s):
+		return filepath.Clean(s)
+	case isArchiveName(s) && (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")):
+		return s
+	}
+	return gitIdentity(s, nil)
+}
+
 // gitIdentity canonicalises a git URL.
 func gitIdentity(raw string, getenv func(string) string) string {
 	for _, h := range []struct {

@@ -188,3 +188,43 @@ func TestTagVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestRecord: a source reached over ssh is recorded with its transport and
+// user, and is still the same source as its https and shorthand forms.
+func TestRecord(t *testing.T) {
+	tests := []struct{ in, want, same string }{
+		{"git@github.com:Owner/Repo.git", "git@github.com:owner/repo", "github:owner/repo"},
+		{"git@git.example.com:team/skills.git", "git@git.example.com:team/skills", "https://git.example.com/team/skills"},
+		{"git@git.example.com:Team/Skills/", "git@git.example.com:Team/Skills", "https://git.example.com/Team/Skills"},
+		{"ssh://git@GIT.example.com/team/skills.git", "ssh://git@git.example.com/team/skills", "https://git.example.com/team/skills"},
+		{"ssh://git:pw@git.example.com:2222/team/skills", "ssh://git@git.example.com:2222/team/skills", "https://git.example.com/team/skills"},
+		{"git+ssh://deploy@host.example/srv/x.git#v1", "ssh://deploy@host.example/srv/x", "https://host.example/srv/x"},
+		{"https://github.com/owner/repo", "github:owner/repo", "github:owner/repo"},
+		{"https://git.example.com/team/skills.git", "https://git.example.com/team/skills", "git@git.example.com:team/skills"},
+		{"owner/repo", "github:owner/repo", "git@github.com:owner/repo.git"},
+	}
+	for _, tt := range tests {
+		r, ok, err := Parse(tt.in, "/app", nil)
+		if !ok || err != nil {
+			t.Fatalf("Parse(%q) = %v, %v", tt.in, ok, err)
+		}
+		if got := Record(r, nil); got != tt.want {
+			t.Errorf("Record(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if !SameSource(Record(r, nil), tt.same) {
+			t.Errorf("SameSource(%q, %q) = false, want true", Record(r, nil), tt.same)
+		}
+		if got := Record(r, nil); !SameSource(got, Identity(r, nil)) {
+			t.Errorf("SameSource(Record(%q), Identity) = false, want true", tt.in)
+		}
+	}
+	for _, pair := range [][2]string{
+		{"git@github.com:owner/repo", "github:owner/other"},
+		{"git@a.example:team/x", "git@b.example:team/x"},
+		{"/srv/skills/a", "/srv/skills/b"},
+	} {
+		if SameSource(pair[0], pair[1]) {
+			t.Errorf("SameSource(%q, %q) = true, want false", pair[0], pair[1])
+		}
+	}
+}

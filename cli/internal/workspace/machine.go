@@ -97,6 +97,21 @@ func (m *Machine) Configured() (*registry.Set, *config.Config, error) {
 // registry that a user's registry of the same name shadows is reported
 // through Notify.
 func (m *Machine) ConfiguredFor(projectRoot string) (*registry.Set, *config.Config, error) {
+	cfg, list, err := m.ConfiguredList(projectRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := m.OpenRegistries(cfg, list)
+	if err != nil {
+		return nil, nil, err
+	}
+	return set, cfg, nil
+}
+
+// ConfiguredList is ConfiguredFor without opening the registries: the
+// configuration and the merged list, for a caller that adds registries
+// of its own (skills.lock's) before opening them.
+func (m *Machine) ConfiguredList(projectRoot string) (*config.Config, *RegistryList, error) {
 	cfg, err := m.LoadConfig()
 	if err != nil {
 		return nil, nil, err
@@ -108,11 +123,7 @@ func (m *Machine) ConfiguredFor(projectRoot string) (*registry.Set, *config.Conf
 	for _, s := range list.Shadowed {
 		m.notify(ShadowNotice(s))
 	}
-	set, err := m.OpenRegistries(cfg, list)
-	if err != nil {
-		return nil, nil, err
-	}
-	return set, cfg, nil
+	return cfg, list, nil
 }
 
 // ConfigAndProject loads the configuration and finds the project root

@@ -121,6 +121,9 @@ const (
 	FromUser = "user"
 	// FromProject is the project's registries file (config.ProjectFileName).
 	FromProject = "project"
+	// FromLock is a registry only skills.lock names (opened after the
+	// others, untrusted; see skillset's lockregistries.go).
+	FromLock = "lock"
 )
 
 // ListedRegistry is one registry of a RegistryList and where it comes
