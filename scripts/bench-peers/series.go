@@ -200,6 +200,9 @@ func (s *series) oursInstall() []string {
 }
 
 func (s *series) once(op, tool string, r int) {
+	if tool == "floor" && (op == "start" || op == "list") {
+		return // no floor for these
+	}
 	var d runDir
 	var err error
 	switch op {
@@ -268,7 +271,8 @@ func (s *series) once(op, tool string, r int) {
 			{argv: []string{"rm", "-rf", claude, agents}, dir: d.proj, env: e, mark: "copy"},
 			{argv: []string{"sync", "-f", d.proj}, dir: d.proj, env: e, mark: "durable"},
 		}
-	default: // start/floor, list/floor
+	default:
+		s.fail(op, tool, r, "the harness has no command for this")
 		return
 	}
 	if err != nil {
