@@ -44,6 +44,23 @@ func (s *series) report(w io.Writer) {
 	for _, n := range s.notes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
+	fmt.Fprintf(w, "\nEvery round's wall in ms, in the order run (– a failed run):\n\n")
+	for _, op := range s.c.ops {
+		for _, key := range []string{"ours", "theirs", "copy", "durable"} {
+			v := s.res[op+"/"+key]
+			if v == nil {
+				continue
+			}
+			cells := make([]string, len(v))
+			for r, smp := range v {
+				cells[r] = "–"
+				if smp.ok {
+					cells[r] = fmt.Sprintf("%.1f", float64(smp.wall)/float64(time.Millisecond))
+				}
+			}
+			fmt.Fprintf(w, "    %-8s %-8s %s\n", op, key, strings.Join(cells, " "))
+		}
+	}
 	if len(s.fails) > 0 {
 		fmt.Fprintf(w, "\n### Failures (%d)\n\n", len(s.fails))
 		for _, f := range s.fails {
