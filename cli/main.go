@@ -43,6 +43,7 @@ type app struct {
 	Disable   disableCmd   `cmd:"" group:"Skills" help:"Switch installed skills off for every agent without uninstalling them."`
 	Enable    enableCmd    `cmd:"" group:"Skills" help:"Switch disabled skills on again."`
 	List      listCmd      `cmd:"" group:"Skills" help:"List installed skills per agent and scope."`
+	Outdated  outdatedCmd  `cmd:"" group:"Skills" help:"Show installed skills with newer versions (read-only)."`
 	Search    searchCmd    `cmd:"" group:"Skills" help:"Search the configured registries."`
 	Info      infoCmd      `cmd:"" group:"Skills" help:"Show a skill's manifest, versions, dependencies and install state."`
 	Agents    agentsCmd    `cmd:"" group:"Skills" help:"Show the supported agents, what was detected, and where each reads skills."`
