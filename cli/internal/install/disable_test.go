@@ -331,3 +331,41 @@ func TestDisabledNames(t *testing.T) {
 		t.Errorf("ambiguousName = %q, want x/SKILL.md.disabled", got)
 	}
 }
+
+// TestHostileDisabledReceipt: a committed receipt that claims its package
+// is disabled and names files outside the package folder cannot make
+// enable (or disable) rename anything: it is refused as unreadable and the
+// files stay where they are.
+func TestHostileDisabledReceipt(t *testing.T) {
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject)
+	mustInstall(t, opts, toggleSet(t, w, "1.0.0")...)
+	outside := filepath.Join(w.project, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "SKILL.md.disabled"), []byte("not yours"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rp := filepath.Join(w.project, ".claude/skills", metaDir, "receipts", "a.json")
+	raw := readFile(t, rp)
+	hostile := strings.Replace(raw, `"path": "SKILL.md"`, `"path": "../../outside/SKILL.md.disabled"`, 1)
+	hostile = strings.Replace(hostile, `"files":`, `"disabled": true, "files":`, 1)
+	if hostile == raw || !strings.Contains(hostile, `"disabled": true`) || !strings.Contains(hostile, "outside") {
+		t.Fatalf("could not plant the hostile receipt in:\n%s", raw)
+	}
+	if err := os.WriteFile(rp, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, w.project)
+	for _, disabled := range []bool{false, true} {
+		o := opts
+		o.Force = true
+		if _, err := SetDisabled(t.Context(), []string{"a"}, disabled, o); err == nil {
+			t.Errorf("SetDisabled(a, %v) with a receipt naming ../../outside = nil, want it refused", disabled)
+		}
+		if after := snapshot(t, w.project); after != before {
+			t.Errorf("SetDisabled(a, %v) with a hostile receipt changed the tree:\n%s\nwant\n%s", disabled, after, before)
+		}
+	}
+}
