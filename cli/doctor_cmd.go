@@ -350,9 +350,13 @@ func (d *doctor) installed(aenv agents.Env, root string, all []agents.Adapter) {
 				d.add("skills", subject, "fail", "its install receipt is unreadable or does not match",
 					"agent-skills install "+in.Name+" --force to rewrite it")
 			default:
-				d.add("skills", subject, "ok", in.Version+" from "+ui.Dash(skillset.OriginOf(in).String()), "")
+				msg := in.Version + " from " + ui.Dash(skillset.OriginOf(in).String())
+				if in.Disabled {
+					msg += ", disabled: no agent lists it"
+				}
+				d.add("skills", subject, "ok", msg, "")
 			}
-			if len(in.SeenTwiceBy) > 0 {
+			if len(in.SeenTwiceBy) > 0 && !in.Disabled {
 				d.add("skills", subject, "fail", "visible twice to "+strings.Join(in.SeenTwiceBy, ", "),
 					"agent-skills uninstall "+in.Name+" from one of the folders (or remove the copy by hand)")
 			}

@@ -68,6 +68,7 @@ func (c *installCmd) Run(e *env) error {
 		out, err = s.Restore(e.ctx, skillset.RestoreRequest{Force: c.Force, DryRun: c.DryRun, Strict: c.Strict,
 			FrozenLockfile: c.FrozenLockfile, Progress: e.Progress(c.JSON)})
 	} else {
+		c.explainGlobal(e, s)
 		var pick func([]source.Found) ([]source.Found, error)
 		if e.OutIsTerminal() && e.stdinIsTerminal() {
 			pick = e.pickSkills
@@ -78,6 +79,22 @@ func (c *installCmd) Run(e *env) error {
 	}
 	e.Report(out, c.JSON)
 	return err
+}
+
+// explainGlobal says, once, at the point of surprise, why an install in
+// a git repository goes to the user's global folders: neither --global
+// nor --project was given, and the repository has no skills.lock and no
+// agent folder yet, so it is not taken for a project (docs/cli.md).
+func (c *installCmd) explainGlobal(e *env, s *skillset.Session) {
+	if c.Scope.Global || c.Scope.Project || s.Scope.Project() {
+		return
+	}
+	root, err := e.ws.ProjectRoot(c.Scope.ProjectRoot)
+	if err != nil || root == "" {
+		return
+	}
+	e.Info("installing globally, for every project of yours: %s has no skills.lock and no agent folder yet; "+
+		"to install into this project only (creating its agent folders and skills.lock), add --project", ui.Field(root))
 }
 
 // list prints what one source offers (--list).

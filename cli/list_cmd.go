@@ -26,8 +26,9 @@ type listCmd struct {
 
 func (c *listCmd) Help() string {
 	return `Lists installed skills, commands and workflows per scope with their version, the agents
-that see them, where they came from (a registry, or a source and "//" the folder in it), their state (ok, modified: a file the
-install wrote was changed; unmanaged: not installed by agent-skills; receipt-broken),
+that see them, where they came from (a registry, or a source and "//" the folder in it), their state (ok; disabled: installed,
+but no agent lists it until agent-skills enable; modified: a file the install wrote was
+changed; unmanaged: not installed by agent-skills; receipt-broken),
 files you added, and what requires what (from skills.lock in a project that has one, else
 from the receipts).
 
@@ -119,6 +120,12 @@ func (c *listCmd) Run(e *env) error {
 		// Names, versions and files come from receipts and folders that a
 		// project clone controls: every field is escaped.
 		state := string(in.State)
+		switch {
+		case in.Disabled && in.State == install.StateOK:
+			state = "disabled"
+		case in.Disabled:
+			state += ", disabled"
+		}
 		if len(in.RequiredBy) > 0 {
 			state += " (required by " + strings.Join(in.RequiredBy, ", ") + ")"
 		}

@@ -40,7 +40,10 @@ type app struct {
 	Install   installCmd   `cmd:"" group:"Skills" help:"Install skills for your coding agents (or restore skills.lock)."`
 	Uninstall uninstallCmd `cmd:"" group:"Skills" help:"Remove installed skills (only the files agent-skills wrote)."`
 	Update    updateCmd    `cmd:"" group:"Skills" help:"Update installed skills within ^installed (or across majors with --major)."`
+	Disable   disableCmd   `cmd:"" group:"Skills" help:"Switch installed skills off for every agent without uninstalling them."`
+	Enable    enableCmd    `cmd:"" group:"Skills" help:"Switch disabled skills on again."`
 	List      listCmd      `cmd:"" group:"Skills" help:"List installed skills per agent and scope."`
+	Outdated  outdatedCmd  `cmd:"" group:"Skills" help:"Show installed skills with newer versions (read-only)."`
 	Search    searchCmd    `cmd:"" group:"Skills" help:"Search the configured registries."`
 	Info      infoCmd      `cmd:"" group:"Skills" help:"Show a skill's manifest, versions, dependencies and install state."`
 	Agents    agentsCmd    `cmd:"" group:"Skills" help:"Show the supported agents, what was detected, and where each reads skills."`

@@ -92,6 +92,11 @@ type LockedSkill struct {
 	Agents []string
 	// Dependencies maps each direct dependency to its locked version.
 	Dependencies map[string]string
+	// Disabled records a skill that stays installed for its agents but
+	// that no agent lists until it is enabled again (agent-skills
+	// disable). Optional: written only when true, so a lock without
+	// disabled skills is byte for byte what older versions wrote.
+	Disabled bool
 }
 
 // Pins returns the lock's versions and registries in the form
@@ -158,6 +163,9 @@ func (l *Lock) Encode() []byte {
 			quoted[i] = yamlScalar(a, true)
 		}
 		fmt.Fprintf(&b, "    agents: [%s]\n", strings.Join(quoted, ", "))
+		if s.Disabled {
+			b.WriteString("    disabled: true\n")
+		}
 		if len(s.Dependencies) == 0 {
 			b.WriteString("    dependencies: {}\n")
 			continue
@@ -417,6 +425,12 @@ func decodeSkills(skills *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...an
 						s.Agents = append(s.Agents, id)
 					}
 				}
+			case "disabled":
+				if fv.Kind != yaml.ScalarNode || fv.Tag != "!!bool" {
+					bad(fv, "%s must be true or false", path)
+					return
+				}
+				s.Disabled = strings.EqualFold(fv.Value, "true")
 			case "dependencies":
 				if fv.Kind != yaml.MappingNode {
 					if fv.Tag != "!!null" {

@@ -401,3 +401,41 @@ skills:
 		t.Errorf("DecodeLock(ssh user) = %v, want nil", err)
 	}
 }
+
+// TestLockDisabledRoundTrip: disabled is optional and written only when
+// true; a disabled skill reads back.
+func TestLockDisabledRoundTrip(t *testing.T) {
+	l := designLockValue()
+	if strings.Contains(string(l.Encode()), "disabled") {
+		t.Fatalf("Encode() of a lock without disabled skills writes disabled:\n%s", l.Encode())
+	}
+	s := l.Skills["java-basics"]
+	s.Disabled = true
+	l.Skills["java-basics"] = s
+	data := l.Encode()
+	if want := "    agents: [claude-code, codex]\n    disabled: true\n    dependencies: {}\n"; !strings.Contains(string(data), want) {
+		t.Fatalf("Encode() =\n%s\nwant it to hold\n%s", data, want)
+	}
+	got, err := DecodeLock(data, "skills.lock")
+	if err != nil {
+		t.Fatalf("DecodeLock(Encode()) = %v", err)
+	}
+	if !got.Skills["java-basics"].Disabled || got.Skills["java-performance"].Disabled {
+		t.Errorf("DecodeLock(Encode()) disabled = %v, %v; want true, false", got.Skills["java-basics"].Disabled, got.Skills["java-performance"].Disabled)
+	}
+	if string(got.Encode()) != string(data) {
+		t.Errorf("re-encoding changed the bytes")
+	}
+	_, err = DecodeLock([]byte("lockfileVersion: 1\nskills:\n  aa:\n    version: 1.0.0\n    registry: x\n    disabled: maybe\n"), "skills.lock")
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeLockInvalid || !strings.Contains(strings.Join(e.Detail, "\n"), "skills.lock:6:15: skills.aa.disabled must be true or false") {
+		t.Errorf("DecodeLock(disabled: maybe) = %v %v, want ASK_LOCK_INVALID at 6:15", err, askDetail(e))
+	}
+}
+
+func askDetail(e *Error) []string {
+	if e == nil {
+		return nil
+	}
+	return e.Detail
+}

@@ -2,7 +2,9 @@
 # e2e-agents: install sample skills with agent-skills for Claude Code and Codex,
 # in both scopes, then ask the REAL agents (../shared/tools/agent-oracle) which
 # skills they discover, and check that each installed skill is listed exactly
-# once per agent, with the description of its SKILL.md.
+# once per agent, with the description of its SKILL.md. Then disable a project
+# skill, a global one and a command, check that neither agent lists them, enable
+# them again and check that both list them as before.
 #
 # Needs node and npm (the oracle installs the pinned agents from the npm
 # registry into its cache once). Not run by CI.
@@ -46,5 +48,36 @@ n=$(awk -F'\t' '$1=="claude" && $2=="review-diff"' "$out" | wc -l)
 awk -F'\t' '$1=="claude" && $2=="review-diff" {printf "%s\t%s\t%.70s…\t%s\n", $1, $2, $3, $4}' "$out"
 [ "$n" = 1 ] || { echo "FAIL: claude lists the review-diff command $n times, want 1"; fail=1; }
 if awk -F'\t' '$1=="codex" && $2=="review-diff"' "$out" | grep -q .; then echo "FAIL: codex lists a command"; fail=1; fi
-if [ $fail = 0 ]; then echo "e2e-agents: every installed skill is listed exactly once by each agent, with its description"; fi
+[ $fail = 0 ] && echo "e2e-agents: every installed skill is listed exactly once by each agent, with its description"
+
+# count AGENT NAME FILE: how many times the agent lists the skill in FILE.
+count() { awk -F'\t' -v a="$1" -v s="$2" '$1==a && $2==s' "$3" | wc -l | tr -d ' '; }
+off=(skill-authoring git-commit-messages review-diff)   # a project skill, a global one, a command
+(cd "$work/proj" && "$bin" $offline disable skill-authoring review-diff)
+(cd "$work/proj" && "$bin" $offline disable git-commit-messages --global)
+(cd "$work/proj" && "$oracle" --project "$work/proj") >"$work/disabled.tsv"
+echo "--- after agent-skills disable ${off[*]} ---"
+for agent in codex claude; do
+  for name in "${off[@]}"; do
+    n=$(count "$agent" "$name" "$work/disabled.tsv")
+    echo "$agent	$name	listed $n times"
+    [ "$n" = 0 ] || { echo "FAIL: $agent still lists the disabled $name"; fail=1; }
+  done
+  n=$(count "$agent" java-performance "$work/disabled.tsv")
+  [ "$n" = 1 ] || { echo "FAIL: $agent lists java-performance, which stayed enabled, $n times"; fail=1; }
+done
+(cd "$work/proj" && "$bin" $offline enable skill-authoring review-diff)
+(cd "$work/proj" && "$bin" $offline enable git-commit-messages --global)
+(cd "$work/proj" && "$oracle" --project "$work/proj") >"$work/enabled.tsv"
+echo "--- after agent-skills enable ${off[*]} ---"
+for agent in codex claude; do
+  for name in "${off[@]}"; do
+    want=1
+    [ "$agent/$name" = codex/review-diff ] && want=0   # Codex reads no commands
+    n=$(count "$agent" "$name" "$work/enabled.tsv")
+    echo "$agent	$name	listed $n times"
+    [ "$n" = "$want" ] || { echo "FAIL: $agent lists the enabled $name $n times, want $want"; fail=1; }
+  done
+done
+[ $fail = 0 ] && echo "e2e-agents: disabled skills are listed by neither agent, and again once each after enable"
 exit $fail

@@ -178,6 +178,9 @@ func TestHelperProcess(t *testing.T) {
 	opts.noExchange = os.Getenv("HELPER_NOEXCHANGE") == "1"
 	var items []Item
 	for _, dir := range strings.Split(os.Getenv("HELPER_ITEMS"), ",") {
+		if dir == "" {
+			continue // SetDisabled takes names, not items
+		}
 		pkg, ds := format.Load(os.DirFS(dir), format.LoadOptions{})
 		if ds.HasErrors() {
 			t.Fatal(ds)
@@ -195,6 +198,10 @@ func TestHelperProcess(t *testing.T) {
 	// The CLI holds the run lock around every install; so do the
 	// concurrent helpers.
 	if err := WithLock(t.Context(), w.lock, func() error {
+		if names := os.Getenv("HELPER_DISABLE"); names != "" {
+			_, err := SetDisabled(t.Context(), strings.Split(names, ","), true, opts)
+			return err
+		}
 		_, err := Install(t.Context(), items, opts)
 		return err
 	}); err != nil {

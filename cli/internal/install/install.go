@@ -71,7 +71,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 	}
 	now := opts.now().UTC().Format(time.RFC3339)
 	var txns []*txn
-	var refused []Result
+	var refused, blocked []Result
 	dests := map[string]string{}
 	for _, it := range items {
 		if err := ctx.Err(); err != nil {
@@ -114,24 +114,36 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				return rep, fmt.Errorf("install: %s and %s both install to %s", other, name, dest)
 			}
 			dests[dest] = name
+			disabled := stateIn(tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
+			place := placeOf(dest, tgt.Shape, disabled)
 			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes)
 			if err != nil {
 				return rep, err
 			}
+			r := base
+			r.Root, r.Dest, r.Readers = tgt.Root, place, slices.Clone(tgt.Readers)
+			if disabled {
+				if f := ambiguousName(recs, tgt.Shape); f != "" {
+					r.Outcome, r.Reason = OutcomeRefused, fmt.Sprintf("it is disabled here, and the new version has a file named %s, which a disabled SKILL.md would be named too", f)
+					blocked = append(blocked, r)
+					rep.Results = append(rep.Results, r)
+					continue
+				}
+				files, recs = hideFiles(files, recs, tgt.Shape)
+			}
 			t := &txn{
-				kind: txnWrite, root: tgt.Root, name: name, dest: dest, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
+				kind: txnWrite, root: tgt.Root, name: name, dest: place, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
 				rec: &receipt{
 					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
 					Shape: tgt.Shape, Registry: it.Registry, Source: it.Source, Subpath: it.Subpath, Resolved: it.Resolved, Integrity: it.Integrity,
 					Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
+					Disabled: disabled,
 				},
 			}
-			r := base
-			r.Root, r.Dest, r.Readers = tgt.Root, dest, slices.Clone(tgt.Readers)
 			for _, f := range recs {
 				r.Files = append(r.Files, f.Path)
 			}
-			keep, err := classify(t, &r, opts, dg)
+			keep, err := classify(t, dest, &r, opts, dg)
 			if err != nil {
 				return rep, err
 			}
@@ -146,17 +158,49 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 	if len(refused) > 0 {
 		return rep, modifiedError("install", refused)
 	}
+	if len(blocked) > 0 {
+		return rep, blockedError("install", blocked)
+	}
 	if opts.DryRun {
 		return rep, nil
 	}
 	return rep, run(txns, opts)
 }
 
+// stateIn returns whether the package name, whose enabled place in root
+// is dest, is to be written disabled: as its receipt there says, or, with
+// none that can be read, as asked.
+func stateIn(root, name, dest string, shape agents.Shape, asked bool, dg *format.Digester) bool {
+	if old, _, _, err := current(root, name, dest, shape, dg); err == nil && old != nil {
+		return old.Disabled
+	}
+	return asked
+}
+
+// hideFiles renames the staged files and their records to the names they
+// have while disabled, keeping both in the order of the records' paths.
+func hideFiles(files []stagedFile, recs []fileRecord, shape agents.Shape) ([]stagedFile, []fileRecord) {
+	idx := make([]int, len(recs))
+	for i := range recs {
+		idx[i] = i
+		recs[i].Path = hiddenPath(recs[i].Path, shape)
+		files[i].rel = recs[i].Path
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(recs[a].Path, recs[b].Path) })
+	outF := make([]stagedFile, len(idx))
+	outR := make([]fileRecord, len(idx))
+	for i, k := range idx {
+		outF[i], outR[i] = files[k], recs[k]
+	}
+	return outF, outR
+}
+
 // classify compares the destination of t with its receipt and decides the
-// outcome. It fills t's old receipt, the user's files to keep and r's
+// outcome; shown is the package's enabled place, where its receipt is
+// looked up. It fills t's old receipt, the user's files to keep and r's
 // outcome; it returns whether t has anything to write.
-func classify(t *txn, r *Result, opts *Options, dg *format.Digester) (bool, error) {
-	old, raw, _, rerr := current(t.root, t.name, t.dest, t.shape, dg)
+func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digester) (bool, error) {
+	old, raw, _, rerr := current(t.root, t.name, shown, t.shape, dg)
 	if isUnsafe(rerr) {
 		return false, rerr
 	}

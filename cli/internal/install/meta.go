@@ -280,6 +280,9 @@ func cleanStaging(root string, s *syncer) error {
 func checkJournal(j *journal, root, name, dest string, shape agents.Shape) error {
 	p := pendingPath(root, name)
 	want, err := filepath.Rel(root, dest)
+	if err == nil && shape == agents.ShapeFile && j.Dest == placeOf(want, shape, true) {
+		want = j.Dest // a disabled file-shaped package's place (disable.go)
+	}
 	if err != nil || j.Dest != want {
 		return unsafeError(p, fmt.Sprintf("it names %q as the place of %s, not %q", j.Dest, name, want), nil)
 	}

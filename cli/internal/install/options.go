@@ -60,6 +60,12 @@ type Item struct {
 	// is already installed there: restoring from skills.lock, which records
 	// no roles, must not turn dependencies into requested skills.
 	KeepRole bool
+	// Disabled installs the package disabled (see SetDisabled) into a root
+	// that does not hold it yet. Where a receipt is already there, the
+	// package keeps the state that receipt records, whatever Disabled
+	// says: an upgrade of a disabled skill stays disabled, and only
+	// SetDisabled changes the state.
+	Disabled bool
 }
 
 // Options says where and how to install: the scope, the machine and the

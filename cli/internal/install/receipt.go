@@ -53,7 +53,12 @@ type receipt struct {
 	Dependencies map[string]string `json:"dependencies"`
 	Agents       []string          `json:"agents"`
 	InstalledAt  string            `json:"installedAt,omitempty"`
-	Files        []fileRecord      `json:"files"`
+	// Disabled records a package that no agent lists (SetDisabled): Files
+	// then name its files as they are on disk, every SKILL.md (or the
+	// file of a file-shaped package) ending in ".disabled". Absent from
+	// receipts of enabled packages and of older versions.
+	Disabled bool         `json:"disabled,omitempty"`
+	Files    []fileRecord `json:"files"`
 }
 
 // fileRecord is one file a receipt tracks. For a directory-shaped package
@@ -174,7 +179,7 @@ func sameMeta(a, b *receipt) bool {
 	return a.Version == b.Version && a.Kind == b.Kind && a.Shape == b.Shape &&
 		a.Registry == b.Registry && a.Source == b.Source && a.Subpath == b.Subpath && a.Resolved == b.Resolved &&
 		format.SameIntegrity(a.Integrity, b.Integrity) && a.Role == b.Role &&
-		slices.Equal(a.Agents, b.Agents) && (a.Dependencies == nil) == (b.Dependencies == nil) &&
+		slices.Equal(a.Agents, b.Agents) && a.Disabled == b.Disabled && (a.Dependencies == nil) == (b.Dependencies == nil) &&
 		maps.Equal(a.Dependencies, b.Dependencies)
 }
 

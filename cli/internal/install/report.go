@@ -33,6 +33,10 @@ const (
 	// OutcomeRefused means that the package was modified or unmanaged and Force was
 	// not given; see Result.Modified.
 	OutcomeRefused Outcome = "refused"
+	// OutcomeDisabled means that SetDisabled hid the package from every agent;
+	// OutcomeEnabled that it made an agent see it again.
+	OutcomeDisabled Outcome = "disabled"
+	OutcomeEnabled  Outcome = "enabled"
 )
 
 // Result is the outcome for one package in one root, or for one agent that
@@ -154,4 +158,7 @@ type Installed struct {
 	// Pending is true when an interrupted install left a pending receipt
 	// that the next Install, Uninstall or Recover will resolve.
 	Pending bool `json:"pending,omitempty"`
+	// Disabled is true when the receipt records the package as disabled:
+	// installed, but listed by no agent (SetDisabled).
+	Disabled bool `json:"disabled,omitempty"`
 }

@@ -100,6 +100,9 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			if rerr != nil {
 				rec = nil
 			}
+			if rec != nil {
+				dest = placeOf(dest, ri.loc.Shape, rec.Disabled)
+			}
 			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
 			if err != nil {
 				return out, ioError("read", dest, err)
@@ -129,6 +132,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
 				in.Source, in.Subpath = rec.Source, rec.Subpath
 				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
+				in.Disabled = rec.Disabled
 				in.AddedFiles = disk.added
 			}
 			out = append(out, in)

@@ -23,6 +23,9 @@ const (
 	txnRemove
 	// txnReceipt rewrites the receipt only: the files are unchanged.
 	txnReceipt
+	// txnMove renames a file-shaped package from one of its places to
+	// the other (disabling or enabling it), unchanged.
+	txnMove
 )
 
 // swapMode records how the new version replaced the old one, which is
@@ -38,6 +41,7 @@ const (
 	swapAway              // an uninstall renamed the package to aside
 	swapHalf              // the old folder is aside, the new not yet in
 	swapFileHalf          // the old file is kept as aside, still in place
+	swapMoved             // a txnMove renamed the file from from to dest
 )
 
 // stagedFile is one file a write transaction stages.
@@ -47,6 +51,10 @@ type stagedFile struct {
 	fsys     fs.FS
 	copyFrom string
 	perm     fs.FileMode
+	// from, when set, is an installed file carried into the staged copy
+	// under the name rel (carry: a hard link where possible), for a
+	// package that changes only its file names.
+	from string
 }
 
 // txn is the transaction for one package in one root. Its steps are
@@ -57,6 +65,8 @@ type txn struct {
 	name  string
 	dest  string
 	shape agents.Shape
+	// from is, for txnMove, the package's place before the move.
+	from  string
 	files []stagedFile
 	// keep are the user's files (relative to dest) carried over.
 	keep []string
@@ -124,7 +134,11 @@ func (t *txn) doStage(s *syncer) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return ioError("stage", p, err)
 		}
-		if err := writeStaged(p, f); err != nil {
+		if f.from != "" {
+			if err := carry(f.from, p); err != nil {
+				return ioError("stage", p, err)
+			}
+		} else if err := writeStaged(p, f); err != nil {
 			return ioError("stage", p, err)
 		}
 		s.add(p)
@@ -243,6 +257,12 @@ func writeReplace(p string, data []byte) error {
 func (t *txn) swap(opts *Options) error {
 	switch t.kind {
 	case txnReceipt:
+		return nil
+	case txnMove:
+		if err := renameNoReplace(t.from, t.dest); err != nil {
+			return ioError("rename", t.from, err)
+		}
+		t.mode, t.swapped = swapMoved, true
 		return nil
 	case txnRemove:
 		if !t.existed {
@@ -397,6 +417,8 @@ func (t *txn) undo(s *syncer) error {
 			err = os.Rename(t.aside, t.dest)
 		case swapFileHalf:
 			err = os.Remove(t.aside)
+		case swapMoved:
+			err = os.Rename(t.dest, t.from)
 		}
 		if err != nil {
 			errs = append(errs, err)

@@ -69,6 +69,9 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 			if rerr != nil {
 				rec, raw = nil, nil
 			}
+			if rec != nil {
+				dest = placeOf(dest, ri.loc.Shape, rec.Disabled)
+			}
 			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
 			if err != nil {
 				return rep, ioError("read", dest, err)

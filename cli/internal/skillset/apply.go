@@ -14,22 +14,25 @@ import (
 // them under a run journal (see journalled), so that a run killed at any
 // point leaves what the next run records; the packages go in dependencies
 // first, so that a run cut short leaves no installed skill without what
-// it needs.
+// it needs. Each package goes in in the disabled state skills.lock (or, in
+// global scope, its receipts) records for it (see wantedStates); a root
+// that holds it in the other state is then switched in the same journal.
 func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
 	order := dependenciesFirst(fs)
-	items := make([]install.Item, len(order))
-	for i, k := range order {
-		items[i] = fs[k].item
-	}
 	opts := install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun,
 		Hook: p.opts.Fault}
-	if needsAgentVersions(items) {
-		// compatibility.agents[].minVersion is checked against what
-		// detection reads; only read when a package sets one.
-		opts.AgentVersions = p.ws.AgentVersions(p.ctx, p.Agents, p.reports, p.Env)
-	}
 	var rep *install.Report
+	var states map[string]bool
 	put := func() error {
+		items := make([]install.Item, len(order))
+		for i, k := range order {
+			items[i] = fs[k].item
+		}
+		if opts.AgentVersions == nil && needsAgentVersions(items) {
+			// compatibility.agents[].minVersion is checked against what
+			// detection reads; only read when a package sets one.
+			opts.AgentVersions = p.ws.AgentVersions(p.ctx, p.Agents, p.reports, p.Env)
+		}
 		var err error
 		rep, err = install.Install(p.ctx, items, opts)
 		if rep != nil {
@@ -37,16 +40,33 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		}
 		if err != nil {
 			refusedOnly(rep) // the transaction changed nothing
+			return err
 		}
-		return err
+		return p.switchStates(rep, states, force, dryRun)
+	}
+	prepare := func() error {
+		var err error
+		if states, err = p.wantedStates(fs); err != nil {
+			return err
+		}
+		for i := range fs {
+			fs[i].item.Disabled = states[fs[i].name]
+		}
+		return nil
 	}
 	if dryRun {
+		if err := prepare(); err != nil {
+			return nil, err
+		}
 		if err := put(); err != nil || !p.prune {
 			return rep, err
 		}
 		return rep, p.pruneOrphans(rep, plan, true)
 	}
 	err := p.underRunLock(func() error {
+		if err := prepare(); err != nil {
+			return err
+		}
 		if err := p.journalled(p.installJournal(fs, plan), put); err != nil {
 			return err
 		}
@@ -89,7 +109,7 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 	for _, f := range fs {
 		after := &lockEntry{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
 			Integrity: f.item.Integrity, Dependencies: map[string]string{},
-			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath}
+			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath, Disabled: f.item.Disabled}
 		for k, v := range f.deps {
 			after.Dependencies[k] = v
 		}

@@ -45,7 +45,8 @@ const (
 // journal there could name any lock entry to rewrite.
 type journal struct {
 	SchemaVersion int `json:"schemaVersion"`
-	// Command is the command that wrote it: install, update or uninstall.
+	// Command is the command that wrote it: install, update, uninstall,
+	// disable or enable.
 	Command string `json:"command"`
 	// Requested are the names the user gave the command, for the message
 	// that says how to finish it.
@@ -84,13 +85,15 @@ type lockEntry struct {
 	Integrity    string            `json:"integrity,omitempty"`
 	Agents       []string          `json:"agents"`
 	Dependencies map[string]string `json:"dependencies"`
+	// Disabled is the entry's disabled state (agent-skills disable).
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // entryOf copies a lock entry into the journal's form.
 func entryOf(s resolve.LockedSkill) *lockEntry {
 	e := lockEntry{Version: s.Version, Registry: s.Registry, Source: s.Source, Ref: s.Ref, Commit: s.Commit,
 		Subpath: s.Subpath, Resolved: s.Resolved, Integrity: s.Integrity,
-		Agents: slices.Clone(s.Agents), Dependencies: map[string]string{}}
+		Agents: slices.Clone(s.Agents), Dependencies: map[string]string{}, Disabled: s.Disabled}
 	for k, v := range s.Dependencies {
 		e.Dependencies[k] = v
 	}
@@ -101,7 +104,7 @@ func entryOf(s resolve.LockedSkill) *lockEntry {
 func (le *lockEntry) locked() resolve.LockedSkill {
 	s := resolve.LockedSkill{Version: le.Version, Registry: le.Registry, Source: le.Source, Ref: le.Ref,
 		Commit: le.Commit, Subpath: le.Subpath, Resolved: le.Resolved, Integrity: le.Integrity,
-		Agents: sortedAgents(le.Agents), Dependencies: map[string]string{}}
+		Agents: sortedAgents(le.Agents), Dependencies: map[string]string{}, Disabled: le.Disabled}
 	for k, v := range le.Dependencies {
 		s.Dependencies[k] = v
 	}
@@ -232,7 +235,7 @@ func (j *journal) check(root string, table *agents.Table) string {
 		return fmt.Sprintf("unsupported schemaVersion %d", j.SchemaVersion)
 	case j.Project != root:
 		return fmt.Sprintf("it belongs to the project %s, not %s", j.Project, root)
-	case !slices.Contains([]string{"install", "update", "uninstall"}, j.Command):
+	case !slices.Contains([]string{"install", "update", "uninstall", "disable", "enable"}, j.Command):
 		return fmt.Sprintf("unknown command %q", j.Command)
 	}
 	if _, err := table.Select(j.Agents); err != nil || len(j.Agents) == 0 {

@@ -77,6 +77,11 @@ func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
 			entry, done = settleRemove(js.Before, seenBy(found, name), selected)
 		case changeInstall:
 			entry, done = settleInstall(js, name, found)
+			if entry != nil {
+				var stateDone bool
+				entry.Disabled, stateDone = settleState(js, name, entry.Version, found)
+				done = done && stateDone
+			}
 		}
 		if entry == nil {
 			delete(out.Skills, name)
@@ -190,6 +195,32 @@ func settleInstall(js journalSkill, name string, found []install.Installed) (*re
 	}
 	e.Agents = left
 	return &e, false
+}
+
+// settleState is the disabled state of the entry a skill being installed
+// keeps at version (agent-skills disable and enable, and a restore that
+// puts the locked state in place): the journalled state, unless roots
+// hold the skill at that version only in the state it had before — a
+// change of state goes as far as the roots went, like a removal, and one
+// that no root holds (a fresh clone) is the lock's alone. done is false
+// while a root still holds that version in the other state.
+func settleState(js journalSkill, name, version string, found []install.Installed) (disabled, done bool) {
+	want := js.After.Disabled
+	reached, behind := false, false
+	for _, in := range found {
+		if in.Name != name || in.Version != version || in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
+			continue
+		}
+		if in.Disabled == want {
+			reached = true
+		} else {
+			behind = true
+		}
+	}
+	if js.Before != nil && js.Before.Disabled != want && behind && !reached {
+		return js.Before.Disabled, false
+	}
+	return want, !behind
 }
 
 // sameBytes reports whether two journalled entries pin the same version

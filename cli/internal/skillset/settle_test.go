@@ -162,6 +162,48 @@ func TestSettle(t *testing.T) {
 			partial: []string{"lib"},
 		},
 	}
+	// disable and enable: the same entry, in the other state.
+	off := e1
+	off.Disabled = true
+	heldOff := func(agent string) install.Installed {
+		in := held("alpha", "1.0.0", sum1, agent)
+		in.Disabled = true
+		return in
+	}
+	tests = append(tests, []struct {
+		name    string
+		lock    *resolve.Lock
+		agents  []string
+		skills  map[string]journalSkill
+		found   []install.Installed
+		want    string
+		partial []string
+	}{
+		{
+			name: "disable done", lock: lockOf(map[string]resolve.LockedSkill{"alpha": e1}),
+			skills: map[string]journalSkill{"alpha": move(&e1, off)},
+			found:  []install.Installed{heldOff("codex"), heldOff("claude-code")},
+			want:   "    agents: [claude-code, codex]\n    disabled: true\n",
+		},
+		{
+			name: "disable cut short records it, to be finished", lock: lockOf(map[string]resolve.LockedSkill{"alpha": e1}),
+			skills: map[string]journalSkill{"alpha": move(&e1, off)},
+			found:  []install.Installed{heldOff("codex"), held("alpha", "1.0.0", sum1, "claude-code")},
+			want:   "    disabled: true\n", partial: []string{"alpha"},
+		},
+		{
+			name: "disable not started keeps it enabled", lock: lockOf(map[string]resolve.LockedSkill{"alpha": e1}),
+			skills: map[string]journalSkill{"alpha": move(&e1, off)},
+			found:  []install.Installed{held("alpha", "1.0.0", sum1, "codex"), held("alpha", "1.0.0", sum1, "claude-code")},
+			want:   "    agents: [claude-code, codex]\n    dependencies: {}\n", partial: []string{"alpha"},
+		},
+		{
+			name: "enable done", lock: lockOf(map[string]resolve.LockedSkill{"alpha": off}),
+			skills: map[string]journalSkill{"alpha": move(&off, e1)},
+			found:  []install.Installed{held("alpha", "1.0.0", sum1, "codex"), held("alpha", "1.0.0", sum1, "claude-code")},
+			want:   "    agents: [claude-code, codex]\n    dependencies: {}\n",
+		},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			agents := tt.agents

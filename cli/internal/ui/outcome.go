@@ -111,7 +111,8 @@ func short(commit string) string {
 // dryVerbs are the words of a dry run's outcomes.
 var dryVerbs = map[install.Outcome]string{install.OutcomeInstalled: "would install", install.OutcomeUpgraded: "would upgrade",
 	install.OutcomeDowngraded: "would downgrade", install.OutcomeReinstalled: "would reinstall",
-	install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove"}
+	install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove",
+	install.OutcomeDisabled: "would disable", install.OutcomeEnabled: "would enable"}
 
 // results prints one line per package and agent folder; with --quiet,
 // only the refusals, unless it is a dry run's plan.
