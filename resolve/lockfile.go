@@ -191,7 +191,7 @@ func yamlScalar(s string, flow bool) string {
 		return s
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	if !strings.ContainsFunc(s, needsEscape) {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
 	var b strings.Builder
@@ -205,14 +205,24 @@ func yamlScalar(s string, flow bool) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
+		case r < 0x80 && needsEscape(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// needsEscape reports a character that a quoted scalar must write as an
+// escape to read back unchanged: the C0 and C1 controls, DEL, and the
+// characters YAML reads as line breaks (NEL, LS, PS) or strips (BOM) —
+// inside single quotes a line break folds into a space.
+func needsEscape(r rune) bool {
+	return r < 0x20 || (0x7f <= r && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff
 }
 
 func plainSafe(s string, flow bool) bool {

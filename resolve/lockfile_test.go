@@ -439,3 +439,21 @@ func askDetail(e *Error) []string {
 	}
 	return e.Detail
 }
+
+// TestLockQuotesLineBreakCharacters: a value holding a character YAML
+// reads as a line break (NEL, LS, PS), a C1 control or a BOM reads back
+// unchanged — inside single quotes a line break would fold to a space.
+func TestLockQuotesLineBreakCharacters(t *testing.T) {
+	for _, v := range []string{"a\u0085b", "\u0085", "a\u2028b", "a\u2029", "\ufeffa", "a\u009bb", "a\u007fb"} {
+		l := &Lock{LockfileVersion: LockfileVersion, Skills: map[string]LockedSkill{
+			"aa": {Version: "1.0.0", Registry: "x", Resolved: v, Agents: []string{v}},
+		}}
+		got, err := DecodeLock(l.Encode(), "skills.lock")
+		if err != nil {
+			t.Fatalf("DecodeLock(Encode(%q)) = %v\n%s", v, err, l.Encode())
+		}
+		if s := got.Skills["aa"]; s.Resolved != v || len(s.Agents) != 1 || s.Agents[0] != v {
+			t.Errorf("%q read back as resolved %q, agents %q\n%s", v, s.Resolved, s.Agents, l.Encode())
+		}
+	}
+}
