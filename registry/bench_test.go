@@ -13,7 +13,10 @@ import (
 )
 
 // bigIndex builds an index of n skills with 5 versions each.
-func bigIndex(tb testing.TB, n int) *Index {
+func bigIndex(tb testing.TB, n int) *Index { return bigIndexV(tb, n, 5) }
+
+// bigIndexV builds an index of n skills with nv versions each.
+func bigIndexV(tb testing.TB, n, nv int) *Index {
 	tb.Helper()
 	idx := &Index{SchemaVersion: 1, Name: "big"}
 	words := []string{"java", "jvm", "gc", "performance", "kotlin", "sql", "python", "testing", "security", "docs"}
@@ -24,7 +27,7 @@ func bigIndex(tb testing.TB, n int) *Index {
 			Description: fmt.Sprintf("Skill number %d about %s and %s. Use when working with %s code.", i, words[i%10], words[(i/7)%10], words[(i/3)%10]),
 			Keywords:    []string{words[i%10], words[(i/10)%10], words[(i/100)%10]},
 		}
-		for v := range 5 {
+		for v := range nv {
 			s.Versions = append(s.Versions, &Version{
 				Version:     fmt.Sprintf("1.%d.0", v),
 				Path:        "skills/" + name,
