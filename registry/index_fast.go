@@ -14,9 +14,9 @@ import (
 //
 //   - block mappings and block sequences (indented or not), a "- " item
 //     opening a mapping on its own line;
-//   - plain scalars on one line, single- and double-quoted scalars on one
-//     line (every double-quote escape but a line continuation), literal
-//     block scalars ("|" and "|-") as mapping values;
+//   - plain scalars on one line, single- and double-quoted scalars
+//     (folded over lines as YAML folds them, every escape), literal block
+//     scalars as mapping values;
 //   - flow sequences of scalars and flow mappings of scalars on one line
 //     (keywords: [a, b], versions as {version: 1.0.0, path: a});
 //   - comment lines, end-of-line comments, blank lines, a leading "---";
@@ -24,7 +24,7 @@ import (
 //
 // Anything else — tabs, carriage returns, a byte-order mark, control or
 // non-printable characters, anchors, aliases, tags, complex keys, folded
-// or indented block scalars, multi-line plain, quoted or flow scalars,
+// block scalars, multi-line plain scalars and flow collections,
 // directives, a second document — and every problem the full decoder
 // would report (a duplicate key, a wrong type, a null where a string
 // belongs, a limit exceeded) makes it decline: it returns false and the
@@ -331,9 +331,9 @@ func (p *fastParser) endLine(col int) bool {
 	return p.ind <= col
 }
 
-// isIndicator reports whether c may not start a plain scalar in the
-// subset (YAML's indicators; "-", "?" and ":" are allowed by YAML before
-// a non-blank, but the subset leaves them to the full decoder).
+// isIndicator reports whether c may not start a plain scalar: YAML's
+// indicators ("-", "?" and ":" may start one in block context before a
+// non-blank, which blockScalar allows).
 func isIndicator(c byte) bool {
 	switch c {
 	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
@@ -385,6 +385,9 @@ func (p *fastParser) blockScalar() (s string, plain, ok bool) {
 	case c == '\'' || c == '"':
 		s, ok = p.quoted(false)
 		return s, false, ok
+	case (c == '-' || c == '?' || c == ':') && p.pos+1 < p.eol && p.src[p.pos+1] != ' ':
+		// A plain scalar such as "-x" (YAML reads an indicator followed
+		// by a blank as the indicator).
 	case isIndicator(c):
 		return "", false, false
 	}
@@ -646,84 +649,103 @@ func (p *fastParser) escape(b []byte, i int) ([]byte, int, bool) {
 	return b, i + n, true
 }
 
-// literal reads a literal block scalar ("|" or "|-") that is the value of
-// a key of the mapping at column col, pos at the "|". Its indentation is
-// that of its first line, which must be deeper than col; the subset
-// declines leading blank lines, indentation indicators, keep chomping
-// and a comment on the header line.
+// literal reads a literal block scalar ("|" with optional chomping and
+// indentation indicators) that is the value of a key of the mapping at
+// column col, pos at the "|". It follows yaml_parser_scan_block_scalar:
+// the indentation is the indicator's, or that of the first non-blank
+// line; blank lines are line breaks; chomping strips, clips or keeps the
+// final ones. It declines a comment on the header line and a scalar with
+// no content line where one is expected.
 func (p *fastParser) literal(col int) (string, bool) {
 	i := p.pos + 1
-	strip := false
-	if i < p.eol && p.src[i] == '-' {
-		strip = true
+	chomp, inc := 0, 0
+	for k := 0; k < 2 && i < p.eol; k++ {
+		switch c := p.src[i]; {
+		case (c == '-' || c == '+') && chomp == 0:
+			chomp = 1
+			if c == '-' {
+				chomp = -1
+			}
+		case c >= '1' && c <= '9' && inc == 0:
+			inc = int(c - '0')
+		default:
+			k = 2
+			continue
+		}
 		i++
 	}
 	for i < p.eol && p.src[i] == ' ' {
 		i++
 	}
-	if i != p.eol {
+	if i != p.eol || p.eol == len(p.src) {
 		return "", false
+	}
+	indent := 0
+	if inc > 0 {
+		indent = col + inc
+	}
+	src := p.src
+	pos, bol, line := p.eol+1, p.eol+1, p.line+1 // the line after the header
+	breaks, maxIndent := 0, 0
+	// scanBreaks skips indentation and blank lines, counting their
+	// breaks, and stops at the first other character (or the end).
+	scanBreaks := func() {
+		for {
+			for pos < len(src) && src[pos] == ' ' && (indent == 0 || pos-bol < indent) {
+				pos++
+			}
+			maxIndent = max(maxIndent, pos-bol)
+			if pos == len(src) || src[pos] != '\n' {
+				return
+			}
+			breaks++
+			pos++
+			bol, line = pos, line+1
+		}
+	}
+	scanBreaks()
+	if indent == 0 {
+		indent = max(maxIndent, col+1, 1)
+	}
+	if pos == len(src) || pos-bol != indent {
+		return "", false // no content: left to the full decoder
 	}
 	var b strings.Builder
-	indent := -1
-	pendingBreaks := 0 // line breaks not yet written: after the last content line and blank lines
-	bol := p.eol + 1
-	for bol < len(p.src) {
-		eol := strings.IndexByte(p.src[bol:], '\n')
-		if eol < 0 {
-			eol = len(p.src)
-		} else {
-			eol += bol
-		}
-		n := 0
-		for bol+n < eol && p.src[bol+n] == ' ' {
-			n++
-		}
-		blank := bol+n == eol
-		switch {
-		case indent < 0 && (blank || n <= col):
-			return "", false // a leading blank line, or no content
-		case indent < 0:
-			indent = n
-		case blank && n <= indent:
-			if eol < len(p.src) {
-				pendingBreaks++
-			}
-			p.line++
-			bol = eol + 1
-			continue
-		case n < indent:
-			// The scalar ends: this line belongs to what follows.
-			return p.endLiteral(&b, pendingBreaks, strip, col, bol)
-		}
-		for range pendingBreaks {
+	leadingBreak := false
+	for pos < len(src) && pos-bol == indent {
+		if leadingBreak {
 			b.WriteByte('\n')
 		}
-		pendingBreaks = 0
-		b.WriteString(p.src[bol+indent : eol])
-		if eol < len(p.src) {
-			pendingBreaks = 1
+		for range breaks {
+			b.WriteByte('\n')
 		}
-		p.line++
-		bol = eol + 1
+		breaks = 0
+		eol := strings.IndexByte(src[pos:], '\n')
+		if eol < 0 {
+			b.WriteString(src[pos:])
+			pos, bol, leadingBreak = len(src), len(src), false
+			break
+		}
+		b.WriteString(src[pos : pos+eol])
+		pos += eol + 1
+		bol, line, leadingBreak = pos, line+1, true
+		scanBreaks()
 	}
-	if indent < 0 {
+	if chomp != -1 && leadingBreak {
+		b.WriteByte('\n')
+	}
+	if chomp == 1 {
+		for range breaks {
+			b.WriteByte('\n')
+		}
+	}
+	if b.Len() > p.lim.MaxStringBytes {
 		return "", false
 	}
-	return p.endLiteral(&b, pendingBreaks, strip, col, len(p.src))
-}
-
-// endLiteral finishes a literal scalar whose content lines were written
-// to b; bol starts the first line after it.
-func (p *fastParser) endLiteral(b *strings.Builder, pendingBreaks int, strip bool, col, bol int) (string, bool) {
-	if !strip && pendingBreaks > 0 {
-		b.WriteByte('\n') // clip: keep one final line break
-	}
+	// Go on with the line the scalar stopped in.
+	p.line = line - 1
 	p.seek(bol)
 	if p.ind > col {
-		return "", false
-	}
-	if len(b.String()) > p.lim.MaxStringBytes {
 		return "", false
 	}
 	return b.String(), true

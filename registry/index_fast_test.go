@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -115,7 +116,11 @@ var fastCases = []struct {
 	{"two documents", false, "name: a\n---\nname: b\n"},
 	{"multi-line plain", false, "name: a\n  b\n"},
 	{"folded block", false, "name: >\n  a\n"},
-	{"keep chomping", false, "name: |+\n  a\n\n"},
+	{"keep chomping", true, "name: |+\n  a\n\n"},
+	{"indentation indicator", true, "skills:\n  - name: ab\n    description: |2-\n\n       x\n\n      y\n    latest: |1+\n      z\n\n    versions: []\n"},
+	{"indicator-led plain", true, "name: -x\nupdatedAt: ?y\nextra: :z\nskills:\n  - name: ab\n    keywords:\n      - -k\n    versions: []\n"},
+	{"empty literal", false, "name: |\nskills: []\n"},
+	{"literal header comment", false, "name: | # c\n  a\n"},
 	{"wrong type", false, "skills: {a: b}\n"},
 	{"bad indentation", false, "skills:\n  - name: a\n   versions: []\n"},
 	{"mapping in value", false, "name: a: b\n"},
@@ -150,4 +155,42 @@ func FuzzFastIndexYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFast(t, data)
 	})
+}
+
+// TestFastIndexYAMLRandomEncoded encodes indexes whose strings are drawn
+// from the characters that change how yaml.v3 quotes (indicators, quotes,
+// blanks, line breaks, control and non-ASCII characters) and checks the
+// fast path on each: equal to the full decoder or declined — and
+// accepting three quarters of them, so that the check cannot pass by
+// declining everything.
+func TestFastIndexYAMLRandomEncoded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 6))
+	alphabet := []string{"a", "b", "Z", "0", "1", ".", " ", " ", ":", "#", "'", "\"", "\\", "\n", "\n", "-", "[", "]",
+		"{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "`", "?", "~", "\x01", "é", "日", "\u00a0", "null", "true", "1.5", "---"}
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	accepted, total := 0, 500
+	for range total {
+		idx := bigIndexV(t, 1+rng.IntN(4), 1+rng.IntN(3))
+		idx.Name, idx.UpdatedAt = str(), str()
+		for _, s := range idx.Skills {
+			s.Description, s.Latest = str(), str()
+			s.Keywords = []string{str(), str()}
+			for _, v := range s.Versions {
+				v.Path, v.DeprecationReason, v.PublishedAt = str(), str(), str()
+			}
+		}
+		if checkFast(t, idx.EncodeYAML()) {
+			accepted++
+		}
+	}
+	if accepted < total*3/4 {
+		t.Errorf("the fast path accepted %d of %d encoded indexes, want at least three quarters", accepted, total)
+	}
+	t.Logf("accepted %d of %d", accepted, total)
 }
