@@ -5,8 +5,9 @@
 //
 // # Index
 //
-// DecodeIndex parses registry/skills.yaml (YAML, through yaml.Node so that
-// every problem has a line) or index.json (JSON, with encoding/json for
+// DecodeIndex parses registry/skills.yaml (YAML: a fast path for the
+// subset EncodeYAML writes, else through yaml.Node so that every problem
+// has a line and column) or index.json (JSON, with encoding/json for
 // speed) and validates it completely before anything touches the disk:
 // skill names, strict semver versions, no duplicates, exactly one of path
 // or tarball, safe relative paths, well-formed sha256 integrity strings,
@@ -15,9 +16,10 @@
 // Every problem is reported in one ASK_REGISTRY_INVALID_INDEX error.
 //
 // Indexes above 1 MiB are cached in decoded, binary form under
-// Options.CacheDir/index, keyed by the SHA-256 of the source, so a
-// 100,000-version index loads in about a tenth of a second after the first
-// time.
+// Options.CacheDir/index with the SHA-256 of the source and, for an index
+// file, the file's identity (device, inode, size, mtime, ctime, mode): an
+// unchanged identity loads the cached form without reading the file, any
+// other makes it read and hash the file.
 //
 // # Kinds
 //

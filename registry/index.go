@@ -173,17 +173,44 @@ func DecodeIndex(data []byte, file string) (*Index, error) {
 // DecodeIndexLimits is DecodeIndex with explicit limits.
 func DecodeIndexLimits(data []byte, file string, lim IndexLimits) (*Index, error) {
 	if len(data) > lim.MaxBytes {
-		return nil, invalidIndex(file, []string{fmt.Sprintf("index is %d bytes; the limit is %d", len(data), lim.MaxBytes)})
+		return nil, tooLarge(file, len(data), lim)
 	}
-	var (
-		idx  *Index
-		errs problems
-	)
 	if isJSON(data, file) {
-		idx, errs = decodeIndexJSON(data)
-	} else {
-		idx, errs = decodeIndexYAML(data, lim)
+		idx, errs := decodeIndexJSON(data)
+		return finishIndex(idx, errs, file, lim)
 	}
+	// The copy is where the decoded strings live.
+	return decodeIndexText(string(data), file, lim)
+}
+
+// decodeIndexText is DecodeIndexLimits for a document held as a string,
+// which the decoded index's strings then share.
+func decodeIndexText(text, file string, lim IndexLimits) (*Index, error) {
+	if len(text) > lim.MaxBytes {
+		return nil, tooLarge(file, len(text), lim)
+	}
+	if isJSON(text, file) {
+		idx, errs := decodeIndexJSON([]byte(text))
+		return finishIndex(idx, errs, file, lim)
+	}
+	// The fast path declines whatever it does not fully recognise, and
+	// the full decoder then reports every problem with its position
+	// (index_fast.go).
+	idx, ok := fastIndexYAML(text, lim)
+	if ok {
+		return finishIndex(idx, nil, file, lim)
+	}
+	idx, errs := decodeIndexYAML([]byte(text), lim)
+	return finishIndex(idx, errs, file, lim)
+}
+
+// tooLarge is the error for a document over the size limit.
+func tooLarge(file string, n int, lim IndexLimits) error {
+	return invalidIndex(file, []string{fmt.Sprintf("index is %d bytes; the limit is %d", n, lim.MaxBytes)})
+}
+
+// finishIndex validates a decoded index and reports every problem.
+func finishIndex(idx *Index, errs problems, file string, lim IndexLimits) (*Index, error) {
 	if idx != nil && len(errs) == 0 {
 		checkIndex(idx, lim, &errs)
 	}
@@ -194,13 +221,27 @@ func DecodeIndexLimits(data []byte, file string, lim IndexLimits) (*Index, error
 	return idx, nil
 }
 
-// isJSON decides whether an index document is JSON.
-func isJSON(data []byte, file string) bool {
+// isJSON decides whether an index document is JSON: by its file name, or
+// by a "{" as its first byte other than blanks and a byte-order mark.
+func isJSON[T string | []byte](data T, file string) bool {
 	if strings.HasSuffix(file, ".json") {
 		return true
 	}
-	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	return len(t) > 0 && t[0] == '{'
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return true
+		case 0xef:
+			if i+2 < len(data) && data[i+1] == 0xbb && data[i+2] == 0xbf {
+				i += 2
+				continue
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // decodeIndexJSON decodes with encoding/json; positions come from byte
@@ -311,10 +352,11 @@ func checkVersions(s *Skill, p string, lim IndexLimits, errs *problems) {
 	}
 	ok := true
 	for j, v := range s.Versions {
-		vp := p + ".versions[" + strconv.Itoa(j) + "]"
+		// The field path is built only for a problem.
+		vp := func() string { return p + ".versions[" + strconv.Itoa(j) + "]" }
 		sv, err := semver.StrictNewVersion(v.Version)
 		if err != nil || v.Version == "" {
-			errs.add(v.pos, vp+".version", fmt.Sprintf("%q is not a strict semantic version (MAJOR.MINOR.PATCH)", v.Version))
+			errs.add(v.pos, vp()+".version", fmt.Sprintf("%q is not a strict semantic version (MAJOR.MINOR.PATCH)", v.Version))
 			ok = false
 		} else {
 			v.sv = sv
@@ -328,36 +370,36 @@ func checkVersions(s *Skill, p string, lim IndexLimits, errs *problems) {
 				}
 			}
 			if dup {
-				errs.add(v.pos, vp+".version", fmt.Sprintf("duplicate version %s of %q", v.Version, s.Name))
+				errs.add(v.pos, vp()+".version", fmt.Sprintf("duplicate version %s of %q", v.Version, s.Name))
 			}
 		}
 		switch {
 		case v.Path == "" && v.Tarball == "":
-			errs.add(v.pos, vp, "needs exactly one of path or tarball; found neither")
+			errs.add(v.pos, vp(), "needs exactly one of path or tarball; found neither")
 		case v.Path != "" && v.Tarball != "":
-			errs.add(v.pos, vp, "needs exactly one of path or tarball; found both")
+			errs.add(v.pos, vp(), "needs exactly one of path or tarball; found both")
 		case v.Path != "":
 			if j > 0 && v.Path == s.Versions[j-1].Path {
 				break // checked already; versions often share a directory
 			}
 			if why := checkPath(strings.TrimSuffix(v.Path, "/")); why != "" {
-				errs.add(v.pos, vp+".path", fmt.Sprintf("unsafe path %q: %s", v.Path, why))
+				errs.add(v.pos, vp()+".path", fmt.Sprintf("unsafe path %q: %s", v.Path, why))
 			}
 		default:
 			if why := checkTarballRef(v.Tarball); why != "" {
-				errs.add(v.pos, vp+".tarball", fmt.Sprintf("bad tarball %q: %s", v.Tarball, why))
+				errs.add(v.pos, vp()+".tarball", fmt.Sprintf("bad tarball %q: %s", v.Tarball, why))
 			}
 		}
 		if canon, why := canonicalIntegrity(v.Integrity); why != "" {
-			errs.add(v.pos, vp+".integrity", why)
+			errs.add(v.pos, vp()+".integrity", why)
 		} else {
 			v.Integrity = canon
 		}
 		if v.PublishedAt != "" && !validTime(v.PublishedAt) {
-			errs.add(v.pos, vp+".publishedAt", "not an RFC 3339 time stamp: "+strconv.Quote(v.PublishedAt))
+			errs.add(v.pos, vp()+".publishedAt", "not an RFC 3339 time stamp: "+strconv.Quote(v.PublishedAt))
 		}
 		if len(v.DeprecationReason) > lim.MaxStringBytes {
-			errs.add(v.pos, vp+".deprecationReason", fmt.Sprintf("longer than %d bytes", lim.MaxStringBytes))
+			errs.add(v.pos, vp()+".deprecationReason", fmt.Sprintf("longer than %d bytes", lim.MaxStringBytes))
 		}
 	}
 	if !ok {
@@ -439,11 +481,47 @@ func canonicalIntegrity(s string) (string, string) {
 	if !strings.HasPrefix(s, "sha256-") {
 		return "", fmt.Sprintf("integrity %q must start with sha256-", s)
 	}
+	if canonicalBase64Sum(s[len("sha256-"):]) {
+		return s, "" // already in the canonical form: nothing to decode or allocate
+	}
 	algo, sum, err := format.ParseIntegrity(s)
 	if err != nil || algo != "sha256" || len(sum) != 32 {
 		return "", fmt.Sprintf("integrity %q is not sha256- followed by the base64 of 32 bytes, or by 64 hex digits", s)
 	}
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum), ""
+}
+
+// canonicalBase64Sum reports whether enc is the padded standard base64
+// of 32 bytes exactly as base64.StdEncoding writes it: 43 characters of
+// the alphabet, the last with its two unused low bits zero, and one "=".
+// Such a string decodes strictly to 32 bytes and re-encodes to itself.
+func canonicalBase64Sum(enc string) bool {
+	if len(enc) != 44 || enc[43] != '=' {
+		return false
+	}
+	for i := range 43 {
+		if base64Value(enc[i]) < 0 {
+			return false
+		}
+	}
+	return base64Value(enc[42])&3 == 0
+}
+
+// base64Value is the value of a standard base64 character, or -1.
+func base64Value(c byte) int {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return int(c - 'A')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 26
+	case c >= '0' && c <= '9':
+		return int(c-'0') + 52
+	case c == '+':
+		return 62
+	case c == '/':
+		return 63
+	}
+	return -1
 }
 
 // validTime reports whether s is an RFC 3339 time stamp.

@@ -2,10 +2,15 @@ package registry
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 const goodIntegrity = "sha256-17RQTh7Vng1wl0rYZukbE03Ow7kbNy3nM3KL7FRLMpk="
@@ -187,4 +192,35 @@ func FuzzDecodeIndex(f *testing.F) {
 			t.Fatalf("re-decoding an accepted index failed: %v", err)
 		}
 	})
+}
+
+// TestCanonicalIntegrityShortcut: the allocation-free shortcut for an
+// integrity already in canonical form agrees with decoding and
+// re-encoding it, on canonical strings and on near misses.
+func TestCanonicalIntegrityShortcut(t *testing.T) {
+	reference := func(s string) (string, bool) {
+		algo, sum, err := format.ParseIntegrity(s)
+		if err != nil || algo != "sha256" || len(sum) != 32 {
+			return "", false
+		}
+		return "sha256-" + base64.StdEncoding.EncodeToString(sum), true
+	}
+	var cases []string
+	for i := range 64 {
+		sum := sha256.Sum256([]byte{byte(i)})
+		enc := base64.StdEncoding.EncodeToString(sum[:])
+		cases = append(cases, enc, enc[:42]+"B=", enc[:42]+"/=", enc[:43], enc[:43]+"==",
+			strings.ReplaceAll(enc, "+", "-"), strings.ReplaceAll(enc, "/", "_"), hex.EncodeToString(sum[:]))
+	}
+	for _, enc := range cases {
+		s := "sha256-" + enc
+		want, wantOK := reference(s)
+		got, why := canonicalIntegrity(s)
+		if (why == "") != wantOK || got != want {
+			t.Errorf("canonicalIntegrity(%q) = %q, %q; want %q (ok %v)", s, got, why, want, wantOK)
+		}
+		if canonicalBase64Sum(enc) && (!wantOK || want != s) {
+			t.Errorf("canonicalBase64Sum(%q) = true, but it is not canonical", enc)
+		}
+	}
 }

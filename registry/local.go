@@ -54,15 +54,18 @@ func newLocal(spec Spec, cacheDir string) (*local, error) {
 
 // loadIndex reads and decodes the index file.
 func (l *local) loadIndex(ctx context.Context) (*Index, error) {
-	data, err := readCapped(l.indexFile, int64(DefaultIndexLimits().MaxBytes))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, unavailable(l.name, "no index at "+l.indexFile, nil,
-				"check the registry URL: a registry directory holds "+indexPath)
-		}
-		return nil, unavailable(l.name, "cannot read the index", err)
+	idx, err := loadIndexFile(l.indexFile, l.cacheDir, indexRacyWindow)
+	var e *Error
+	switch {
+	case err == nil:
+		return idx, nil
+	case errors.As(err, &e):
+		return nil, err
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, unavailable(l.name, "no index at "+l.indexFile, nil,
+			"check the registry URL: a registry directory holds "+indexPath)
 	}
-	return decodeIndexCached(data, l.indexFile, l.cacheDir)
+	return nil, unavailable(l.name, "cannot read the index", err)
 }
 
 // payload returns the package directory, refusing symbolic links on the

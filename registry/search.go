@@ -3,6 +3,7 @@ package registry
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Loaded is one registry's index as search sees it, given in precedence
@@ -74,28 +75,100 @@ type Hit struct {
 	order int
 }
 
-// searchRow holds the lower-cased search fields of one skill.
+// searchRow holds the search fields of one skill, ready to compare with
+// lower-cased terms.
 type searchRow struct {
-	skill    *Skill
-	name     string
+	skill *Skill
+	name  string
+	// desc is the lower-cased description, or, when foldDesc is set, the
+	// description itself: ASCII with upper-case letters, compared by
+	// folding ASCII case instead of allocating a lower-cased copy.
 	desc     string
-	keywords []string
+	foldDesc bool
+	keywords []string // lower-cased
 }
 
-// rows returns the lower-cased search fields, computed once per index.
+// rows returns the search fields, computed once per index.
 func (x *Index) rows() []searchRow {
 	x.search.once.Do(func() {
 		rows := make([]searchRow, len(x.Skills))
 		for i, s := range x.Skills {
-			kw := make([]string, len(s.Keywords))
-			for j, k := range s.Keywords {
-				kw[j] = strings.ToLower(k)
+			r := searchRow{skill: s, name: s.Name, desc: s.Description, keywords: s.Keywords}
+			switch asciiCase(s.Description) {
+			case caseOther:
+				r.desc = strings.ToLower(s.Description)
+			case caseUpper:
+				r.foldDesc = true
 			}
-			rows[i] = searchRow{skill: s, name: s.Name, desc: strings.ToLower(s.Description), keywords: kw}
+			for _, k := range s.Keywords {
+				if asciiCase(k) != caseLower {
+					r.keywords = make([]string, len(s.Keywords))
+					for j, k := range s.Keywords {
+						r.keywords[j] = strings.ToLower(k)
+					}
+					break
+				}
+			}
+			rows[i] = r
 		}
 		x.search.rows = rows
 	})
 	return x.search.rows
+}
+
+// The letter cases of a string, for asciiCase.
+const (
+	caseLower = iota // ASCII without upper-case letters: its own lower case
+	caseUpper        // ASCII with upper-case letters
+	caseOther        // not ASCII
+)
+
+// asciiCase classifies s.
+func asciiCase(s string) int {
+	c := caseLower
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= utf8.RuneSelf:
+			return caseOther
+		case 'A' <= b && b <= 'Z':
+			c = caseUpper
+		}
+	}
+	return c
+}
+
+// containsFold reports whether strings.ToLower(s) contains t, for an
+// ASCII s and a lower-cased t, without allocating.
+func containsFold(s, t string) bool {
+	n := len(t)
+	switch {
+	case n == 0:
+		return true
+	case n > len(s):
+		return false
+	}
+	c0 := t[0]
+	up := c0
+	if 'a' <= c0 && c0 <= 'z' {
+		up = c0 - ('a' - 'A')
+	}
+next:
+	for i := 0; i+n <= len(s); i++ {
+		if s[i] != c0 && s[i] != up {
+			continue
+		}
+		for j := 1; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != t[j] {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // Search finds the skills matching every term of query (split on blanks,
@@ -211,7 +284,7 @@ func matchTerm(r *searchRow, t string) Match {
 			return MatchKeyword
 		}
 	}
-	if strings.Contains(r.desc, t) {
+	if r.foldDesc && containsFold(r.desc, t) || !r.foldDesc && strings.Contains(r.desc, t) {
 		return MatchDescription
 	}
 	return matchNone

@@ -81,3 +81,23 @@ func TestSearchUntrusted(t *testing.T) {
 		t.Errorf("Search(untrusted first) = %s, want %s", g, want)
 	}
 }
+
+// TestContainsFold: matching a description without lower-casing it gives
+// what lower-casing it gives, over ASCII, upper case and non-ASCII text.
+func TestContainsFold(t *testing.T) {
+	descs := []string{"", "JVM Performance", "jvm performance", "ÉCOLE Java", "Straße", "İstanbul", "A-B_c", "ZZZ"}
+	terms := []string{"", "jvm", "performance", "java", "école", "strasse", "straße", "i̇stanbul", "a-b_c", "z", "zzzz", "[", "@"}
+	for _, d := range descs {
+		for _, term := range terms {
+			want := strings.Contains(strings.ToLower(d), term)
+			idx := &Index{Skills: []*Skill{{Name: "a", Description: d}}}
+			got := matchTerm(&idx.rows()[0], term) == MatchDescription
+			if term == "" || strings.Contains("a", term) {
+				continue // matched by the name
+			}
+			if got != want {
+				t.Errorf("matchTerm(description %q, %q) = %v, want %v", d, term, got, want)
+			}
+		}
+	}
+}
