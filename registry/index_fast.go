@@ -602,7 +602,9 @@ func (p *fastParser) escape(b []byte, i int) ([]byte, int, bool) {
 		b = append(b, '\r')
 	case 'e':
 		b = append(b, 0x1b)
-	case ' ', '"', '/', '\\', '\'':
+	case ' ', '"', '\\', '\'':
+		// Not "\/": YAML 1.2 has it, but yaml.v3 refuses it, and the fast
+		// path must accept only what the full decoder does.
 		b = append(b, e)
 	case 'N':
 		b = append(b, "\u0085"...)
