@@ -2,6 +2,8 @@ package source
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,4 +142,43 @@ func codesOf(ds format.Diagnostics) []string {
 		out = append(out, d.Code)
 	}
 	return out
+}
+
+// countingFS counts the folders listed through it.
+type countingFS struct {
+	fs.FS
+	lists int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.lists++
+	return fs.ReadDir(c.FS, name)
+}
+
+func TestSiblingIndexListsParentOnce(t *testing.T) {
+	files := map[string]string{"skills/notes/x.md": "x"}
+	var names []string
+	for i := range 20 {
+		n := fmt.Sprintf("s%02d", i)
+		names = append(names, n)
+		files["skills/"+n+"/SKILL.md"] = "x"
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	tfs, err := openTreeFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tfs.Close()
+	c := &countingFS{FS: tfs}
+	idx := newSiblingIndex(c)
+	for _, n := range names {
+		want := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
+		if got := idx.of("skills/" + n); !slices.Equal(got, want) {
+			t.Errorf("of(skills/%s) = %v, want %v", n, got, want)
+		}
+	}
+	if c.lists != 1 {
+		t.Errorf("20 skills of one folder listed it %d times, want once", c.lists)
+	}
 }
