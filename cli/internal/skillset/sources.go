@@ -42,19 +42,28 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 	if err != nil {
 		return nil, func() {}, err
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
+	// The packages are read from the sources in place (no copy is made
+	// under tmp); cleanup releases the sources once they are installed.
+	var results []*source.Result
+	cleanup := func() {
+		for _, res := range results {
+			res.Close()
+		}
+		os.RemoveAll(tmp)
+	}
 	seen := map[string]bool{}
 	byName := map[string]string{}
 	var out []fetched
 	for i, r := range refs {
 		dir := filepath.Join(tmp, fmt.Sprint(i))
 		opts := p.sourceOptions(dir, skills)
-		opts.MaxSkills = maxSkills
+		opts.MaxSkills, opts.InPlace = maxSkills, true
 		res, err := source.Fetch(p.ctx, r, opts)
 		if err != nil {
 			cleanup()
 			return nil, func() {}, err
 		}
+		results = append(results, res)
 		if res.Registry {
 			cleanup()
 			return nil, func() {}, &askerr.Error{Code: askerr.CodeUsage, Message: r.Input + " is a registry, not a skill source",
@@ -100,12 +109,25 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 	if err != nil {
 		return nil, func() {}, err
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
+	// As in fetchSources, the packages read their sources in place;
+	// cleanup releases them.
+	var pkgs []*source.Package
+	cleanup := func() {
+		for _, pk := range pkgs {
+			pk.Close()
+		}
+		os.RemoveAll(tmp)
+	}
 	var out []fetched
 	for _, name := range sortedKeys(entries) {
 		l := entries[name]
+		opts := p.sourceOptions(filepath.Join(tmp, name), nil)
+		opts.InPlace = true
 		pk, err := source.Restore(p.ctx, source.Pin{Name: name, Version: l.Version, Source: l.Source, Resolved: l.Resolved,
-			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, p.sourceOptions(filepath.Join(tmp, name), nil))
+			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, opts)
+		if err == nil {
+			pkgs = append(pkgs, pk)
+		}
 		if err != nil {
 			cleanup()
 			if askerr.Is(err, registry.CodeIntegrityMismatch) {

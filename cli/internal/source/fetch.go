@@ -81,6 +81,12 @@ type Options struct {
 	// Fetch, as a named one does, instead of being skipped
 	// (install --strict).
 	AllOrNothing bool
+	// InPlace verifies each skill over a snapshot in memory instead of a
+	// copy under Dir, and gives packages (Package.Dir "") whose Pkg.FS
+	// reads the source in place, handing out only the verified bytes (see
+	// pinnedFS). The source stays open until Result.Close (Fetch) or
+	// Package.Close (Restore) is called.
+	InPlace bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -113,6 +119,9 @@ type Result struct {
 	// RegistryURL is "<clone URL>#<commit>" for a git source, or the
 	// folder for a local one, when Registry is set; "" for an archive.
 	RegistryURL string
+	// close releases the source the packages read in place; nil when
+	// there is nothing to release.
+	close func()
 	// Found lists every skill the source offers, sorted by name.
 	Found []Found
 	// Packages lists the materialised skills, in the order of Found.
@@ -129,11 +138,22 @@ type Result struct {
 	Skipped []Skipped
 }
 
+// Close releases the source that the packages of an Options.InPlace fetch
+// read: their Pkg.FS may not be read after it. It does nothing otherwise,
+// and may be called more than once.
+func (r *Result) Close() {
+	if r != nil && r.close != nil {
+		r.close()
+		r.close = nil
+	}
+}
+
 // Package is one skill materialised as a verified package folder.
 type Package struct {
 	// Name and Version are the package's.
 	Name, Version string
-	// Dir is the package folder: Options.Dir/<Name>.
+	// Dir is the package folder: Options.Dir/<Name>; "" for a package
+	// read in place (Options.InPlace).
 	Dir string
 	// Subpath is the skill's folder inside the source ("" = the root).
 	Subpath string
@@ -156,6 +176,18 @@ type Package struct {
 	// Diagnostics are the warnings the gate gave the package: what it
 	// breaks that does not keep it from being installed.
 	Diagnostics format.Diagnostics
+	// close releases the source a package restored in place reads.
+	close func()
+}
+
+// Close releases the source that a package restored with Options.InPlace
+// reads: its Pkg.FS may not be read after it. It does nothing otherwise,
+// and may be called more than once.
+func (p *Package) Close() {
+	if p != nil && p.close != nil {
+		p.close()
+		p.close = nil
+	}
 }
 
 // Pin is what a lock entry records about a skill installed from a source.
@@ -185,6 +217,8 @@ type tree struct {
 	co     *checkout
 	local  bool // a folder on this machine, read in place
 	clean  func()
+	// names are the packages materialised in place from the tree so far.
+	names map[string]bool
 }
 
 // openTree is open followed by opening the tree's files as a treeFS, so
@@ -234,7 +268,12 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.clean()
+	kept := false // the packages read t in place: Result.Close cleans it
+	defer func() {
+		if !kept {
+			t.clean()
+		}
+	}()
 	res := &Result{Source: Record(r, opts.Getenv), URL: t.url, Commit: t.commit}
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
@@ -299,6 +338,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	slices.SortFunc(res.Skipped, func(a, b Skipped) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Path, b.Path))
 	})
+	if opts.InPlace && len(pkgs) > 0 {
+		res.close, kept = t.clean, true
+	}
 	return res, nil
 }
 
@@ -341,7 +383,12 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.clean()
+	kept := false // the package reads t in place: Package.Close cleans it
+	defer func() {
+		if !kept {
+			t.clean()
+		}
+	}()
 	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
@@ -358,6 +405,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	pkg.Source, pkg.Ref = p.Source, ""
 	if net {
 		keepVerified(pkg, &opts)
+	}
+	if opts.InPlace {
+		pkg.close, kept = t.clean, true
 	}
 	return pkg, nil
 }
