@@ -9,7 +9,8 @@ import (
 
 // run executes the transactions in phases — stage all, write the pending
 // receipts, swap all, commit all receipts — making each phase durable
-// before the next depends on it, then removes what is left over. When a
+// before the next depends on it (staging and the pending receipts
+// together, before the swaps), then removes what is left over. When a
 // step fails, a hook returns an error, panics or calls runtime.Goexit,
 // every transaction is undone, latest first, and the error is returned
 // (a panic continues after the undo).
@@ -50,9 +51,11 @@ func run(txns []*txn, opts *Options) (err error) {
 			return err
 		}
 	}
-	if err := s.flush(); err != nil {
-		return err
-	}
+	// The staged copies and the pending receipts are made durable by one
+	// flush, before the first swap: the swap is the first step that needs
+	// either, and neither needs the other (a pending receipt whose staged
+	// copy was lost in a crash is one whose swap never happened, which
+	// recovery discards).
 	for _, t := range txns {
 		if err := hookAt(opts, PointStaged); err != nil {
 			return err

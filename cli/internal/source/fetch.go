@@ -219,6 +219,16 @@ type tree struct {
 	clean  func()
 	// names are the packages materialised in place from the tree so far.
 	names map[string]bool
+	dg    *format.Digester
+}
+
+// digester returns the tree's digester, made on first use: each one
+// holds a 64 KiB buffer, and a tree digests many packages one by one.
+func (t *tree) digester() *format.Digester {
+	if t.dg == nil {
+		t.dg = format.NewDigester()
+	}
+	return t.dg
 }
 
 // openTree is open followed by opening the tree's files as a treeFS, so
@@ -321,7 +331,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 		case t.co != nil:
 			return PseudoVersion(t.co.time, t.commit), nil
 		}
-		return contentVersion(r.Kind, fsys, files)
+		return contentVersion(r.Kind, fsys, files, t.digester())
 	}
 	pkgs, refused, err := materialiseChosen(ctx, t, chosen, namedSkills(r, &opts), version, &opts)
 	if err != nil {

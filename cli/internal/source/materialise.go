@@ -290,7 +290,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			return nil, err
 		}
 	}
-	sum, err := format.Digest(fsys, pkg.Files)
+	sum, err := t.digester().Digest(fsys, pkg.Files)
 	if err != nil {
 		return nil, err
 	}
