@@ -31,6 +31,10 @@ var errLink = errors.New("is a symbolic link, and links inside a source are neve
 // fs.ReadLinkFS. Stat and Open refuse a link; Lstat reports one.
 type treeFS struct {
 	root *os.Root
+	// dir is the root folder, for the one-call opens of openNoLinks (Linux);
+	// noOpenat2 records that the kernel refused them.
+	dir       *os.File
+	noOpenat2 bool
 }
 
 // openTreeFS opens the folder dir, which may itself be reached through a
@@ -40,11 +44,16 @@ func openTreeFS(dir string) (*treeFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &treeFS{root: r}, nil
+	return &treeFS{root: r, dir: openDir(r)}, nil
 }
 
 // Close releases the folder.
-func (t *treeFS) Close() error { return t.root.Close() }
+func (t *treeFS) Close() error {
+	if t.dir != nil {
+		t.dir.Close()
+	}
+	return t.root.Close()
+}
 
 // walkTo Lstats every element of name and returns the info of the last.
 // Every element but the last must be a real folder; the last may be
@@ -74,6 +83,12 @@ func (t *treeFS) walkTo(op, name string, refuseLink bool) (fs.FileInfo, error) {
 
 // Open opens the file or folder name, refusing a link anywhere on the way.
 func (t *treeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if f, ok := t.openNoLinks(name); ok {
+		return f, nil
+	}
 	info, err := t.walkTo("open", name, true)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,45 @@
+//go:build linux
+
+package source
+
+import (
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// openNoLinks opens name below the tree in one openat2(2) call that
+// refuses every symbolic link on the way and at the end
+// (RESOLVE_NO_SYMLINKS) and any way out of the tree (RESOLVE_BENEATH): what
+// walkTo checks element by element, and Open's os.SameFile check after it,
+// done by the kernel atomically. ok is false when it did not open the file
+// — any error, or a kernel or sandbox without openat2 — and the caller
+// then takes the checked walk, which also gives the exact error.
+func (t *treeFS) openNoLinks(name string) (f *os.File, ok bool) {
+	if t.noOpenat2 || t.dir == nil {
+		return nil, false
+	}
+	fd, err := unix.Openat2(int(t.dir.Fd()), name, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch err {
+	case nil:
+		// The name a file opened through the os.Root would have: a
+		// directory's entries are Lstat'ed below it.
+		return os.NewFile(uintptr(fd), filepath.Join(t.root.Name(), filepath.FromSlash(name))), true
+	case unix.ENOSYS, unix.EPERM, unix.EINVAL, unix.E2BIG:
+		t.noOpenat2 = true
+	}
+	return nil, false
+}
+
+// openDir opens the tree's folder for openNoLinks; nil when it cannot.
+func openDir(r *os.Root) *os.File {
+	f, err := r.Open(".")
+	if err != nil {
+		return nil
+	}
+	return f
+}
