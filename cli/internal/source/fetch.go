@@ -408,7 +408,16 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			"agent-skills update "+p.Name+"   (to install it afresh)")
 	}
 	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
-	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblingsOf(t.fsys, f.Path), &opts)
+	// A restore reads one skill of the folder at a time: listing the
+	// skills beside it for each would make restoring a collection
+	// quadratic, so they are listed only for a skill that links to one.
+	siblings := func(pkg *format.Package) []string {
+		if !linksSibling(pkg) {
+			return nil
+		}
+		return siblingsOf(t.fsys, f.Path)
+	}
+	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblings, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -417,6 +426,12 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		keepVerified(pkg, &opts)
 	}
 	if opts.InPlace {
+		// The folder is reopened for each file the install reads (see
+		// detach); only a checkout or an extracted archive must stay.
+		if pinned, ok := pkg.Pkg.FS.(*pinnedFS); ok {
+			pinned.detach(t.root)
+			t.fsys.Close()
+		}
 		pkg.close, kept = t.clean, true
 	}
 	return pkg, nil

@@ -42,7 +42,7 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 	}
 	siblings := newSiblingIndex(t.fsys)
 	for _, f := range chosen {
-		p, err := materialise(ctx, t, f, version, "", siblings.of(f.Path), opts)
+		p, err := materialise(ctx, t, f, version, "", func(*format.Package) []string { return siblings.of(f.Path) }, opts)
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -138,6 +138,22 @@ func refusedError(refused []refusedSkill, where string, allOrNothing bool) error
 // ../beta/SKILL.md may point at. A skill at the root has none.
 func siblingsOf(fsys fs.FS, p string) []string { return newSiblingIndex(fsys).of(p) }
 
+// linksSibling reports whether the entrypoint of pkg links into a folder
+// beside the package: only such a link is validated differently with the
+// siblings (validate.Options.Siblings) than without them.
+func linksSibling(pkg *format.Package) bool {
+	e := pkg.Entrypoint
+	if e == nil || e.Body == nil {
+		return false
+	}
+	for _, l := range validate.Links(e.Body, e.BodyLine, path.Dir(pkg.EntrypointFile)) {
+		if l.Kind == validate.LinkEscaping && l.Sibling != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // siblingIndex answers siblingsOf for many skill folders of one tree,
 // listing each parent folder once: the skills of a collection share a
 // parent, and listing it again for each of them made a large collection's
@@ -196,8 +212,8 @@ func skillFolders(fsys fs.FS, parent string) []string {
 
 // materialise copies the skill folder f of t into opts.Dir/<name>,
 // synthesises skill.yaml for a bare skill, loads the package, validates it
-// at opts.Gate (with siblings, the folders beside it, for links into a
-// sibling skill) and with opts.Check, keeps only its file set and digests
+// at opts.Gate (with siblings(pkg), the folders beside it, for links into
+// a sibling skill) and with opts.Check, keeps only its file set and digests
 // it. A non-empty want is the integrity the package must have. The
 // warnings are returned in Package.Diagnostics; a package with errors is
 // ASK_VALIDATION_FAILED with every diagnostic.
@@ -206,7 +222,7 @@ func skillFolders(fsys fs.FS, parent string) []string {
 // snapshot in memory and the package reads its files from t in place,
 // checked against what was verified (see pinnedFS); t must then stay open
 // until the package is installed.
-func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings []string, opts *Options) (*Package, error) {
+func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings func(*format.Package) []string, opts *Options) (*Package, error) {
 	var (
 		tmp  string
 		snap fstest.MapFS
@@ -262,7 +278,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	}
 	pkg, diags := format.Load(fsys, format.LoadOptions{})
 	name := pkg.Name()
-	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings})...)
+	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings(pkg)})...)
 	if opts.Check != nil && pkg.Entrypoint != nil {
 		diags = append(diags, opts.Check(pkg)...)
 	}

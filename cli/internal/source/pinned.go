@@ -45,12 +45,15 @@ const pinnedWhole = 1 << 20
 // verified. Files made in memory (a synthesised skill.yaml) are served
 // from memory.
 type pinnedFS struct {
-	src   *treeFS
-	dir   string // the skill's folder in src ("" = the root)
-	where string // the source and folder, for messages
-	files map[string]pinnedFile
-	mem   map[string][]byte
-	dirs  fstest.MapFS // the folder skeleton, for Stat and ReadDir of folders
+	// src is the source, open; when nil, each Open opens the folder
+	// reopen as a treeFS of its own (see detach).
+	src    *treeFS
+	reopen string
+	dir    string // the skill's folder in src ("" = the root)
+	where  string // the source and folder, for messages
+	files  map[string]pinnedFile
+	mem    map[string][]byte
+	dirs   fstest.MapFS // the folder skeleton, for Stat and ReadDir of folders
 }
 
 // pinnedFile is what was verified of one file.
@@ -78,6 +81,15 @@ func newPinnedFS(src *treeFS, dir, where string, snap fstest.MapFS, files []stri
 	return p, nil
 }
 
+// detach makes p open the source folder root anew for each file instead
+// of holding src open: a restore pins each skill of a collection through a
+// tree of its own, and holding them all open until the install would need
+// two descriptors per skill. Reopening by path is safe: whatever folder is
+// found there, only bytes with the verified digests are handed out.
+func (p *pinnedFS) detach(root string) {
+	p.src, p.reopen = nil, root
+}
+
 // FileDigest returns the verified digest of the file name (as
 // format.Digester.FileDigest gives it), without reading the file: the
 // install records it in the receipt, and every read checks the bytes
@@ -101,7 +113,16 @@ func (p *pinnedFS) Open(name string) (fs.File, error) {
 	if !ok {
 		return p.dirs.Open(name) // a folder, or fs.ErrNotExist
 	}
-	f, err := p.src.Open(join(p.dir, name))
+	src := p.src
+	if src == nil {
+		s, err := openTreeFS(p.reopen)
+		if err != nil {
+			return nil, p.changed(name, err.Error())
+		}
+		defer s.Close() // an open file outlives the folder's handles
+		src = s
+	}
+	f, err := src.Open(join(p.dir, name))
 	if err != nil {
 		return nil, p.changed(name, err.Error())
 	}

@@ -208,3 +208,29 @@ func mustDigest(t *testing.T, data []byte) string {
 	}
 	return d
 }
+
+// A package restored in place holds no descriptor of the folder: it opens
+// the folder again for each file, and still hands out only verified bytes.
+func TestRestoreInPlaceReopens(t *testing.T) {
+	dir, _, p := inPlaceSkill(t, map[string]string{
+		"SKILL.md":            skillMD("solo", "Solo skill. Use for solo work."),
+		"references/notes.md": "notes\n",
+	})
+	pin := Pin{Name: p.Name, Version: p.Version, Source: p.Source, Resolved: p.Resolved, Subpath: p.Subpath, Integrity: p.Integrity}
+	got, err := Restore(context.Background(), pin, Options{CacheDir: t.TempDir(), Dir: filepath.Join(t.TempDir(), "out"), InPlace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	pinned, ok := got.Pkg.FS.(*pinnedFS)
+	if !ok || pinned.src != nil || got.Dir != "" {
+		t.Fatalf("Restore(InPlace) = FS %T, dir %q; want a detached pinnedFS", got.Pkg.FS, got.Dir)
+	}
+	if data, err := fs.ReadFile(got.Pkg.FS, "references/notes.md"); err != nil || string(data) != "notes\n" {
+		t.Errorf("ReadFile(notes.md) = %q, %v; want the verified bytes", data, err)
+	}
+	writeFiles(t, dir, map[string]string{"references/notes.md": "changed\n"})
+	if _, err := fs.ReadFile(got.Pkg.FS, "references/notes.md"); codeOf(err) != "ASK_INTEGRITY_MISMATCH" {
+		t.Errorf("ReadFile(notes.md changed after the restore verified it) = %v, want ASK_INTEGRITY_MISMATCH", err)
+	}
+}

@@ -47,12 +47,18 @@ func openTreeFS(dir string) (*treeFS, error) {
 	return &treeFS{root: r, dir: openDir(r)}, nil
 }
 
-// Close releases the folder.
+// Close releases the folder; a second Close does nothing.
 func (t *treeFS) Close() error {
 	if t.dir != nil {
 		t.dir.Close()
+		t.dir = nil
 	}
-	return t.root.Close()
+	if t.root == nil {
+		return nil
+	}
+	err := t.root.Close()
+	t.root = nil
+	return err
 }
 
 // walkTo Lstats every element of name and returns the info of the last.
