@@ -30,33 +30,28 @@ func (p *op) sourceOptions(dir string, skills []string) source.Options {
 	return o
 }
 
-// fetchSources materialises the chosen skills of every source into a
-// temporary folder (removed by the returned cleanup) as verified packages,
+// fetchSources verifies the chosen skills of every source as packages read
+// in place (released by the returned cleanup),
 // reading at most maxSkills skills from each (0: the default cap). The
 // same skill reached through two references is fetched once.
 func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]fetched, func(), error) {
 	if len(refs) == 0 {
 		return nil, func() {}, nil
 	}
-	tmp, err := p.stagingDir("sources-")
-	if err != nil {
-		return nil, func() {}, err
-	}
-	// The packages are read from the sources in place (no copy is made
-	// under tmp); cleanup releases the sources once they are installed.
+	// The packages are read from the sources in place: nothing is written
+	// for them before the install stages them, not even a folder; cleanup
+	// releases the sources once they are installed.
 	var results []*source.Result
 	cleanup := func() {
 		for _, res := range results {
 			res.Close()
 		}
-		os.RemoveAll(tmp)
 	}
 	seen := map[string]bool{}
 	byName := map[string]string{}
 	var out []fetched
-	for i, r := range refs {
-		dir := filepath.Join(tmp, fmt.Sprint(i))
-		opts := p.sourceOptions(dir, skills)
+	for _, r := range refs {
+		opts := p.sourceOptions("", skills)
 		opts.MaxSkills, opts.InPlace = maxSkills, true
 		res, err := source.Fetch(p.ctx, r, opts)
 		if err != nil {

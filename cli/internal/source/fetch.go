@@ -26,7 +26,7 @@ type Options struct {
 	// archives); they are removed before Fetch returns. Required.
 	CacheDir string
 	// Dir is where each chosen skill is materialised, as Dir/<name>.
-	// Required unless List.
+	// Required unless List, or InPlace for Fetch.
 	Dir string
 	// Skills picks skills by name (--skill, repeatable); "*" picks every
 	// skill the source offers.
@@ -271,7 +271,7 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 // others that "*" chose are materialised when they pass, and listed in
 // Result.Skipped with their reasons when they do not.
 func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
-	if opts.Dir == "" && !opts.List {
+	if opts.Dir == "" && !opts.List && !opts.InPlace {
 		return nil, errors.New("source.Fetch: Options.Dir is required")
 	}
 	t, err := openTree(ctx, r, r.Ref, r.Subpath, &opts)

@@ -322,7 +322,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		// Two skills of one fetch with one name would be one folder of the
 		// copy: the same refusal.
 		if t.names[name] {
-			return nil, fmt.Errorf("source: %s already exists", filepath.Join(opts.Dir, name))
+			return nil, fmt.Errorf("source: two skills of %s are named %s", t.url, name)
 		}
 		pinned, err := newPinnedFS(t.fsys, f.Path, where, snap, pkg.Files, mem)
 		if err != nil {
