@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // errLink is the cause of every treeFS error for a path that is, or goes
@@ -31,10 +32,12 @@ var errLink = errors.New("is a symbolic link, and links inside a source are neve
 // fs.ReadLinkFS. Stat and Open refuse a link; Lstat reports one.
 type treeFS struct {
 	root *os.Root
-	// dir is the root folder, for the one-call opens of openNoLinks (Linux);
-	// noOpenat2 records that the kernel refused them.
+	// dir is the root folder, for the one-call opens of openNoLinks (Linux),
+	// and dirfd its descriptor; noOpenat2 records that the kernel refused
+	// them. A treeFS may be read from several goroutines at once.
 	dir       *os.File
-	noOpenat2 bool
+	dirfd     int
+	noOpenat2 atomic.Bool
 }
 
 // openTreeFS opens the folder dir, which may itself be reached through a
@@ -44,7 +47,11 @@ func openTreeFS(dir string) (*treeFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &treeFS{root: r, dir: openDir(r)}, nil
+	t := &treeFS{root: r, dir: openDir(r)}
+	if t.dir != nil {
+		t.dirfd = int(t.dir.Fd())
+	}
+	return t, nil
 }
 
 // Close releases the folder; a second Close does nothing.

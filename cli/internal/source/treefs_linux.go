@@ -17,10 +17,10 @@ import (
 // — any error, or a kernel or sandbox without openat2 — and the caller
 // then takes the checked walk, which also gives the exact error.
 func (t *treeFS) openNoLinks(name string) (f *os.File, ok bool) {
-	if t.noOpenat2 || t.dir == nil {
+	if t.noOpenat2.Load() || t.dir == nil {
 		return nil, false
 	}
-	fd, err := unix.Openat2(int(t.dir.Fd()), name, &unix.OpenHow{
+	fd, err := unix.Openat2(t.dirfd, name, &unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
@@ -30,7 +30,7 @@ func (t *treeFS) openNoLinks(name string) (f *os.File, ok bool) {
 		// directory's entries are Lstat'ed below it.
 		return os.NewFile(uintptr(fd), filepath.Join(t.root.Name(), filepath.FromSlash(name))), true
 	case unix.ENOSYS, unix.EPERM, unix.EINVAL, unix.E2BIG:
-		t.noOpenat2 = true
+		t.noOpenat2.Store(true)
 	}
 	return nil, false
 }

@@ -41,7 +41,7 @@ func TestTreeFSOpenNoLinks(t *testing.T) {
 			t.Errorf("treeFS.Open(%q) = %v, want the link refused", name, err)
 		}
 	}
-	if fsys.noOpenat2 {
+	if fsys.noOpenat2.Load() {
 		t.Errorf("a refused link switched the fast path off")
 	}
 	d, err := fsys.Open("skills")
