@@ -120,11 +120,25 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 
 // Stat returns the info of name, refusing a link anywhere on the way,
 // the last element included: Stat never follows a link.
-func (t *treeFS) Stat(name string) (fs.FileInfo, error) { return t.walkTo("stat", name, true) }
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+	if fs.ValidPath(name) {
+		if info, ok := t.statNoLinks(name, false); ok {
+			return info, nil
+		}
+	}
+	return t.walkTo("stat", name, true)
+}
 
 // Lstat returns the info of name, which may be a link; no link before it
 // is followed.
-func (t *treeFS) Lstat(name string) (fs.FileInfo, error) { return t.walkTo("lstat", name, false) }
+func (t *treeFS) Lstat(name string) (fs.FileInfo, error) {
+	if fs.ValidPath(name) {
+		if info, ok := t.statNoLinks(name, true); ok {
+			return info, nil
+		}
+	}
+	return t.walkTo("lstat", name, false)
+}
 
 // ReadLink returns the target of the link name, for fs.ReadLinkFS; no
 // link before it is followed.

@@ -3,6 +3,7 @@
 package source
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -33,6 +34,36 @@ func (t *treeFS) openNoLinks(name string) (f *os.File, ok bool) {
 		t.noOpenat2.Store(true)
 	}
 	return nil, false
+}
+
+// statNoLinks is openNoLinks for Stat (the last element may not be a link)
+// and Lstat (it may: an O_PATH|O_NOFOLLOW open then refers to the link
+// itself), without opening the file for reading. ok is false as for
+// openNoLinks, and for the root, whose info the checked walk names ".".
+func (t *treeFS) statNoLinks(name string, lstat bool) (info fs.FileInfo, ok bool) {
+	if name == "." || t.noOpenat2.Load() || t.dir == nil {
+		return nil, false
+	}
+	flags := uint64(unix.O_PATH | unix.O_CLOEXEC)
+	if lstat {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat2(t.dirfd, name, &unix.OpenHow{
+		Flags:   flags,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch err {
+	case nil:
+	case unix.ENOSYS, unix.EPERM, unix.EINVAL, unix.E2BIG:
+		t.noOpenat2.Store(true)
+		return nil, false
+	default:
+		return nil, false
+	}
+	f := os.NewFile(uintptr(fd), filepath.Join(t.root.Name(), filepath.FromSlash(name)))
+	defer f.Close()
+	info, err = f.Stat()
+	return info, err == nil
 }
 
 // openDir opens the tree's folder for openNoLinks; nil when it cannot.

@@ -65,3 +65,39 @@ func TestTreeFSOpenNoLinks(t *testing.T) {
 		}
 	}
 }
+
+// Stat and Lstat take the same one-call path: Lstat reports a link at the
+// end as a link, Stat refuses it, and both refuse one on the way.
+func TestTreeFSStatNoLinks(t *testing.T) {
+	src := linkedSource(t)
+	fsys, err := openTreeFS(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	info, ok := fsys.statNoLinks("skills/own/SKILL.md", false)
+	if !ok {
+		t.Skip("openat2 is not available here")
+	}
+	want, _ := os.Lstat(filepath.Join(src, "skills/own/SKILL.md"))
+	if !os.SameFile(info, want) || info.Name() != "SKILL.md" || !info.Mode().IsRegular() {
+		t.Errorf("statNoLinks(skills/own/SKILL.md) = %v %v, want the file", info.Name(), info.Mode())
+	}
+	if info, ok := fsys.statNoLinks("linked", true); !ok || info.Mode()&fs.ModeSymlink == 0 || info.Name() != "linked" {
+		t.Errorf("statNoLinks(linked, lstat) = %v, %v; want the link itself", info, ok)
+	}
+	for _, name := range []string{"linked", "linked/victim", "skills/alias"} {
+		if _, ok := fsys.statNoLinks(name, false); ok {
+			t.Errorf("statNoLinks(%q) went through a link", name)
+		}
+	}
+	if _, ok := fsys.statNoLinks("linked/victim", true); ok {
+		t.Errorf("statNoLinks(linked/victim, lstat) went through a link")
+	}
+	if _, err := fsys.Stat("linked"); !isLink(err) {
+		t.Errorf("treeFS.Stat(linked) = %v, want the link refused", err)
+	}
+	if info, err := fsys.Lstat("linked"); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("treeFS.Lstat(linked) = %v, %v; want the link", info, err)
+	}
+}
