@@ -82,6 +82,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// time of a large resolution. Long-running servers reset this.
 		debug.SetGCPercent(400)
 	}
+	defer startProfiles(os.Getenv, stderr)()
 	ctx, stop := interruptible(context.Background())
 	defer stop()
 	return run(ctx, args, stdin, stdout, stderr, os.Getenv)

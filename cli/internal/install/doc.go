@@ -36,10 +36,11 @@
 //     ASK_MODIFIED_INSTALL before writing anything when a destination is
 //     modified, unmanaged or has an unreadable receipt, unless Force;
 //  3. stages every new version (files the user added to the old version
-//     are hard-linked into it), syncs;
+//     are hard-linked into it);
 //  4. writes a pending receipt per package (<name>.json.pending: the
 //     receipt to be, the destination and, for the fallback, where the old
-//     version is put aside), syncs;
+//     version is put aside), syncs the staged versions and the pending
+//     receipts together;
 //  5. swaps each staged version in: renameat2(RENAME_EXCHANGE) for a
 //     folder, so that the destination always holds one complete version;
 //     where the file system cannot exchange (EINVAL, ENOSYS, non-Linux)

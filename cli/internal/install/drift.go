@@ -110,10 +110,9 @@ func recordRel(dest string, shape agents.Shape, rel string) string {
 	return filepath.FromSlash(rel)
 }
 
-// inspect looks at dest and compares it with rec (which may be nil).
-// It never follows a symbolic link: a link where a folder is expected is
-// something, but not a folder this package wrote.
-func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) (*onDisk, error) {
+// presence is what inspect finds without reading any file: whether dest
+// is there, and with the shape's kind (a folder or a regular file).
+func presence(dest string, shape agents.Shape) (*onDisk, error) {
 	d := &onDisk{}
 	info, err := os.Lstat(dest)
 	switch {
@@ -127,6 +126,17 @@ func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester)
 		} else {
 			d.kindOK = info.IsDir()
 		}
+	}
+	return d, nil
+}
+
+// inspect looks at dest and compares it with rec (which may be nil).
+// It never follows a symbolic link: a link where a folder is expected is
+// something, but not a folder this package wrote.
+func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) (*onDisk, error) {
+	d, err := presence(dest, shape)
+	if err != nil {
+		return nil, err
 	}
 	present := map[string]bool{}
 	if d.kindOK && shape == agents.ShapeDirectory {

@@ -379,6 +379,13 @@ func pick(all []agents.Adapter, ids []string) []agents.Adapter {
 	return out
 }
 
+// knownDigests is a package file system that knows the digest of each of
+// its files (format.Digester.FileDigest of its bytes) without reading it:
+// a source read in place, which hands out no other bytes than those.
+type knownDigests interface {
+	FileDigest(name string) (string, bool)
+}
+
 // project turns a layout into the files to stage and their receipt
 // records. A file-shaped layout's single entry is recorded under the
 // destination's own name. hashes caches the digests of package files
@@ -402,6 +409,9 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 			}
 			f.fsys, f.copyFrom = fsys, e.CopyFrom
 			digest = hashes[e.CopyFrom]
+			if kd, ok := fsys.(knownDigests); ok && digest == "" {
+				digest, _ = kd.FileDigest(e.CopyFrom)
+			}
 			if digest == "" {
 				in, err := fsys.Open(e.CopyFrom)
 				if err != nil {

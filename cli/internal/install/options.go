@@ -97,6 +97,12 @@ type Options struct {
 	// so that a question about a few skills does not read every file of
 	// every installed one.
 	Names []string
+	// ReceiptsOnly makes Scan read the receipts and whether each package
+	// is in place, without reading its files: no package is reported
+	// modified for a changed file, and Drift, ModifiedFiles and AddedFiles
+	// stay empty. For callers that need only what the receipts say, such
+	// as settling a run's skills.lock right after the run wrote the files.
+	ReceiptsOnly bool
 
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool

@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // run executes the transactions in phases — stage all, write the pending
 // receipts, swap all, commit all receipts — making each phase durable
-// before the next depends on it, then removes what is left over. When a
+// before the next depends on it (staging and the pending receipts
+// together, before the swaps), then removes what is left over. When a
 // step fails, a hook returns an error, panics or calls runtime.Goexit,
 // every transaction is undone, latest first, and the error is returned
 // (a panic continues after the undo).
@@ -44,15 +48,14 @@ func run(txns []*txn, opts *Options) (err error) {
 		}
 	}()
 
-	for _, t := range txns {
-		t.prepare()
-		if err := t.doStage(&s); err != nil {
-			return err
-		}
-	}
-	if err := s.flush(); err != nil {
+	if err := stageAll(txns, &s); err != nil {
 		return err
 	}
+	// The staged copies and the pending receipts are made durable by one
+	// flush, before the first swap: the swap is the first step that needs
+	// either, and neither needs the other (a pending receipt whose staged
+	// copy was lost in a crash is one whose swap never happened, which
+	// recovery discards).
 	for _, t := range txns {
 		if err := hookAt(opts, PointStaged); err != nil {
 			return err
@@ -98,6 +101,70 @@ func run(txns []*txn, opts *Options) (err error) {
 		// Everything is committed: a leftover that cannot be removed now
 		// is removed by the next run's recovery.
 		_ = t.cleanup()
+	}
+	return nil
+}
+
+// stageWorkers bounds the goroutines that stage packages at once.
+const stageWorkers = 4
+
+// stageAll prepares and stages every transaction. Each stages its own
+// package folder (or file) from its own files, so they run on up to
+// stageWorkers goroutines, as many as the machine has processors: creating
+// files is most of an install's time, and the kernel creates them in
+// parallel. Once one fails no other is started, and the error returned is
+// that of the first failed transaction in order, so that it does not
+// depend on the timing; what the others staged, the caller's undo removes
+// as it does after a sequential failure. A panic in a worker is re-raised
+// here, after every worker stopped.
+func stageAll(txns []*txn, s *syncer) error {
+	workers := min(runtime.GOMAXPROCS(0), stageWorkers, len(txns))
+	if workers <= 1 {
+		for _, t := range txns {
+			t.prepare()
+			if err := t.doStage(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(txns))
+	subs := make([]syncer, len(txns))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var panicked atomic.Value
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, r)
+					failed.Store(true)
+				}
+			}()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(txns) {
+					return
+				}
+				txns[i].prepare()
+				if errs[i] = txns[i].doStage(&subs[i]); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range subs {
+		s.merge(&subs[i])
+	}
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

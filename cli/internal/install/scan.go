@@ -94,6 +94,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
 			rec, _, pending, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
+			var err error
 			if isUnsafe(rerr) {
 				return out, rerr
 			}
@@ -103,7 +104,12 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			if rec != nil {
 				dest = placeOf(dest, ri.loc.Shape, rec.Disabled)
 			}
-			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
+			var disk *onDisk
+			if opts.ReceiptsOnly {
+				disk, err = presence(dest, ri.loc.Shape)
+			} else {
+				disk, err = inspect(dest, ri.loc.Shape, rec, dg)
+			}
 			if err != nil {
 				return out, ioError("read", dest, err)
 			}

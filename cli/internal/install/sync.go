@@ -31,3 +31,11 @@ func (s *syncer) root(r string) {
 func (s *syncer) add(p string) {
 	s.paths = append(s.paths, p, filepath.Dir(p))
 }
+
+// merge adds what o recorded.
+func (s *syncer) merge(o *syncer) {
+	for _, r := range o.roots {
+		s.root(r)
+	}
+	s.paths = append(s.paths, o.paths...)
+}

@@ -280,7 +280,9 @@ func (p *op) switchStates(rep *install.Report, states map[string]bool, force, dr
 		return nil
 	}
 	opts := p.installOptions(force, dryRun)
-	opts.Names = names
+	// Only the receipts' states are needed, not the files: the run wrote
+	// them a moment ago.
+	opts.Names, opts.ReceiptsOnly = names, true
 	found, err := install.Scan(p.ctx, opts)
 	if err != nil {
 		return err

@@ -62,6 +62,8 @@ func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scop
 			return settled{}, err
 		}
 	}
+	// settle reads what the receipts say, never the files' contents.
+	opts.ReceiptsOnly = true
 	found, err := install.Scan(ctx, opts)
 	if err != nil {
 		return settled{}, err

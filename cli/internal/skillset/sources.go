@@ -30,31 +30,35 @@ func (p *op) sourceOptions(dir string, skills []string) source.Options {
 	return o
 }
 
-// fetchSources materialises the chosen skills of every source into a
-// temporary folder (removed by the returned cleanup) as verified packages,
+// fetchSources verifies the chosen skills of every source as packages read
+// in place (released by the returned cleanup),
 // reading at most maxSkills skills from each (0: the default cap). The
 // same skill reached through two references is fetched once.
 func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]fetched, func(), error) {
 	if len(refs) == 0 {
 		return nil, func() {}, nil
 	}
-	tmp, err := p.stagingDir("sources-")
-	if err != nil {
-		return nil, func() {}, err
+	// The packages are read from the sources in place: nothing is written
+	// for them before the install stages them, not even a folder; cleanup
+	// releases the sources once they are installed.
+	var results []*source.Result
+	cleanup := func() {
+		for _, res := range results {
+			res.Close()
+		}
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
 	seen := map[string]bool{}
 	byName := map[string]string{}
 	var out []fetched
-	for i, r := range refs {
-		dir := filepath.Join(tmp, fmt.Sprint(i))
-		opts := p.sourceOptions(dir, skills)
-		opts.MaxSkills = maxSkills
+	for _, r := range refs {
+		opts := p.sourceOptions("", skills)
+		opts.MaxSkills, opts.InPlace = maxSkills, true
 		res, err := source.Fetch(p.ctx, r, opts)
 		if err != nil {
 			cleanup()
 			return nil, func() {}, err
 		}
+		results = append(results, res)
 		if res.Registry {
 			cleanup()
 			return nil, func() {}, &askerr.Error{Code: askerr.CodeUsage, Message: r.Input + " is a registry, not a skill source",
@@ -100,12 +104,25 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 	if err != nil {
 		return nil, func() {}, err
 	}
-	cleanup := func() { os.RemoveAll(tmp) }
+	// As in fetchSources, the packages read their sources in place;
+	// cleanup releases them.
+	var pkgs []*source.Package
+	cleanup := func() {
+		for _, pk := range pkgs {
+			pk.Close()
+		}
+		os.RemoveAll(tmp)
+	}
 	var out []fetched
 	for _, name := range sortedKeys(entries) {
 		l := entries[name]
+		opts := p.sourceOptions(filepath.Join(tmp, name), nil)
+		opts.InPlace = true
 		pk, err := source.Restore(p.ctx, source.Pin{Name: name, Version: l.Version, Source: l.Source, Resolved: l.Resolved,
-			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, p.sourceOptions(filepath.Join(tmp, name), nil))
+			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, opts)
+		if err == nil {
+			pkgs = append(pkgs, pk)
+		}
 		if err != nil {
 			cleanup()
 			if askerr.Is(err, registry.CodeIntegrityMismatch) {

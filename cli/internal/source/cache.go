@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ func keepVerified(p *Package, opts *Options) {
 	if err != nil {
 		return
 	}
-	if err := copyFiles(p.Dir, tmp, p.Pkg.Files); err != nil || os.Rename(tmp, dest) != nil {
+	if err := copyFiles(packageFS(p), tmp, p.Pkg.Files); err != nil || os.Rename(tmp, dest) != nil {
 		os.RemoveAll(tmp)
 	}
 }
@@ -68,7 +69,7 @@ func restoreVerified(p Pin, opts *Options) (*Package, bool) {
 		return nil, false
 	}
 	dest := filepath.Join(opts.Dir, p.Name)
-	if err := copyFiles(src, dest, cached.Files); err != nil {
+	if err := copyFiles(os.DirFS(src), dest, cached.Files); err != nil {
 		os.RemoveAll(dest)
 		return nil, false
 	}
@@ -87,13 +88,12 @@ func restoreVerified(p Pin, opts *Options) (*Package, bool) {
 
 // copyFiles copies the regular files (slash-separated, relative to src)
 // into the folder dst, creating it.
-func copyFiles(src, dst string, files []string) error {
+func copyFiles(src fs.FS, dst string, files []string) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
 	for _, f := range files {
-		from := filepath.Join(src, filepath.FromSlash(f))
-		info, err := os.Lstat(from)
+		info, err := fs.Lstat(src, f)
 		if err != nil {
 			return err
 		}
@@ -104,9 +104,18 @@ func copyFiles(src, dst string, files []string) error {
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 			return err
 		}
-		if err := copyFile(os.DirFS(src), f, to, info.Size()); err != nil {
+		if err := copyFile(src, f, to, info.Size()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// packageFS is where p's files are read: its folder, or the source in
+// place.
+func packageFS(p *Package) fs.FS {
+	if p.Dir == "" {
+		return p.Pkg.FS
+	}
+	return os.DirFS(p.Dir)
 }

@@ -26,7 +26,7 @@ type Options struct {
 	// archives); they are removed before Fetch returns. Required.
 	CacheDir string
 	// Dir is where each chosen skill is materialised, as Dir/<name>.
-	// Required unless List.
+	// Required unless List, or InPlace for Fetch.
 	Dir string
 	// Skills picks skills by name (--skill, repeatable); "*" picks every
 	// skill the source offers.
@@ -81,6 +81,12 @@ type Options struct {
 	// Fetch, as a named one does, instead of being skipped
 	// (install --strict).
 	AllOrNothing bool
+	// InPlace verifies each skill over a snapshot in memory instead of a
+	// copy under Dir, and gives packages (Package.Dir "") whose Pkg.FS
+	// reads the source in place, handing out only the verified bytes (see
+	// pinnedFS). The source stays open until Result.Close (Fetch) or
+	// Package.Close (Restore) is called.
+	InPlace bool
 }
 
 func (o *Options) getenv(k string) string {
@@ -113,6 +119,9 @@ type Result struct {
 	// RegistryURL is "<clone URL>#<commit>" for a git source, or the
 	// folder for a local one, when Registry is set; "" for an archive.
 	RegistryURL string
+	// close releases the source the packages read in place; nil when
+	// there is nothing to release.
+	close func()
 	// Found lists every skill the source offers, sorted by name.
 	Found []Found
 	// Packages lists the materialised skills, in the order of Found.
@@ -129,11 +138,22 @@ type Result struct {
 	Skipped []Skipped
 }
 
+// Close releases the source that the packages of an Options.InPlace fetch
+// read: their Pkg.FS may not be read after it. It does nothing otherwise,
+// and may be called more than once.
+func (r *Result) Close() {
+	if r != nil && r.close != nil {
+		r.close()
+		r.close = nil
+	}
+}
+
 // Package is one skill materialised as a verified package folder.
 type Package struct {
 	// Name and Version are the package's.
 	Name, Version string
-	// Dir is the package folder: Options.Dir/<Name>.
+	// Dir is the package folder: Options.Dir/<Name>; "" for a package
+	// read in place (Options.InPlace).
 	Dir string
 	// Subpath is the skill's folder inside the source ("" = the root).
 	Subpath string
@@ -156,6 +176,18 @@ type Package struct {
 	// Diagnostics are the warnings the gate gave the package: what it
 	// breaks that does not keep it from being installed.
 	Diagnostics format.Diagnostics
+	// close releases the source a package restored in place reads.
+	close func()
+}
+
+// Close releases the source that a package restored with Options.InPlace
+// reads: its Pkg.FS may not be read after it. It does nothing otherwise,
+// and may be called more than once.
+func (p *Package) Close() {
+	if p != nil && p.close != nil {
+		p.close()
+		p.close = nil
+	}
 }
 
 // Pin is what a lock entry records about a skill installed from a source.
@@ -185,6 +217,18 @@ type tree struct {
 	co     *checkout
 	local  bool // a folder on this machine, read in place
 	clean  func()
+	// names are the packages materialised in place from the tree so far.
+	names map[string]bool
+	dg    *format.Digester
+}
+
+// digester returns the tree's digester, made on first use: each one
+// holds a 64 KiB buffer, and a tree digests many packages one by one.
+func (t *tree) digester() *format.Digester {
+	if t.dg == nil {
+		t.dg = format.NewDigester()
+	}
+	return t.dg
 }
 
 // openTree is open followed by opening the tree's files as a treeFS, so
@@ -227,14 +271,19 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 // others that "*" chose are materialised when they pass, and listed in
 // Result.Skipped with their reasons when they do not.
 func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
-	if opts.Dir == "" && !opts.List {
+	if opts.Dir == "" && !opts.List && !opts.InPlace {
 		return nil, errors.New("source.Fetch: Options.Dir is required")
 	}
 	t, err := openTree(ctx, r, r.Ref, r.Subpath, &opts)
 	if err != nil {
 		return nil, err
 	}
-	defer t.clean()
+	kept := false // the packages read t in place: Result.Close cleans it
+	defer func() {
+		if !kept {
+			t.clean()
+		}
+	}()
 	res := &Result{Source: Record(r, opts.Getenv), URL: t.url, Commit: t.commit}
 	if r.Kind == KindLocal {
 		res.Source = t.root // ~ expanded
@@ -282,7 +331,7 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 		case t.co != nil:
 			return PseudoVersion(t.co.time, t.commit), nil
 		}
-		return contentVersion(r.Kind, fsys, files)
+		return contentVersion(r.Kind, fsys, files, t.digester())
 	}
 	pkgs, refused, err := materialiseChosen(ctx, t, chosen, namedSkills(r, &opts), version, &opts)
 	if err != nil {
@@ -299,6 +348,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	slices.SortFunc(res.Skipped, func(a, b Skipped) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Path, b.Path))
 	})
+	if opts.InPlace && len(pkgs) > 0 {
+		res.close, kept = t.clean, true
+	}
 	return res, nil
 }
 
@@ -341,7 +393,12 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.clean()
+	kept := false // the package reads t in place: Package.Close cleans it
+	defer func() {
+		if !kept {
+			t.clean()
+		}
+	}()
 	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
@@ -351,13 +408,31 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			"agent-skills update "+p.Name+"   (to install it afresh)")
 	}
 	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
-	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblingsOf(t.fsys, f.Path), &opts)
+	// A restore reads one skill of the folder at a time: listing the
+	// skills beside it for each would make restoring a collection
+	// quadratic, so they are listed only for a skill that links to one.
+	siblings := func(pkg *format.Package) []string {
+		if !linksSibling(pkg) {
+			return nil
+		}
+		return siblingsOf(t.fsys, f.Path)
+	}
+	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblings, &opts)
 	if err != nil {
 		return nil, err
 	}
 	pkg.Source, pkg.Ref = p.Source, ""
 	if net {
 		keepVerified(pkg, &opts)
+	}
+	if opts.InPlace {
+		// The folder is reopened for each file the install reads (see
+		// detach); only a checkout or an extracted archive must stay.
+		if pinned, ok := pkg.Pkg.FS.(*pinnedFS); ok {
+			pinned.detach(t.root)
+			t.fsys.Close()
+		}
+		pkg.close, kept = t.clean, true
 	}
 	return pkg, nil
 }

@@ -2,6 +2,8 @@ package source
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,4 +142,85 @@ func codesOf(ds format.Diagnostics) []string {
 		out = append(out, d.Code)
 	}
 	return out
+}
+
+// countingFS counts the folders listed through it.
+type countingFS struct {
+	fs.FS
+	lists int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.lists++
+	return fs.ReadDir(c.FS, name)
+}
+
+func TestSiblingIndexListsParentOnce(t *testing.T) {
+	files := map[string]string{"skills/notes/x.md": "x"}
+	var names []string
+	for i := range 20 {
+		n := fmt.Sprintf("s%02d", i)
+		names = append(names, n)
+		files["skills/"+n+"/SKILL.md"] = "x"
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	tfs, err := openTreeFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tfs.Close()
+	c := &countingFS{FS: tfs}
+	idx := newSiblingIndex(c)
+	for _, n := range names {
+		want := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == n })
+		if got := idx.of("skills/" + n); !slices.Equal(got, want) {
+			t.Errorf("of(skills/%s) = %v, want %v", n, got, want)
+		}
+	}
+	if c.lists != 1 {
+		t.Errorf("20 skills of one folder listed it %d times, want once", c.lists)
+	}
+}
+
+// Restore validates a skill that links to a sibling as Fetch did — the
+// link passes the install gate with its warning — and one that links
+// nowhere else without listing the skills beside it.
+func TestRestoreSiblingLinks(t *testing.T) {
+	r := gateCollection(t)
+	opts := Options{CacheDir: t.TempDir(), Dir: filepath.Join(t.TempDir(), "out"), Skills: []string{"*"}, Gate: validate.GateInstall}
+	res, err := Fetch(context.Background(), r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Packages {
+		if p.Name != "alpha" && p.Name != "ok" {
+			continue
+		}
+		pin := Pin{Name: p.Name, Version: p.Version, Source: p.Source, Resolved: p.Resolved, Subpath: p.Subpath, Integrity: p.Integrity}
+		for _, inPlace := range []bool{false, true} {
+			ropts := Options{CacheDir: t.TempDir(), Dir: filepath.Join(t.TempDir(), "out"), Gate: validate.GateInstall, InPlace: inPlace}
+			got, err := Restore(context.Background(), pin, ropts)
+			if err != nil {
+				t.Fatalf("Restore(%s, in place %v) = %v", p.Name, inPlace, err)
+			}
+			if g, w := codesOf(got.Diagnostics), codesOf(p.Diagnostics); !slices.Equal(g, w) {
+				t.Errorf("Restore(%s, in place %v) warnings = %v, Fetch gave %v", p.Name, inPlace, g, w)
+			}
+			got.Close()
+		}
+		if want := p.Name == "alpha"; linksSibling(p.Pkg) != want {
+			t.Errorf("linksSibling(%s) = %v, want %v", p.Name, !want, want)
+		}
+	}
+	if len(codesOf(func() format.Diagnostics {
+		for _, p := range res.Packages {
+			if p.Name == "alpha" {
+				return p.Diagnostics
+			}
+		}
+		return nil
+	}())) == 0 {
+		t.Errorf("Fetch gave alpha, which links to its sibling ok, no warning")
+	}
 }

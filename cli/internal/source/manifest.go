@@ -36,8 +36,9 @@ func PseudoVersion(t time.Time, commit string) string {
 // contentVersion returns the version of a bare skill from a folder or an
 // archive, which have no commit: 0.0.0-<kind>-<first 12 hex digits of a
 // SHA-256 over its file digests>.
-func contentVersion(kind Kind, fsys fs.FS, files []string) (string, error) {
-	d, err := format.Digest(fsys, files)
+// dg digests the files (a tree's, reused across its skills).
+func contentVersion(kind Kind, fsys fs.FS, files []string, dg *format.Digester) (string, error) {
+	d, err := dg.Digest(fsys, files)
 	if err != nil {
 		return "", err
 	}

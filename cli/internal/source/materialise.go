@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/format"
@@ -39,8 +40,9 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 		}
 		return nil, nil, err
 	}
+	siblings := newSiblingIndex(t.fsys)
 	for _, f := range chosen {
-		p, err := materialise(ctx, t, f, version, "", siblingsOf(t.fsys, f.Path), opts)
+		p, err := materialise(ctx, t, f, version, "", func(*format.Package) []string { return siblings.of(f.Path) }, opts)
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -134,7 +136,40 @@ func refusedError(refused []refusedSkill, where string, allOrNothing bool) error
 // siblingsOf returns the names of the folders beside the skill folder p of
 // fsys that hold a SKILL.md: the packages a link such as
 // ../beta/SKILL.md may point at. A skill at the root has none.
-func siblingsOf(fsys fs.FS, p string) []string {
+func siblingsOf(fsys fs.FS, p string) []string { return newSiblingIndex(fsys).of(p) }
+
+// linksSibling reports whether the entrypoint of pkg links into a folder
+// beside the package: only such a link is validated differently with the
+// siblings (validate.Options.Siblings) than without them.
+func linksSibling(pkg *format.Package) bool {
+	e := pkg.Entrypoint
+	if e == nil || e.Body == nil {
+		return false
+	}
+	for _, l := range validate.Links(e.Body, e.BodyLine, path.Dir(pkg.EntrypointFile)) {
+		if l.Kind == validate.LinkEscaping && l.Sibling != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// siblingIndex answers siblingsOf for many skill folders of one tree,
+// listing each parent folder once: the skills of a collection share a
+// parent, and listing it again for each of them made a large collection's
+// install quadratic (at 500 skills, two thirds of the install's time).
+type siblingIndex struct {
+	fsys     fs.FS
+	byParent map[string][]string // parent folder -> its folders holding a SKILL.md
+}
+
+// newSiblingIndex returns an empty index of fsys.
+func newSiblingIndex(fsys fs.FS) *siblingIndex {
+	return &siblingIndex{fsys: fsys, byParent: map[string][]string{}}
+}
+
+// of is siblingsOf(s.fsys, p).
+func (s *siblingIndex) of(p string) []string {
 	if p == "" {
 		return nil
 	}
@@ -142,13 +177,30 @@ func siblingsOf(fsys fs.FS, p string) []string {
 	if parent == "." {
 		parent = ""
 	}
-	ents, err := fs.ReadDir(fsys, orDot(parent))
-	if err != nil {
-		return nil
+	all, ok := s.byParent[parent]
+	if !ok {
+		all = skillFolders(s.fsys, parent)
+		s.byParent[parent] = all
 	}
 	var out []string
+	for _, n := range all {
+		if n != self {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// skillFolders returns the names of the folders in parent that hold a
+// regular SKILL.md.
+func skillFolders(fsys fs.FS, parent string) []string {
+	ents, err := fs.ReadDir(fsys, orDot(parent))
+	if err != nil {
+		return []string{}
+	}
+	out := []string{}
 	for _, e := range ents {
-		if !e.IsDir() || e.Name() == self {
+		if !e.IsDir() {
 			continue
 		}
 		if info, err := fs.Lstat(fsys, join(parent, e.Name()+"/SKILL.md")); err == nil && info.Mode().IsRegular() {
@@ -160,31 +212,49 @@ func siblingsOf(fsys fs.FS, p string) []string {
 
 // materialise copies the skill folder f of t into opts.Dir/<name>,
 // synthesises skill.yaml for a bare skill, loads the package, validates it
-// at opts.Gate (with siblings, the folders beside it, for links into a
-// sibling skill) and with opts.Check, keeps only its file set and digests
+// at opts.Gate (with siblings(pkg), the folders beside it, for links into
+// a sibling skill) and with opts.Check, keeps only its file set and digests
 // it. A non-empty want is the integrity the package must have. The
 // warnings are returned in Package.Diagnostics; a package with errors is
 // ASK_VALIDATION_FAILED with every diagnostic.
-func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings []string, opts *Options) (*Package, error) {
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp(opts.Dir, ".source-")
-	if err != nil {
-		return nil, err
-	}
-	done := false
-	defer func() {
-		if !done {
-			os.RemoveAll(tmp)
+//
+// With opts.InPlace nothing is copied: the skill is verified over a
+// snapshot in memory and the package reads its files from t in place,
+// checked against what was verified (see pinnedFS); t must then stay open
+// until the package is installed.
+func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings func(*format.Package) []string, opts *Options) (*Package, error) {
+	var (
+		tmp  string
+		snap fstest.MapFS
+		fsys fs.FS
+	)
+	if opts.InPlace {
+		var err error
+		if snap, err = snapshotTree(ctx, t.fsys, f.Path, format.DefaultLimits()); err != nil {
+			return nil, err
 		}
-	}()
-	if err := copyTree(ctx, t.fsys, f.Path, tmp, format.DefaultLimits()); err != nil {
-		return nil, err
+		fsys = snap
+	} else {
+		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+			return nil, err
+		}
+		var err error
+		if tmp, err = os.MkdirTemp(opts.Dir, ".source-"); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if tmp != "" { // not renamed into place
+				os.RemoveAll(tmp)
+			}
+		}()
+		if err := copyTree(ctx, t.fsys, f.Path, tmp, format.DefaultLimits()); err != nil {
+			return nil, err
+		}
+		fsys = os.DirFS(tmp)
 	}
-	fsys := os.DirFS(tmp)
 	synth := false
-	if _, err := os.Lstat(filepath.Join(tmp, format.ManifestFile)); os.IsNotExist(err) {
+	var mem map[string][]byte
+	if _, err := fs.Stat(fsys, format.ManifestFile); errors.Is(err, fs.ErrNotExist) {
 		pkg, _ := format.Load(fsys, format.LoadOptions{})
 		b, err := readBare(fsys, f.Name)
 		if err != nil {
@@ -198,14 +268,17 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, format.ManifestFile), data, 0o644); err != nil {
+		if snap != nil {
+			snap[format.ManifestFile] = &fstest.MapFile{Data: data, Mode: 0o644}
+			mem = map[string][]byte{format.ManifestFile: data}
+		} else if err := os.WriteFile(filepath.Join(tmp, format.ManifestFile), data, 0o644); err != nil {
 			return nil, err
 		}
 		synth = true
 	}
 	pkg, diags := format.Load(fsys, format.LoadOptions{})
 	name := pkg.Name()
-	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings})...)
+	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings(pkg)})...)
 	if opts.Check != nil && pkg.Entrypoint != nil {
 		diags = append(diags, opts.Check(pkg)...)
 	}
@@ -228,10 +301,12 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 		return nil, e
 	}
-	if err := registry.Prune(tmp, pkg.Files); err != nil {
-		return nil, err
+	if snap == nil {
+		if err := registry.Prune(tmp, pkg.Files); err != nil {
+			return nil, err
+		}
 	}
-	sum, err := format.Digest(fsys, pkg.Files)
+	sum, err := t.digester().Digest(fsys, pkg.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -242,15 +317,33 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			Try: []string{"nothing was installed; the source's bytes changed since they were locked",
 				"agent-skills update " + name + "   (only if you trust the new bytes)"}}
 	}
-	dest := filepath.Join(opts.Dir, name)
-	if _, err := os.Lstat(dest); err == nil {
-		return nil, fmt.Errorf("source: %s already exists", dest)
+	var dest string
+	if snap != nil {
+		// Two skills of one fetch with one name would be one folder of the
+		// copy: the same refusal.
+		if t.names[name] {
+			return nil, fmt.Errorf("source: two skills of %s are named %s", t.url, name)
+		}
+		pinned, err := newPinnedFS(t.fsys, f.Path, where, snap, pkg.Files, mem)
+		if err != nil {
+			return nil, err
+		}
+		if t.names == nil {
+			t.names = map[string]bool{}
+		}
+		t.names[name] = true
+		pkg.FS = pinned
+	} else {
+		dest = filepath.Join(opts.Dir, name)
+		if _, err := os.Lstat(dest); err == nil {
+			return nil, fmt.Errorf("source: %s already exists", dest)
+		}
+		if err := os.Rename(tmp, dest); err != nil {
+			return nil, err
+		}
+		tmp = ""
+		pkg, _ = format.Load(os.DirFS(dest), format.LoadOptions{})
 	}
-	if err := os.Rename(tmp, dest); err != nil {
-		return nil, err
-	}
-	done = true
-	pkg, _ = format.Load(os.DirFS(dest), format.LoadOptions{})
 	p := &Package{Name: name, Version: pkg.Version(), Dir: dest, Subpath: f.Path, Commit: t.commit,
 		Integrity: sum, Synthesised: synth, Pkg: pkg, Resolved: t.url, Diagnostics: warningsOf(diags)}
 	if t.commit != "" || f.Path != "" {
@@ -332,6 +425,38 @@ func refusal(diags format.Diagnostics, name, where string) error {
 // on the way to dir or inside it. Copies are fresh files, so no hard link
 // survives.
 func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Limits) error {
+	return walkSkill(ctx, fsys, dir, lim, func(p, slash string, size int64, isDir bool) error {
+		target := filepath.Join(dst, filepath.FromSlash(slash))
+		if isDir {
+			return os.Mkdir(target, 0o755)
+		}
+		return copyFile(fsys, p, target, size)
+	})
+}
+
+// snapshotTree reads what copyTree would copy into memory, with the same
+// checks and refusals: each file with the mode 0644 the copy would have.
+func snapshotTree(ctx context.Context, fsys *treeFS, dir string, lim format.Limits) (fstest.MapFS, error) {
+	snap := fstest.MapFS{}
+	err := walkSkill(ctx, fsys, dir, lim, func(p, slash string, size int64, isDir bool) error {
+		if isDir {
+			snap[slash] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+			return nil
+		}
+		data, err := readFile(fsys, p, size)
+		if err != nil {
+			return err
+		}
+		snap[slash] = &fstest.MapFile{Data: data, Mode: 0o644}
+		return nil
+	})
+	return snap, err
+}
+
+// walkSkill walks the skill folder dir of fsys as copyTree describes,
+// calling put for each folder and regular file to keep, in walk order,
+// with its path in fsys, its path inside the skill folder and its size.
+func walkSkill(ctx context.Context, fsys *treeFS, dir string, lim format.Limits, put func(p, slash string, size int64, isDir bool) error) error {
 	if err := checkFolder(fsys, dir); err != nil {
 		return err
 	}
@@ -362,10 +487,9 @@ func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Lim
 		if strings.Count(slash, "/")+1 > lim.MaxDepth {
 			return tooLarge(slash, fmt.Sprintf("nested deeper than %d levels", lim.MaxDepth))
 		}
-		target := filepath.Join(dst, filepath.FromSlash(slash))
 		switch t := d.Type(); {
 		case t.IsDir():
-			return os.Mkdir(target, 0o755)
+			return put(p, slash, 0, true)
 		case !t.IsRegular():
 			return &Error{Code: format.CodePackageUnsafeFile,
 				Message: fmt.Sprintf("%s is a symbolic link or special file; skills may only contain regular files and folders", slash),
@@ -385,8 +509,23 @@ func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Lim
 		case total > lim.MaxTotalSize:
 			return tooLarge(slash, fmt.Sprintf("files larger than %d bytes together", lim.MaxTotalSize))
 		}
-		return copyFile(fsys, p, target, info.Size())
+		return put(p, slash, info.Size(), false)
 	})
+}
+
+// readFile reads the regular file name of fsys, of size bytes when it was
+// listed; a file that grew since is refused, as copyFile refuses it.
+func readFile(fsys fs.FS, name string, size int64) ([]byte, error) {
+	in, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	data, err := io.ReadAll(io.LimitReader(in, size+1))
+	if err == nil && int64(len(data)) > size {
+		err = fmt.Errorf("source: %s changed while it was being copied", name)
+	}
+	return data, err
 }
 
 // copyFile copies the regular file name of fsys, of size bytes when it

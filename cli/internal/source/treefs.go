@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // errLink is the cause of every treeFS error for a path that is, or goes
@@ -31,6 +32,12 @@ var errLink = errors.New("is a symbolic link, and links inside a source are neve
 // fs.ReadLinkFS. Stat and Open refuse a link; Lstat reports one.
 type treeFS struct {
 	root *os.Root
+	// dir is the root folder, for the one-call opens of openNoLinks (Linux),
+	// and dirfd its descriptor; noOpenat2 records that the kernel refused
+	// them. A treeFS may be read from several goroutines at once.
+	dir       *os.File
+	dirfd     int
+	noOpenat2 atomic.Bool
 }
 
 // openTreeFS opens the folder dir, which may itself be reached through a
@@ -40,11 +47,26 @@ func openTreeFS(dir string) (*treeFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &treeFS{root: r}, nil
+	t := &treeFS{root: r, dir: openDir(r)}
+	if t.dir != nil {
+		t.dirfd = int(t.dir.Fd())
+	}
+	return t, nil
 }
 
-// Close releases the folder.
-func (t *treeFS) Close() error { return t.root.Close() }
+// Close releases the folder; a second Close does nothing.
+func (t *treeFS) Close() error {
+	if t.dir != nil {
+		t.dir.Close()
+		t.dir = nil
+	}
+	if t.root == nil {
+		return nil
+	}
+	err := t.root.Close()
+	t.root = nil
+	return err
+}
 
 // walkTo Lstats every element of name and returns the info of the last.
 // Every element but the last must be a real folder; the last may be
@@ -74,6 +96,12 @@ func (t *treeFS) walkTo(op, name string, refuseLink bool) (fs.FileInfo, error) {
 
 // Open opens the file or folder name, refusing a link anywhere on the way.
 func (t *treeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if f, ok := t.openNoLinks(name); ok {
+		return f, nil
+	}
 	info, err := t.walkTo("open", name, true)
 	if err != nil {
 		return nil, err
@@ -92,11 +120,25 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 
 // Stat returns the info of name, refusing a link anywhere on the way,
 // the last element included: Stat never follows a link.
-func (t *treeFS) Stat(name string) (fs.FileInfo, error) { return t.walkTo("stat", name, true) }
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+	if fs.ValidPath(name) {
+		if info, ok := t.statNoLinks(name, false); ok {
+			return info, nil
+		}
+	}
+	return t.walkTo("stat", name, true)
+}
 
 // Lstat returns the info of name, which may be a link; no link before it
 // is followed.
-func (t *treeFS) Lstat(name string) (fs.FileInfo, error) { return t.walkTo("lstat", name, false) }
+func (t *treeFS) Lstat(name string) (fs.FileInfo, error) {
+	if fs.ValidPath(name) {
+		if info, ok := t.statNoLinks(name, true); ok {
+			return info, nil
+		}
+	}
+	return t.walkTo("lstat", name, false)
+}
 
 // ReadLink returns the target of the link name, for fs.ReadLinkFS; no
 // link before it is followed.
