@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -28,20 +27,22 @@ func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error
 	if err != nil {
 		return nil, err
 	}
-	return checkLoaded(pkg, diags, name, version, integrity)
+	return checkLoaded(pkg, diags, name, version, integrity, func(pkg *format.Package) (string, error) {
+		dg := digesters.Get().(*format.Digester)
+		defer digesters.Put(dg)
+		return dg.Digest(pkg.FS, pkg.Files)
+	})
 }
 
 // digesters reuses the digest buffers across verifications, which run on
 // several goroutines at once.
 var digesters = sync.Pool{New: func() any { return format.NewDigester() }}
 
-// checkLoaded digests a loaded package through its FS and checks it
-// against the index entry, as Verify describes.
-func checkLoaded(pkg *format.Package, diags format.Diagnostics, name, version, integrity string) (*format.Package, error) {
+// checkLoaded digests a loaded package with digest and checks it against
+// the index entry, as Verify describes.
+func checkLoaded(pkg *format.Package, diags format.Diagnostics, name, version, integrity string, digest func(*format.Package) (string, error)) (*format.Package, error) {
 	countDigest(name, version)
-	dg := digesters.Get().(*format.Digester)
-	sum, err := dg.Digest(pkg.FS, pkg.Files)
-	digesters.Put(dg)
+	sum, err := digest(pkg)
 	if err != nil {
 		return nil, fmt.Errorf("digest of %s@%s: %w", name, version, err)
 	}
@@ -336,7 +337,7 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 			return nil, err
 		}
 	}
-	if _, inMemory := pkg.FS.(fstest.MapFS); !inMemory {
+	if _, inMemory := pkg.FS.(*snapshotFS); !inMemory {
 		// Verified in place: read it where it now lives.
 		pkg.FS = os.DirFS(dir)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -297,12 +296,8 @@ func (s *Set) Requirements(ctx context.Context, registry, name, version string) 
 
 // keep holds a verified snapshot for Snapshot, within keptBudget.
 func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
-	var size int64
-	if mem, ok := pkg.FS.(fstest.MapFS); ok {
-		for _, f := range mem {
-			size += int64(len(f.Data))
-		}
-	} else {
+	size := HeldBytes(pkg)
+	if size == 0 {
 		return
 	}
 	s.mu.Lock()

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -72,17 +73,47 @@ func snapshotOf(fsys fs.FS, name, version, integrity string) (*format.Package, e
 	// Keep only the file set. When Load read a file outside it (an
 	// entrypoint the `files` list omits), load the copy again, so the
 	// package is exactly what its file set holds.
-	mem := make(fstest.MapFS, len(pkg.Files))
+	mem := &snapshotFS{MapFS: make(fstest.MapFS, len(pkg.Files)), src: fsys, sums: make(map[string]string, len(pkg.Files))}
 	for _, p := range pkg.Files {
-		mem[p] = rec.mem[p]
+		mem.MapFS[p] = rec.mem[p]
 	}
-	if len(rec.mem) != len(mem) {
-		if pkg, diags, err = loadChecked(mem, name, version); err != nil {
+	if len(rec.mem) != len(mem.MapFS) {
+		if pkg, diags, err = loadChecked(mem.MapFS, name, version); err != nil {
 			return nil, err
 		}
 	}
 	pkg.FS = mem
-	return checkLoaded(pkg, diags, name, version, integrity)
+	return checkLoaded(pkg, diags, name, version, integrity, mem.digest)
+}
+
+// snapshotFS is a snapshot's payload: the bytes, where they were read
+// from, and the digest of each file's bytes as the verification computed
+// them (Seal checks a file read again against it).
+type snapshotFS struct {
+	fstest.MapFS
+	src  fs.FS
+	sums map[string]string // format.FileDigest of the bytes; skill.yaml's is of its stripped bytes
+}
+
+// digest is format.Digest over the in-memory files, recording each file's
+// digest on the way.
+func (m *snapshotFS) digest(pkg *format.Package) (string, error) {
+	dg := digesters.Get().(*format.Digester)
+	defer digesters.Put(dg)
+	hashes := make([]format.FileHash, 0, len(pkg.Files))
+	for _, p := range pkg.Files {
+		var r io.Reader = bytes.NewReader(m.MapFS[p].Data)
+		if p == format.ManifestFile {
+			r = format.StripIntegrity(r)
+		}
+		sum, err := dg.FileDigest(r)
+		if err != nil {
+			return "", err
+		}
+		m.sums[p] = sum
+		hashes = append(hashes, format.FileHash{Path: p, Digest: sum})
+	}
+	return format.CombineDigests(hashes), nil
 }
 
 // recordFS serves fsys to format.Load and keeps the bytes of every
@@ -114,7 +145,7 @@ func (r *recordFS) Open(name string) (fs.File, error) {
 		}
 		return f, nil
 	}
-	data, err := readAllFrom(f, name, MaxSnapshotSize-r.total)
+	data, err := readSized(f, info.Size(), name, MaxSnapshotSize-r.total)
 	f.Close()
 	if err != nil {
 		if r.err == nil {
@@ -147,7 +178,34 @@ func readAll(fsys fs.FS, p string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAllFrom(f, p, limit)
+	var size int64 = -1
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	return readSized(f, size, p, limit)
+}
+
+// readSized reads f, whose size is probably size (-1: unknown), into a
+// buffer of exactly that size when it is right, refusing more than limit
+// bytes.
+func readSized(f io.Reader, size int64, p string, limit int64) ([]byte, error) {
+	if size < 0 || size > limit {
+		return readAllFrom(f, p, limit)
+	}
+	data := make([]byte, size, size+1)
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return data[:n], nil // shrank since the stat
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Grew since the stat? Read the rest as a file of unknown size.
+	rest, err := readAllFrom(f, p, limit-size)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, rest...), nil
 }
 
 // readAllFrom reads f, refusing more than limit bytes.

@@ -70,12 +70,12 @@ func localSample(t *testing.T) (Registry, string) {
 // memBytes returns the files of an in-memory package.
 func memBytes(t *testing.T, pkg *format.Package) map[string]string {
 	t.Helper()
-	mem, ok := pkg.FS.(fstest.MapFS)
+	mem, ok := pkg.FS.(*snapshotFS)
 	if !ok {
 		t.Fatalf("package FS is %T, want an in-memory snapshot", pkg.FS)
 	}
 	out := map[string]string{}
-	for p, f := range mem {
+	for p, f := range mem.MapFS {
 		out[p] = string(f.Data)
 	}
 	return out

@@ -1,10 +1,13 @@
 package skillset
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -58,11 +61,15 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		next++
 		return next - 1
 	}
+	var held atomic.Int64 // payload bytes the items hold in memory
 	work := func() {
 		vopts := validate.Options{Gate: p.gate(), OverrideKeys: p.ws.OverrideKeys()}
 		for i := take(); i >= 0; i = take() {
 			w := wants[i]
 			item, diags, err := p.fetchOne(w, vopts)
+			if err == nil {
+				item.Pkg = keepWithin(item.Pkg, w, &held)
+			}
 			res[i] = result{item, diags, err}
 			mu.Lock()
 			done++
@@ -106,6 +113,64 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 	return nil, &askerr.Error{Code: askerr.CodeValidationFailed,
 		Message: fmt.Sprintf("%d packages are not valid (%s); nothing was installed", len(invalid), strings.Join(invalid, ", ")),
 		Try:     []string{"report the problems above to the skills' maintainers", "install other versions: agent-skills info <name>"}}
+}
+
+// fetchHeldBudget bounds the payload bytes the fetched packages hold in
+// memory until they are installed. Past it, a package is sealed
+// (registry.Seal): only its manifest and entrypoint stay in memory, and
+// the installer reads its other files again from the registry, each
+// checked against the digest the verification computed, so memory stays
+// flat however many packages a run installs.
+var fetchHeldBudget int64 = 16 << 20
+
+// keepWithin returns pkg, or pkg sealed when holding it would pass
+// fetchHeldBudget.
+func keepWithin(pkg *format.Package, w want, held *atomic.Int64) *format.Package {
+	size := registry.HeldBytes(pkg)
+	if size == 0 || held.Add(size) <= fetchHeldBudget {
+		return pkg
+	}
+	held.Add(-size)
+	sealed := registry.Seal(pkg, w.name, w.version)
+	sealed.FS = codedFS{sealed.FS}
+	return sealed
+}
+
+// codedFS reports a registry error met while a file is read (a sealed
+// package's file that changed after it was verified) as the CLI's error,
+// so that the installer passes its code on instead of calling it an I/O
+// failure.
+type codedFS struct{ fs.FS }
+
+// Open opens a file whose reads report coded errors.
+func (c codedFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, coded(err)
+	}
+	return codedFile{f}, nil
+}
+
+// Stat asks the wrapped FS.
+func (c codedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+// ReadDir asks the wrapped FS.
+func (c codedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+
+type codedFile struct{ fs.File }
+
+func (f codedFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	return n, coded(err)
+}
+
+// coded turns a *registry.Error into an *askerr.Error with its code.
+func coded(err error) error {
+	var re *registry.Error
+	if !errors.As(err, &re) {
+		return err
+	}
+	return &askerr.Error{Code: re.Code, Message: re.Message, Detail: re.Detail, Try: re.Try, Err: re.Err}
 }
 
 // fetchWorkers is how many packages fetch verifies at once: one per

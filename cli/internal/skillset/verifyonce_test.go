@@ -2,9 +2,13 @@ package skillset
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/registry"
@@ -76,5 +80,43 @@ func TestFetchFailsInOrder(t *testing.T) {
 		if out == nil || len(out.Results) != 0 {
 			t.Errorf("refused restore: results %v, want none", results(out))
 		}
+	}
+}
+
+// TestInstallPastTheHeldBudget: past the budget fetched packages are
+// sealed: the installer reads their files again, and installs the
+// verified bytes; a file that changed after verification is refused with
+// the integrity code, not as an I/O failure.
+func TestInstallPastTheHeldBudget(t *testing.T) {
+	old := fetchHeldBudget
+	fetchHeldBudget = 1
+	t.Cleanup(func() { fetchHeldBudget = old })
+	w := newWorld(t)
+	w.publish(pkgSpec{name: "held-a", version: "1.0.0", files: map[string]string{"references/a.md": "alpha\n"}},
+		pkgSpec{name: "held-b", version: "1.0.0", files: map[string]string{"references/b.md": "beta\n"}})
+	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"held-a", "held-b"}}); err != nil {
+		t.Fatalf("Install = %v", err)
+	}
+	for _, id := range bothAgents {
+		for name, want := range map[string]string{"held-a/references/a.md": "alpha\n", "held-b/references/b.md": "beta\n"} {
+			if got, err := os.ReadFile(filepath.Join(w.root(false, id), filepath.FromSlash(name))); err != nil || string(got) != want {
+				t.Errorf("%s in the %s root = %q, %v; want %q", name, id, got, err, want)
+			}
+		}
+	}
+
+	s := w.open(false, nil)
+	pkg, _, err := s.Registries.Snapshot(t.Context(), "team", "held-a", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held atomic.Int64
+	sealed := keepWithin(pkg, want{name: "held-a", version: "1.0.0"}, &held)
+	if registry.HeldBytes(sealed) != 0 || held.Load() != 0 {
+		t.Fatalf("keepWithin over budget held %d bytes (%d counted), want a sealed package", registry.HeldBytes(sealed), held.Load())
+	}
+	writeFile(t, filepath.Join(w.pkgDir("held-a", "1.0.0"), "references", "a.md"), "alpha, changed\n")
+	if _, err := fs.ReadFile(sealed.FS, "references/a.md"); codeOf(err) != registry.CodeIntegrityMismatch {
+		t.Errorf("reading a changed file of a sealed package = %v (%s), want %s", err, codeOf(err), registry.CodeIntegrityMismatch)
 	}
 }
