@@ -337,8 +337,11 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 			return nil, err
 		}
 	}
-	if _, inMemory := pkg.FS.(*snapshotFS); !inMemory {
-		// Verified in place: read it where it now lives.
+	// The payload now lives in the cache: a package verified in place is
+	// read there, and a snapshot reads a sealed file again there.
+	if snap, inMemory := pkg.FS.(*snapshotFS); inMemory {
+		snap.src = os.DirFS(dir)
+	} else {
 		pkg.FS = os.DirFS(dir)
 	}
 	return pkg, nil

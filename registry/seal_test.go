@@ -57,3 +57,21 @@ func TestSealReadsVerifiedBytesAgain(t *testing.T) {
 		t.Errorf("Seal of a sealed package made a new one")
 	}
 }
+
+// TestSealAfterDownload: a sealed snapshot of a freshly downloaded
+// tarball reads its files again from the payload cache, where the
+// extraction was moved, not from the temporary folder it was verified in.
+func TestSealAfterDownload(t *testing.T) {
+	m := newMiniServer(t)
+	r := m.open(t, t.TempDir(), nil, false)
+	pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := Seal(pkg, "demo-skill", "1.0.0")
+	for p, f := range samplePackage() {
+		if data, err := fs.ReadFile(sealed.FS, p); err != nil || string(data) != string(f.Data) {
+			t.Errorf("sealed %s after a download = %q, %v; want the verified bytes", p, data, err)
+		}
+	}
+}
