@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet fmt-check unit fuzz fuzz-long bench bench-peers e2e-agents e2e-mcp tidy clean
+.PHONY: all install build test vet fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp tidy clean
 
 all: test
 
@@ -40,6 +40,10 @@ fuzz-long:
 ## bench: the benchmarks every issue names (not run by CI)
 bench:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./... | grep -E '^(Benchmark|ok|FAIL|---)' || true); done
+
+## bench-registry: registry installs of 50, 500 and 10,000 skills, origin/main vs the work tree, wall and peak RSS (not in CI)
+bench-registry:
+	./scripts/bench-registry.sh
 
 ## bench-peers: agent-skills vs vercel skills (pinned, from npm) vs cp -r, side by side (needs npm; not in CI)
 bench-peers:

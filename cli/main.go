@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/gctune"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
@@ -76,12 +77,11 @@ type exitSignal struct{ code int }
 // Main runs agent-skills with args (without the program name) and returns
 // the process exit code. It is the only place that maps errors to exit codes.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	if os.Getenv("GOGC") == "" {
-		// A command lives for milliseconds and allocates little that
-		// survives: collecting garbage less often is nearly half of the
-		// time of a large resolution. Long-running servers reset this.
-		debug.SetGCPercent(400)
-	}
+	// A command lives for milliseconds and allocates little that
+	// survives: collecting garbage less often is nearly half of the time
+	// of a large resolution, within a soft memory limit while the live
+	// heap is small (see gctune). Long-running servers reset GOGC.
+	gctune.Start(os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT"))
 	defer startProfiles(os.Getenv, stderr)()
 	ctx, stop := interruptible(context.Background())
 	defer stop()

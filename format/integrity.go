@@ -113,7 +113,7 @@ func (d *Digester) strip(r io.Reader) io.Reader {
 // "sha256-" + base64(sha256(bytes)).
 func (d *Digester) FileDigest(r io.Reader) (string, error) {
 	d.h.Reset()
-	if _, err := io.CopyBuffer(hashWriter{d.h}, r, d.buf); err != nil {
+	if _, err := io.CopyBuffer(hashWriter{d.h}, readerOnly{r}, d.buf); err != nil {
 		return "", err
 	}
 	return formatSum(d.h.Sum(nil)), nil
@@ -125,6 +125,13 @@ type hashWriter struct{ h hash.Hash }
 
 // Write adds p to the hash.
 func (w hashWriter) Write(p []byte) (int, error) { return w.h.Write(p) }
+
+// readerOnly hides the reader's WriteTo (an *os.File has one), which would
+// otherwise make io.CopyBuffer ignore the buffer and allocate its own.
+type readerOnly struct{ r io.Reader }
+
+// Read reads from the wrapped reader.
+func (r readerOnly) Read(p []byte) (int, error) { return r.r.Read(p) }
 
 // FileDigest returns "sha256-" + base64(sha256(r's bytes)), streaming r.
 func FileDigest(r io.Reader) (string, error) { return NewDigester().FileDigest(r) }

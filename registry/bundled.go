@@ -27,11 +27,15 @@ func (b *bundled) loadIndex(ctx context.Context) (*Index, error) {
 }
 
 // payload is the package directory inside the embedded file system.
-func (b *bundled) payload(ctx context.Context, r *registry, s *Skill, v *Version) (fs.FS, error) {
+func (b *bundled) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if v.Path == "" {
 		return nil, invalidIndex("bundled:"+indexPath, []string{fmt.Sprintf("%s@%s: the bundled registry holds directories only", s.Name, v.Version)})
 	}
-	return fs.Sub(b.fsys, strings.TrimSuffix(v.Path, "/"))
+	sub, err := fs.Sub(b.fsys, strings.TrimSuffix(v.Path, "/"))
+	if err != nil {
+		return nil, err
+	}
+	return verify(sub)
 }
 
 // resolved names the payload as "bundled:<path>".

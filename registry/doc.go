@@ -55,7 +55,11 @@
 // there, drops files outside the file set and renames; on failure nothing
 // is left at the destination. An extracted tarball enters the payload
 // cache only once verified, and is verified again, and evicted when it no
-// longer matches, on every use.
+// longer matches, on every use. Snapshot is the one-pass form: the
+// payload's bytes are read once into memory, loaded and digested once
+// there, and that copy is what the caller installs; Set.Requirements
+// verifies such a snapshot to read a package's dependencies and keeps it,
+// within a budget, for Set.Snapshot, so a run digests each package once.
 //
 // # Archives
 //

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -26,7 +27,22 @@ func Verify(fsys fs.FS, name, version, integrity string) (*format.Package, error
 	if err != nil {
 		return nil, err
 	}
-	sum, err := format.Digest(pkg.FS, pkg.Files)
+	return checkLoaded(pkg, diags, name, version, integrity, func(pkg *format.Package) (string, error) {
+		dg := digesters.Get().(*format.Digester)
+		defer digesters.Put(dg)
+		return dg.Digest(pkg.FS, pkg.Files)
+	})
+}
+
+// digesters reuses the digest buffers across verifications, which run on
+// several goroutines at once.
+var digesters = sync.Pool{New: func() any { return format.NewDigester() }}
+
+// checkLoaded digests a loaded package with digest and checks it against
+// the index entry, as Verify describes.
+func checkLoaded(pkg *format.Package, diags format.Diagnostics, name, version, integrity string, digest func(*format.Package) (string, error)) (*format.Package, error) {
+	countDigest(name, version)
+	sum, err := digest(pkg)
 	if err != nil {
 		return nil, fmt.Errorf("digest of %s@%s: %w", name, version, err)
 	}
@@ -107,11 +123,9 @@ func (r *registry) Package(ctx context.Context, name, version string) (*format.P
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.be.payload(ctx, r, s, v)
-	if err != nil {
-		return nil, err
-	}
-	return Verify(fsys, name, version, v.Integrity)
+	return r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
+		return Verify(fsys, name, version, v.Integrity)
+	})
 }
 
 // Fetch copies the payload into a temporary directory beside dest,
@@ -139,17 +153,19 @@ func (r *registry) Fetch(ctx context.Context, name, version, dest string) (*Fetc
 			_ = os.RemoveAll(tmp)
 		}
 	}()
-	src, err := r.be.payload(ctx, r, s, v)
-	if err != nil {
-		return nil, err
-	}
 	// Copy what the source declares, then verify what was written: the
 	// copy, not the source, is what gets installed.
-	srcPkg, _, err := loadChecked(src, name, version)
+	srcPkg, err := r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
+		if v.Tarball != "" {
+			return Verify(fsys, name, version, v.Integrity) // the payload cache's gate
+		}
+		pkg, _, err := loadChecked(fsys, name, version)
+		return pkg, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if err := copyFiles(ctx, src, srcPkg.Files, tmp); err != nil {
+	if err := copyFiles(ctx, srcPkg.FS, srcPkg.Files, tmp); err != nil {
 		return nil, err
 	}
 	pkg, err := Verify(os.DirFS(tmp), name, version, v.Integrity)
@@ -258,16 +274,19 @@ func Prune(dir string, keep []string) error {
 	return nil
 }
 
-// tarballPayload returns the verified, extracted payload of a tarball
-// version from the payload cache, downloading and extracting it on first
-// use. open returns the .tar.gz stream. The cache is keyed by name,
-// version and the expected integrity, so a changed index entry never
-// reuses it. A payload enters the cache only once Verify accepted it, and
-// a cached payload is verified again on every use: one that no longer
-// matches (damaged, or cached unverified by an older agent-skills) is
-// evicted, with a notice, and downloaded again, so a server that served
-// bad bytes once and was fixed heals on the next run.
-func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, open func(context.Context) (io.ReadCloser, error)) (fs.FS, error) {
+// tarballPayload returns the package of a tarball version from the
+// payload cache, downloading and extracting it on first use, as verify
+// loads and checks it (Verify in place, or snapshotOf into memory). open
+// returns the .tar.gz stream. The cache is keyed by name, version and the
+// expected integrity, so a changed index entry never reuses it. A payload
+// enters the cache only once verify accepted it, and a cached payload is
+// verified again on every use: one that no longer matches (damaged, or
+// cached unverified by an older agent-skills) is evicted, with a notice,
+// and downloaded again, so a server that served bad bytes once and was
+// fixed heals on the next run. The one verification is the use: the
+// payload is digested once per call, not once for the cache and again
+// for the caller.
+func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, open func(context.Context) (io.ReadCloser, error), verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if r.opts.CacheDir == "" {
 		return nil, unavailable(r.spec.Name, "no cache directory configured for tarball payloads", nil)
 	}
@@ -276,8 +295,9 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 	if info, err := os.Lstat(dir); err == nil {
 		verr := errors.New("not a folder")
 		if info.IsDir() {
-			if _, verr = Verify(os.DirFS(dir), name, v.Version, v.Integrity); verr == nil {
-				return os.DirFS(dir), nil
+			var pkg *format.Package
+			if pkg, verr = verify(os.DirFS(dir)); verr == nil {
+				return pkg, nil
 			}
 		}
 		r.opts.notify("registry %s: the cached payload of %s@%s is not what the index records (%s); downloading it again",
@@ -308,7 +328,8 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 		}
 		return nil, err
 	}
-	if _, err := Verify(os.DirFS(tmp), name, v.Version, v.Integrity); err != nil {
+	pkg, err := verify(os.DirFS(tmp))
+	if err != nil {
 		return nil, err // the deferred RemoveAll keeps it out of the cache
 	}
 	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -316,7 +337,14 @@ func (r *registry) tarballPayload(ctx context.Context, v *Version, name string, 
 			return nil, err
 		}
 	}
-	return os.DirFS(dir), nil
+	// The payload now lives in the cache: a package verified in place is
+	// read there, and a snapshot reads a sealed file again there.
+	if snap, inMemory := pkg.FS.(*snapshotFS); inMemory {
+		snap.src = os.DirFS(dir)
+	} else {
+		pkg.FS = os.DirFS(dir)
+	}
+	return pkg, nil
 }
 
 // integrityKey turns "sha256-<base64>" into 16 hex digits for file names.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"github.com/agent-skills/agent-skills/format"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,11 +79,11 @@ func (g *gitBackend) loadIndex(ctx context.Context) (*Index, error) {
 }
 
 // payload reads the package from the clone.
-func (g *gitBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version) (fs.FS, error) {
+func (g *gitBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if err := g.sync(ctx); err != nil {
 		return nil, err
 	}
-	return g.local.payload(ctx, r, s, v)
+	return g.local.payload(ctx, r, s, v, verify)
 }
 
 // resolved names the payload as "<url>#<ref>:<path>".

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agent-skills/agent-skills/format"
 	"io"
 	"io/fs"
 	"net/http"
@@ -261,7 +262,7 @@ func (h *httpBackend) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // payload downloads and extracts a tarball into the payload cache.
-func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version) (fs.FS, error) {
+func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if v.Tarball == "" {
 		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("%s@%s has a path but an http registry serves tarballs only", s.Name, v.Version)})
 	}
@@ -278,7 +279,7 @@ func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Ver
 			return nil, err
 		}
 		return &cappedBody{rc: resp.Body, left: maxTarballBytes + 1, name: redact(u), reg: h.spec.Name}, nil
-	})
+	}, verify)
 }
 
 // tarballURL resolves the tarball reference against the index URL and

@@ -70,7 +70,7 @@ func (l *local) loadIndex(ctx context.Context) (*Index, error) {
 
 // payload returns the package directory, refusing symbolic links on the
 // way to it, or the extracted tarball.
-func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version) (fs.FS, error) {
+func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if v.Tarball != "" {
 		if strings.Contains(v.Tarball, "://") {
 			return nil, unavailable(l.name, fmt.Sprintf("%s@%s: tarball URLs are served by http registries only", s.Name, v.Version), nil)
@@ -85,7 +85,7 @@ func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version) 
 				return nil, unavailable(l.name, fmt.Sprintf("%s@%s: cannot open the tarball", s.Name, v.Version), err)
 			}
 			return f, nil
-		})
+		}, verify)
 	}
 	rel := strings.TrimSuffix(v.Path, "/")
 	if err := noSymlinks(l.root, rel); err != nil {
@@ -96,7 +96,7 @@ func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version) 
 		return nil, unavailable(l.name, fmt.Sprintf("%s@%s: the index names %s, which is not a directory", s.Name, v.Version, v.Path), err,
 			"report the broken entry to the registry's maintainers")
 	}
-	return os.DirFS(dir), nil
+	return verify(os.DirFS(dir))
 }
 
 // resolved names the payload as "<url>:<path>".

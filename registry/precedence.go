@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // Set is the ordered list of configured registries (DESIGN §4.3). The
@@ -20,7 +22,28 @@ type Set struct {
 
 	mu     sync.Mutex
 	warned map[string]bool
+	// kept holds the snapshots Requirements verified, until Snapshot takes
+	// them, within keptBudget bytes of payload.
+	kept      map[keptKey]keptSnapshot
+	keptBytes int64
 }
+
+// keptKey names one package of one registry.
+type keptKey struct{ registry, name, version string }
+
+// keptSnapshot is a verified snapshot and its payload size.
+type keptSnapshot struct {
+	pkg       *format.Package
+	integrity string
+	size      int64
+}
+
+// keptBudget bounds the payload bytes Set keeps between resolution and
+// fetch: within it, a package resolution verified is not read, loaded or
+// digested again; past it, the snapshot is dropped after its dependencies
+// are read and verified again when fetched, so memory stays flat however
+// many packages a run resolves.
+var keptBudget int64 = 16 << 20
 
 // NewSet returns the set of regs in precedence order; notify (may be nil)
 // receives one notice per unreachable registry.
@@ -238,12 +261,23 @@ func (s *Set) Versions(ctx context.Context, registry, name string) (string, []Pu
 // payload (in place for local, git and bundled registries; downloaded
 // and extracted into the cache for http) and returns its edges. It has
 // the shape of the resolver's Source.Requirements.
+//
+// The payload is verified as a snapshot (Registry.Snapshot) and kept, within
+// a budget, for Set.Snapshot: the package the run installs is the one
+// resolution read its dependencies from, verified once. A package too large
+// for a snapshot is verified in place instead.
 func (s *Set) Requirements(ctx context.Context, registry, name, version string) (Requirements, error) {
 	r, _, err := s.Lookup(ctx, registry, name)
 	if err != nil {
 		return Requirements{}, err
 	}
-	pkg, err := r.Package(ctx, name, version)
+	pkg, integrity, err := r.Snapshot(ctx, name, version)
+	var e *Error
+	if errors.As(err, &e) && e.Code == format.CodePackageTooLarge {
+		pkg, err = r.Package(ctx, name, version)
+	} else if err == nil {
+		s.keep(keptKey{r.Name(), name, version}, pkg, integrity)
+	}
 	if err != nil {
 		return Requirements{}, err
 	}
@@ -258,6 +292,47 @@ func (s *Set) Requirements(ctx context.Context, registry, name, version string) 
 		req.Suggests = append(req.Suggests, m.Suggests...)
 	}
 	return req, nil
+}
+
+// keep holds a verified snapshot for Snapshot, within keptBudget.
+func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
+	size := HeldBytes(pkg)
+	if size == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.kept[k]; dup || s.keptBytes+size > keptBudget {
+		return
+	}
+	if s.kept == nil {
+		s.kept = map[keptKey]keptSnapshot{}
+	}
+	s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
+	s.keptBytes += size
+}
+
+// Snapshot returns name@version of the registry called registry as a
+// verified package held in memory, and its integrity (Registry.Snapshot).
+// A snapshot Requirements verified during resolution is handed over, once,
+// instead of being read and digested again.
+func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*format.Package, string, error) {
+	r, ok := s.Get(registry)
+	if !ok {
+		return nil, "", s.unknown(registry)
+	}
+	s.mu.Lock()
+	k := keptKey{registry, name, version}
+	ks, ok := s.kept[k]
+	if ok {
+		delete(s.kept, k)
+		s.keptBytes -= ks.size
+	}
+	s.mu.Unlock()
+	if ok {
+		return ks.pkg, ks.integrity, nil
+	}
+	return r.Snapshot(ctx, name, version)
 }
 
 // quoteAll quotes each string.

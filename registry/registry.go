@@ -38,6 +38,11 @@ type Registry interface {
 	// digest equals the index integrity and its manifest names name and
 	// version, else ASK_INTEGRITY_MISMATCH.
 	Package(ctx context.Context, name, version string) (*format.Package, error)
+	// Snapshot returns the verified package name@version held in memory,
+	// and its integrity: its bytes are read once, and loaded and digested
+	// once over the copy, so what is installed from it is what was
+	// verified. Over MaxSnapshotSize is ASK_PACKAGE_TOO_LARGE.
+	Snapshot(ctx context.Context, name, version string) (*format.Package, string, error)
 	// Resolved says where the payload of name@version comes from, for the
 	// lock file, e.g. "https://host/org/repo.git#main:skills/x".
 	Resolved(ctx context.Context, name, version string) (string, error)
@@ -214,8 +219,9 @@ func configInvalid(spec Spec, msg string) *Error {
 type backend interface {
 	// loadIndex reads and decodes the index.
 	loadIndex(ctx context.Context) (*Index, error)
-	// payload returns a read-only view of the package directory of v.
-	payload(ctx context.Context, r *registry, s *Skill, v *Version) (fs.FS, error)
+	// payload loads and checks the package of v with verify, given a
+	// read-only view of its directory (in place, or in the payload cache).
+	payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error)
 	// resolved says where v comes from, for the lock file.
 	resolved(v *Version) string
 }

@@ -1,10 +1,12 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
+	"sync/atomic"
 	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -13,39 +15,161 @@ import (
 // MaxSnapshotSize bounds the package Snapshot holds in memory.
 const MaxSnapshotSize = 64 << 20
 
-// Snapshot returns name@version as a verified package held in memory: the
-// payload's file set is read once into memory and the digest is computed
-// over those very bytes, so whatever the caller installs from the result
-// is exactly what was verified, even if the registry's files change
-// meanwhile. Packages over MaxSnapshotSize are refused with
-// ASK_PACKAGE_TOO_LARGE; use Fetch for those.
+// Snapshot returns name@version of r as a verified package held in
+// memory, and its integrity; see Registry.Snapshot.
 func Snapshot(ctx context.Context, r Registry, name, version string) (*format.Package, string, error) {
-	pkg, err := r.Package(ctx, name, version)
-	if err != nil {
-		return nil, "", err
-	}
-	idx, err := r.Index(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	s, _ := idx.Skill(name)
-	v, _ := s.Version(version)
-	mem := fstest.MapFS{}
-	var total int64
-	for _, p := range pkg.Files {
-		data, err := readAll(pkg.FS, p, MaxSnapshotSize-total)
-		if err != nil {
-			return nil, "", err
-		}
-		total += int64(len(data))
-		mem[p] = &fstest.MapFile{Data: data, Mode: 0o644}
-	}
-	verified, err := Verify(mem, name, version, v.Integrity)
-	if err != nil {
-		return nil, "", err
-	}
-	return verified, v.Integrity, nil
+	return r.Snapshot(ctx, name, version)
 }
+
+// Snapshot returns name@version as a verified package held in memory: the
+// payload's file set is read once into memory, loaded and digested over
+// those very bytes, so whatever the caller installs from the result is
+// exactly what was verified, even if the registry's files change
+// meanwhile. Each byte is read from the registry (or the payload cache)
+// once and digested once. Packages over MaxSnapshotSize are refused with
+// ASK_PACKAGE_TOO_LARGE; use Fetch for those.
+func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.Package, string, error) {
+	s, v, err := r.lookup(ctx, name, version)
+	if err != nil {
+		return nil, "", err
+	}
+	pkg, err := r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
+		return snapshotOf(fsys, name, version, v.Integrity)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return pkg, v.Integrity, nil
+}
+
+// snapshotOf is Verify over an in-memory copy of fsys, made in one pass:
+// format.Load reads skill.yaml and the entrypoint through a recorder that
+// keeps their bytes, the rest of the file set is read after it, and the
+// digest and every check run over the copy, which becomes the package's
+// FS.
+func snapshotOf(fsys fs.FS, name, version, integrity string) (*format.Package, error) {
+	rec := &recordFS{src: fsys, mem: fstest.MapFS{}}
+	pkg, diags, err := loadChecked(rec, name, version)
+	if err != nil {
+		if rec.err != nil {
+			return nil, rec.err
+		}
+		return nil, err
+	}
+	if rec.err != nil {
+		return nil, rec.err
+	}
+	for _, p := range pkg.Files {
+		if _, ok := rec.mem[p]; ok {
+			continue
+		}
+		data, err := readAll(fsys, p, MaxSnapshotSize-rec.total)
+		if err != nil {
+			return nil, err
+		}
+		rec.total += int64(len(data))
+		rec.mem[p] = &fstest.MapFile{Data: data, Mode: 0o644}
+	}
+	// Keep only the file set. When Load read a file outside it (an
+	// entrypoint the `files` list omits), load the copy again, so the
+	// package is exactly what its file set holds.
+	mem := &snapshotFS{MapFS: make(fstest.MapFS, len(pkg.Files)), src: fsys, sums: make(map[string]string, len(pkg.Files))}
+	for _, p := range pkg.Files {
+		mem.MapFS[p] = rec.mem[p]
+	}
+	if len(rec.mem) != len(mem.MapFS) {
+		if pkg, diags, err = loadChecked(mem.MapFS, name, version); err != nil {
+			return nil, err
+		}
+	}
+	pkg.FS = mem
+	return checkLoaded(pkg, diags, name, version, integrity, mem.digest)
+}
+
+// snapshotFS is a snapshot's payload: the bytes, where they were read
+// from, and the digest of each file's bytes as the verification computed
+// them (Seal checks a file read again against it).
+type snapshotFS struct {
+	fstest.MapFS
+	src  fs.FS
+	sums map[string]string // format.FileDigest of the bytes; skill.yaml's is of its stripped bytes
+}
+
+// digest is format.Digest over the in-memory files, recording each file's
+// digest on the way.
+func (m *snapshotFS) digest(pkg *format.Package) (string, error) {
+	dg := digesters.Get().(*format.Digester)
+	defer digesters.Put(dg)
+	hashes := make([]format.FileHash, 0, len(pkg.Files))
+	for _, p := range pkg.Files {
+		var r io.Reader = bytes.NewReader(m.MapFS[p].Data)
+		if p == format.ManifestFile {
+			r = format.StripIntegrity(r)
+		}
+		sum, err := dg.FileDigest(r)
+		if err != nil {
+			return "", err
+		}
+		m.sums[p] = sum
+		hashes = append(hashes, format.FileHash{Path: p, Digest: sum})
+	}
+	return format.CombineDigests(hashes), nil
+}
+
+// recordFS serves fsys to format.Load and keeps the bytes of every
+// regular file Load reads, so that the snapshot never reads them twice.
+// Directory listings and file information come from fsys itself (Lstat
+// included, so symbolic links are seen and refused as they are there).
+type recordFS struct {
+	src   fs.FS
+	mem   fstest.MapFS
+	total int64
+	err   error // a file over the snapshot budget
+}
+
+// Open reads a regular file whole into memory and serves the copy;
+// anything else is served by fsys.
+func (r *recordFS) Open(name string) (fs.File, error) {
+	if f, ok := r.mem[name]; ok && f != nil {
+		return r.mem.Open(name)
+	}
+	f, err := r.src.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	data, err := readSized(f, info.Size(), name, MaxSnapshotSize-r.total)
+	f.Close()
+	if err != nil {
+		if r.err == nil {
+			r.err = err
+		}
+		return nil, err
+	}
+	r.total += int64(len(data))
+	r.mem[name] = &fstest.MapFile{Data: data, Mode: 0o644}
+	return r.mem.Open(name)
+}
+
+// ReadDir lists fsys.
+func (r *recordFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(r.src, name) }
+
+// Stat asks fsys.
+func (r *recordFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(r.src, name) }
+
+// Lstat asks fsys, which does not follow a final symbolic link when it
+// implements fs.ReadLinkFS (os.DirFS does).
+func (r *recordFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(r.src, name) }
+
+// ReadLink asks fsys.
+func (r *recordFS) ReadLink(name string) (string, error) { return fs.ReadLink(r.src, name) }
 
 // readAll reads one file, refusing more than limit bytes.
 func readAll(fsys fs.FS, p string, limit int64) ([]byte, error) {
@@ -54,6 +178,38 @@ func readAll(fsys fs.FS, p string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	var size int64 = -1
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	return readSized(f, size, p, limit)
+}
+
+// readSized reads f, whose size is probably size (-1: unknown), into a
+// buffer of exactly that size when it is right, refusing more than limit
+// bytes.
+func readSized(f io.Reader, size int64, p string, limit int64) ([]byte, error) {
+	if size < 0 || size > limit {
+		return readAllFrom(f, p, limit)
+	}
+	data := make([]byte, size, size+1)
+	n, err := io.ReadFull(f, data)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return data[:n], nil // shrank since the stat
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Grew since the stat? Read the rest as a file of unknown size.
+	rest, err := readAllFrom(f, p, limit-size)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, rest...), nil
+}
+
+// readAllFrom reads f, refusing more than limit bytes.
+func readAllFrom(f io.Reader, p string, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
@@ -62,4 +218,24 @@ func readAll(fsys fs.FS, p string, limit int64) ([]byte, error) {
 		return nil, &Error{Code: format.CodePackageTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, the most a package may hold in memory", p, MaxSnapshotSize>>20)}
 	}
 	return data, nil
+}
+
+// digestHook, when set, is called once for every package digest this
+// package computes (a verification), with the package's name and version.
+var digestHook atomic.Pointer[func(name, version string)]
+
+// SetDigestHook makes every verification of a payload (one digest of
+// name@version, wherever it happens) call f, and returns a function that
+// removes it. Tests and benchmarks count digests with it ("each payload
+// is digested once per run"); f must be safe for concurrent use.
+func SetDigestHook(f func(name, version string)) (restore func()) {
+	digestHook.Store(&f)
+	return func() { digestHook.Store(nil) }
+}
+
+// countDigest reports one digest of name@version to the hook.
+func countDigest(name, version string) {
+	if f := digestHook.Load(); f != nil {
+		(*f)(name, version)
+	}
 }

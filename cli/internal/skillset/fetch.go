@@ -1,8 +1,13 @@
 package skillset
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -19,55 +24,82 @@ type fetched struct {
 }
 
 // fetch reads and verifies every wanted package into memory (a snapshot
-// whose digest is computed over the very bytes that will be installed),
-// checks the lock's integrity, and validates each package at the use
-// case's gate and for the selected agents; the warnings go to the
+// whose digest is computed over the very bytes that will be installed;
+// the one resolution verified to read its dependencies, when the registry
+// set kept it), checks the lock's integrity, and validates each package at
+// the use case's gate and for the selected agents; the warnings go to the
 // outcome. A registry package is always asked for, by name or as a
 // dependency, so any that fails refuses the run: every package is
 // checked first, and the error names each that failed. Nothing outside
 // the registries' caches is written.
+//
+// Packages are fetched, verified and validated by a bounded pool of
+// workers (fetchWorkers); the outcome is assembled in the order of wants,
+// so the output, the problems and the error returned are the same as
+// one by one: the first failure in that order wins, and no package after
+// it is started once it is known.
 func (p *op) fetch(wants []want) ([]fetched, error) {
+	defer p.progress.Done()
+	type result struct {
+		item  install.Item
+		diags format.Diagnostics
+		err   error
+	}
+	res := make([]result, len(wants))
+	var (
+		mu     sync.Mutex
+		done   int
+		failed = len(wants) // the lowest index that failed
+		next   = 0
+	)
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= failed {
+			return -1
+		}
+		next++
+		return next - 1
+	}
+	var held atomic.Int64 // payload bytes the items hold in memory
+	work := func() {
+		vopts := validate.Options{Gate: p.gate(), OverrideKeys: p.ws.OverrideKeys()}
+		for i := take(); i >= 0; i = take() {
+			w := wants[i]
+			item, diags, err := p.fetchOne(w, vopts)
+			if err == nil {
+				item.Pkg = keepWithin(item.Pkg, w, &held)
+			}
+			res[i] = result{item, diags, err}
+			mu.Lock()
+			done++
+			if err != nil && i < failed {
+				failed = i
+			}
+			p.progress.Step(done, len(wants), "fetching", w.name+"@"+w.version)
+			mu.Unlock()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(fetchWorkers(), len(wants)) {
+		wg.Go(work)
+	}
+	wg.Wait()
+
 	var out []fetched
 	var invalid []string
-	defer p.progress.Done()
-	vopts := validate.Options{Gate: p.gate(), OverrideKeys: p.ws.OverrideKeys()}
 	for i, w := range wants {
-		p.progress.Step(i+1, len(wants), "fetching", w.name+"@"+w.version)
-		reg, ok := p.Registries.Get(w.registry)
-		if !ok {
-			return nil, &askerr.Error{Code: registry.CodeRegistryUnknown,
-				Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
-				Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
+		r := res[i]
+		if r.err != nil {
+			return nil, r.err
 		}
-		pkg, integrity, err := registry.Snapshot(p.ctx, reg, w.name, w.version)
-		if err != nil {
-			return nil, err
-		}
-		if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
-			return nil, &askerr.Error{Code: registry.CodeIntegrityMismatch,
-				Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
-				Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity, "Nothing was installed."},
-				Try:     []string{"ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
-		}
-		resolved, err := reg.Resolved(p.ctx, w.name, w.version)
-		if err != nil {
-			return nil, err
-		}
-		// An HTTP registry's tarball URL inherits the user information of
-		// an index URL written with a password; skills.lock and the
-		// receipts record where the payload came from, never the password.
-		resolved = redact.Strip(resolved)
-		vopts.DirName = w.name
-		diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
-		diags.Sort()
-		if diags.HasErrors() {
-			p.out.Problems = append(p.out.Problems, Problem{Package: w.name + "@" + w.version, Diagnostics: errorsOnly(diags)})
+		if r.diags.HasErrors() {
+			p.out.Problems = append(p.out.Problems, Problem{Package: w.name + "@" + w.version, Diagnostics: errorsOnly(r.diags)})
 			invalid = append(invalid, w.name+"@"+w.version+" from "+w.registry)
 			continue
 		}
-		p.out.warned(w.name+"@"+w.version, warningsOnly(diags))
-		out = append(out, fetched{want: w, item: install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
-			Resolved: resolved, Integrity: integrity, Role: w.role}})
+		p.out.warned(w.name+"@"+w.version, warningsOnly(r.diags))
+		out = append(out, fetched{want: w, item: r.item})
 	}
 	switch len(invalid) {
 	case 0:
@@ -81,6 +113,103 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 	return nil, &askerr.Error{Code: askerr.CodeValidationFailed,
 		Message: fmt.Sprintf("%d packages are not valid (%s); nothing was installed", len(invalid), strings.Join(invalid, ", ")),
 		Try:     []string{"report the problems above to the skills' maintainers", "install other versions: agent-skills info <name>"}}
+}
+
+// fetchHeldBudget bounds the payload bytes the fetched packages hold in
+// memory until they are installed. Past it, a package is sealed
+// (registry.Seal): only its manifest and entrypoint stay in memory, and
+// the installer reads its other files again from the registry, each
+// checked against the digest the verification computed, so memory stays
+// flat however many packages a run installs.
+var fetchHeldBudget int64 = 16 << 20
+
+// keepWithin returns pkg, or pkg sealed when holding it would pass
+// fetchHeldBudget.
+func keepWithin(pkg *format.Package, w want, held *atomic.Int64) *format.Package {
+	size := registry.HeldBytes(pkg)
+	if size == 0 || held.Add(size) <= fetchHeldBudget {
+		return pkg
+	}
+	held.Add(-size)
+	sealed := registry.Seal(pkg, w.name, w.version)
+	sealed.FS = codedFS{sealed.FS}
+	return sealed
+}
+
+// codedFS reports a registry error met while a file is read (a sealed
+// package's file that changed after it was verified) as the CLI's error,
+// so that the installer passes its code on instead of calling it an I/O
+// failure.
+type codedFS struct{ fs.FS }
+
+// Open opens a file whose reads report coded errors.
+func (c codedFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, coded(err)
+	}
+	return codedFile{f}, nil
+}
+
+// Stat asks the wrapped FS.
+func (c codedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+// ReadDir asks the wrapped FS.
+func (c codedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+
+type codedFile struct{ fs.File }
+
+func (f codedFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	return n, coded(err)
+}
+
+// coded turns a *registry.Error into an *askerr.Error with its code.
+func coded(err error) error {
+	var re *registry.Error
+	if !errors.As(err, &re) {
+		return err
+	}
+	return &askerr.Error{Code: re.Code, Message: re.Message, Detail: re.Detail, Try: re.Try, Err: re.Err}
+}
+
+// fetchWorkers is how many packages fetch verifies at once: one per
+// processor, and at least four, so that a slow registry's latency
+// overlaps on a small machine; at most sixteen.
+func fetchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 4), 16) }
+
+// fetchOne fetches, verifies and validates one wanted package: the item to
+// install and its diagnostics, sorted.
+func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diagnostics, error) {
+	reg, ok := p.Registries.Get(w.registry)
+	if !ok {
+		return install.Item{}, nil, &askerr.Error{Code: registry.CodeRegistryUnknown,
+			Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
+			Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
+	}
+	pkg, integrity, err := p.Registries.Snapshot(p.ctx, reg.Name(), w.name, w.version)
+	if err != nil {
+		return install.Item{}, nil, err
+	}
+	if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
+		return install.Item{}, nil, &askerr.Error{Code: registry.CodeIntegrityMismatch,
+			Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
+			Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity, "Nothing was installed."},
+			Try:     []string{"ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
+	}
+	resolved, err := reg.Resolved(p.ctx, w.name, w.version)
+	if err != nil {
+		return install.Item{}, nil, err
+	}
+	// An HTTP registry's tarball URL inherits the user information of
+	// an index URL written with a password; skills.lock and the
+	// receipts record where the payload came from, never the password.
+	resolved = redact.Strip(resolved)
+	vopts.DirName = w.name
+	diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
+	diags.Sort()
+	return install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
+		Resolved: resolved, Integrity: integrity, Role: w.role}, diags, nil
 }
 
 // warningsOnly returns the warnings among diags.

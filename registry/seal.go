@@ -1,0 +1,188 @@
+package registry
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"path"
+	"testing/fstest"
+	"time"
+
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// HeldBytes returns how many payload bytes the snapshot pkg holds in
+// memory; 0 for a package that is not a snapshot or is sealed.
+func HeldBytes(pkg *format.Package) int64 {
+	m, ok := pkg.FS.(*snapshotFS)
+	if !ok {
+		return 0
+	}
+	var n int64
+	for _, f := range m.MapFS {
+		n += int64(len(f.Data))
+	}
+	return n
+}
+
+// Seal returns a copy of the snapshot pkg that no longer holds the bytes
+// of its files in memory, for a caller that keeps many packages until it
+// installs them: skill.yaml and the entrypoint stay in memory; every other
+// file is read again, when it is opened, from where the snapshot read it
+// (the registry's folder or the payload cache), and checked as it is read
+// against the digest the verification computed. A file whose bytes are no
+// longer those fails the read, at its end and before the reader sees
+// io.EOF, with ASK_INTEGRITY_MISMATCH, so what is installed from a sealed
+// package is still exactly what was verified. A package that is not a
+// snapshot is returned unchanged.
+func Seal(pkg *format.Package, name, version string) *format.Package {
+	m, ok := pkg.FS.(*snapshotFS)
+	if !ok {
+		return pkg
+	}
+	s := &sealedFS{src: m.src, name: name, version: version, files: make(map[string]sealedEntry, len(m.MapFS))}
+	for p, f := range m.MapFS {
+		e := sealedEntry{size: int64(len(f.Data)), sum: m.sums[p]}
+		if p == format.ManifestFile || p == pkg.EntrypointFile {
+			e.data = f.Data
+		}
+		s.files[p] = e
+	}
+	out := *pkg
+	out.FS = s
+	return &out
+}
+
+// sealedFS is a sealed snapshot's payload.
+type sealedFS struct {
+	src           fs.FS
+	name, version string
+	files         map[string]sealedEntry
+}
+
+// sealedEntry is one file: its size and digest, and its bytes when kept.
+type sealedEntry struct {
+	size int64
+	sum  string
+	data []byte
+}
+
+// Open opens a file of the package; a folder is the listing of the files
+// below it.
+func (s *sealedFS) Open(name string) (fs.File, error) {
+	e, ok := s.files[name]
+	if !ok {
+		return s.shape().Open(name)
+	}
+	info := sealedInfo{name: path.Base(name), size: e.size}
+	if e.data != nil {
+		return &sealedFile{info: info, r: &memReader{data: e.data}, want: "", left: e.size}, nil
+	}
+	f, err := s.src.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &sealedFile{info: info, r: f, c: f, h: sha256.New(), want: e.sum, left: e.size, fsys: s, path: name}, nil
+}
+
+// Stat describes a file as the snapshot recorded it.
+func (s *sealedFS) Stat(name string) (fs.FileInfo, error) {
+	if e, ok := s.files[name]; ok {
+		return sealedInfo{name: path.Base(name), size: e.size}, nil
+	}
+	return fs.Stat(s.shape(), name)
+}
+
+// ReadDir lists a folder of the package.
+func (s *sealedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(s.shape(), name) }
+
+// shape is the package's tree, for listing folders (the sizes it lists
+// are not the files').
+func (s *sealedFS) shape() fs.FS {
+	m := make(fstest.MapFS, len(s.files))
+	for p := range s.files {
+		m[p] = &fstest.MapFile{Mode: 0o644}
+	}
+	return m
+}
+
+// sealedFile reads one file of a sealed package, checking the bytes.
+type sealedFile struct {
+	info sealedInfo
+	r    io.Reader
+	c    io.Closer
+	h    hash.Hash // nil for a file held in memory
+	want string
+	left int64
+	fsys *sealedFS
+	path string
+}
+
+func (f *sealedFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+
+func (f *sealedFile) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if f.h == nil {
+		return n, err
+	}
+	if int64(n) > f.left {
+		return 0, f.changed("it grew")
+	}
+	f.left -= int64(n)
+	f.h.Write(p[:n])
+	if err == io.EOF {
+		if f.left != 0 {
+			return n, f.changed("it shrank")
+		}
+		if got := "sha256-" + base64.StdEncoding.EncodeToString(f.h.Sum(nil)); got != f.want {
+			return n, f.changed("its bytes differ")
+		}
+	}
+	return n, err
+}
+
+func (f *sealedFile) Close() error {
+	if f.c != nil {
+		return f.c.Close()
+	}
+	return nil
+}
+
+// changed is the error of a file that is no longer what was verified.
+func (f *sealedFile) changed(how string) error {
+	return &Error{
+		Code:    CodeIntegrityMismatch,
+		Message: fmt.Sprintf("integrity check failed for %s@%s: %s changed after it was verified (%s)", f.fsys.name, f.fsys.version, f.path, how),
+		Detail:  []string{"The registry's files changed while agent-skills was installing them; nothing unverified was installed."},
+		Try:     []string{"run the command again", "report it to the registry's maintainers if it happens again"},
+	}
+}
+
+// memReader reads a byte slice.
+type memReader struct{ data []byte }
+
+func (m *memReader) Read(p []byte) (int, error) {
+	if len(m.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, m.data)
+	m.data = m.data[n:]
+	return n, nil
+}
+
+// sealedInfo describes a file of a sealed package as a snapshot does: a
+// regular file, mode 0644.
+type sealedInfo struct {
+	name string
+	size int64
+}
+
+func (i sealedInfo) Name() string       { return i.name }
+func (i sealedInfo) Size() int64        { return i.size }
+func (i sealedInfo) Mode() fs.FileMode  { return 0o644 }
+func (i sealedInfo) ModTime() time.Time { return time.Time{} }
+func (i sealedInfo) IsDir() bool        { return false }
+func (i sealedInfo) Sys() any           { return nil }
