@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -56,22 +55,7 @@ func benchInstallRegistry(b *testing.B, kind string, n int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		dir := filepath.Join(base, fmt.Sprintf("run-%d", i))
-		home := filepath.Join(dir, "home")
-		proj := filepath.Join(dir, "proj")
-		os.MkdirAll(filepath.Join(home, ".agent-skills"), 0o755)
-		os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
-		os.WriteFile(filepath.Join(home, ".agent-skills", "config.json"), []byte(config), 0o644)
-		a := append(append([]string{}, args...), "--project-root", proj, "--agent", "claude", "--agent", "codex")
-		env := func(k string) string {
-			switch k {
-			case "HOME":
-				return home
-			case "AGENT_SKILLS_HOME":
-				return filepath.Join(home, ".agent-skills")
-			}
-			return ""
-		}
+		a, env := benchRun(base, i, config, args)
 		b.StartTimer()
 		if code := run(ctx, a, nil, io.Discard, io.Discard, env); code != 0 {
 			b.Fatalf("install exited %d", code)

@@ -22,17 +22,6 @@ func BenchmarkInstall50(b *testing.B) {
 		b.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(reg, "registry", "skills.yaml"), []byte("schemaVersion: 1\nname: bench\nskills: []\n"), 0o644)
-	setup := func(home string) func(string) string {
-		return func(k string) string {
-			switch k {
-			case "HOME":
-				return home
-			case "AGENT_SKILLS_HOME":
-				return filepath.Join(home, ".agent-skills")
-			}
-			return ""
-		}
-	}
 	ctx := context.Background()
 	var names []string
 	for i := range 50 {
@@ -48,7 +37,7 @@ func BenchmarkInstall50(b *testing.B) {
 			os.WriteFile(p, f.Data, 0o644)
 		}
 		if code := run(ctx, []string{"-q", "publish", filepath.Join(base, "src", name), "--registry", reg, "--write"},
-			nil, io.Discard, io.Discard, setup(filepath.Join(base, "setup"))); code != 0 {
+			nil, io.Discard, io.Discard, benchEnv(filepath.Join(base, "setup"))); code != 0 {
 			b.Fatalf("publish %s exited %d", name, code)
 		}
 	}
@@ -57,16 +46,39 @@ func BenchmarkInstall50(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		dir := filepath.Join(base, fmt.Sprintf("run-%d", i))
-		home := filepath.Join(dir, "home")
-		proj := filepath.Join(dir, "proj")
-		os.MkdirAll(filepath.Join(home, ".agent-skills"), 0o755)
-		os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
-		os.WriteFile(filepath.Join(home, ".agent-skills", "config.json"), []byte(config), 0o644)
-		a := append(append([]string{}, args...), "--project-root", proj, "--agent", "claude", "--agent", "codex")
+		a, env := benchRun(base, i, config, args)
 		b.StartTimer()
-		if code := run(ctx, a, nil, io.Discard, io.Discard, setup(home)); code != 0 {
+		if code := run(ctx, a, nil, io.Discard, io.Discard, env); code != 0 {
 			b.Fatalf("install exited %d", code)
 		}
 	}
+}
+
+// benchEnv is the environment of a run whose HOME is home, with
+// agent-skills' own folder inside it.
+func benchEnv(home string) func(string) string {
+	return func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "AGENT_SKILLS_HOME":
+			return filepath.Join(home, ".agent-skills")
+		}
+		return ""
+	}
+}
+
+// benchRun makes iteration i's fresh HOME (configured with config) and
+// project under base — kept until the benchmark ends, since deleting
+// right before the next run slows file creation on our disks — and
+// returns args aimed at that project for Claude Code and Codex, and the
+// run's environment.
+func benchRun(base string, i int, config string, args []string) ([]string, func(string) string) {
+	dir := filepath.Join(base, fmt.Sprintf("run-%d", i))
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(home, ".agent-skills"), 0o755)
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	os.WriteFile(filepath.Join(home, ".agent-skills", "config.json"), []byte(config), 0o644)
+	return append(append([]string{}, args...), "--project-root", proj, "--agent", "claude", "--agent", "codex"), benchEnv(home)
 }
