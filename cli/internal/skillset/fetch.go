@@ -47,10 +47,11 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 	}
 	res := make([]result, len(wants))
 	var (
-		mu     sync.Mutex
-		done   int
-		failed = len(wants) // the lowest index that failed
-		next   = 0
+		mu       sync.Mutex
+		finished = make([]bool, len(wants))
+		reported int          // wants[:reported] have been shown as fetched
+		failed   = len(wants) // the lowest index that failed
+		next     = 0
 	)
 	take := func() int {
 		mu.Lock()
@@ -72,11 +73,17 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 			}
 			res[i] = result{item, diags, err}
 			mu.Lock()
-			done++
 			if err != nil && i < failed {
 				failed = i
 			}
-			p.progress.Step(done, len(wants), "fetching", w.name+"@"+w.version)
+			// Progress follows the order of wants, as a serial fetch's
+			// would: a package is shown once every one before it is done.
+			finished[i] = true
+			for reported < len(wants) && finished[reported] {
+				r := wants[reported]
+				reported++
+				p.progress.Step(reported, len(wants), "fetching", r.name+"@"+r.version)
+			}
 			mu.Unlock()
 		}
 	}
