@@ -3,6 +3,7 @@ package skillset
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"runtime"
 	"strings"
@@ -169,6 +170,16 @@ type codedFile struct{ fs.File }
 func (f codedFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
 	return n, coded(err)
+}
+
+// WriteTo lets io.Copy use the wrapped file's WriteTo (no copy buffer per
+// file; see registry's writeto.go), with coded errors.
+func (f codedFile) WriteTo(w io.Writer) (int64, error) {
+	if wt, ok := f.File.(io.WriterTo); ok {
+		n, err := wt.WriteTo(w)
+		return n, coded(err)
+	}
+	return io.Copy(w, struct{ io.Reader }{f})
 }
 
 // coded turns a *registry.Error into an *askerr.Error with its code.

@@ -2,6 +2,7 @@ package skillset
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -118,5 +119,14 @@ func TestInstallPastTheHeldBudget(t *testing.T) {
 	writeFile(t, filepath.Join(w.pkgDir("held-a", "1.0.0"), "references", "a.md"), "alpha, changed\n")
 	if _, err := fs.ReadFile(sealed.FS, "references/a.md"); codeOf(err) != registry.CodeIntegrityMismatch {
 		t.Errorf("reading a changed file of a sealed package = %v (%s), want %s", err, codeOf(err), registry.CodeIntegrityMismatch)
+	}
+	// The installer copies with io.Copy, which takes the file's WriteTo.
+	f, err := sealed.FS.Open("references/a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.Copy(io.Discard, f); codeOf(err) != registry.CodeIntegrityMismatch {
+		t.Errorf("copying a changed file of a sealed package = %v (%s), want %s", err, codeOf(err), registry.CodeIntegrityMismatch)
 	}
 }
