@@ -165,6 +165,16 @@ func (c codedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, n
 // ReadDir asks the wrapped FS.
 func (c codedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
+// FileDigest passes on the digest the verification computed of a file,
+// when the wrapped FS knows it (the installer then records it without
+// reading the file again).
+func (c codedFS) FileDigest(name string) (string, bool) {
+	if kd, ok := c.FS.(interface{ FileDigest(string) (string, bool) }); ok {
+		return kd.FileDigest(name)
+	}
+	return "", false
+}
+
 type codedFile struct{ fs.File }
 
 func (f codedFile) Read(p []byte) (int, error) {
