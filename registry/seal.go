@@ -59,6 +59,12 @@ func Seal(pkg *format.Package, name, version string) *format.Package {
 	return &out
 }
 
+// Sealed reports whether pkg is a sealed snapshot (Seal).
+func Sealed(pkg *format.Package) bool {
+	_, ok := pkg.FS.(*sealedFS)
+	return ok
+}
+
 // sealedFS is a sealed snapshot's payload. Its files are a slice sorted
 // by path rather than a map: a run holds one per package past the budget,
 // thousands of them.

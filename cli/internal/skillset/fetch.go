@@ -129,11 +129,17 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 // the installer reads its other files again from the registry, each
 // checked against the digest the verification computed, so memory stays
 // flat however many packages a run installs.
-var fetchHeldBudget int64 = 16 << 20
+var fetchHeldBudget int64 = 8 << 20
 
 // keepWithin returns pkg, or pkg sealed when holding it would pass
-// fetchHeldBudget.
+// fetchHeldBudget. A package the registry set handed over sealed (past
+// its own budget) is returned as it is, with coded errors.
 func keepWithin(pkg *format.Package, w want, held *atomic.Int64) *format.Package {
+	if registry.Sealed(pkg) {
+		out := *pkg
+		out.FS = codedFS{pkg.FS}
+		return &out
+	}
 	size := registry.HeldBytes(pkg)
 	if size == 0 || held.Add(size) <= fetchHeldBudget {
 		return pkg
