@@ -242,6 +242,9 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 	vopts.DirName = w.name
 	diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
 	diags.Sort()
+	// Validated: the positions only diagnostics read can go (a run may
+	// hold thousands of packages until it installs them).
+	pkg.Compact()
 	return install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
 		Resolved: resolved, Integrity: integrity, Role: w.role}, diags, nil
 }
