@@ -349,6 +349,9 @@ func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*fo
 		if ks.size == 0 {
 			s.keptSealed--
 		}
+		if len(s.kept) == 0 {
+			s.kept = nil // a map keeps its buckets: thousands, after a large resolution
+		}
 	}
 	s.mu.Unlock()
 	if ok {
