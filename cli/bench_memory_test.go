@@ -40,10 +40,10 @@ func BenchmarkInstallRegistryMemory(b *testing.B) {
 }
 
 // maxLiveKiBPerPkg bounds what a package adds to the peak live heap of a
-// large install (measured: 7.2 when it was written, 17.0 before issue
-// 15's memory work; the peak then held every decoded package and every
-// transaction's files at once).
-const maxLiveKiBPerPkg = 10
+// large install (measured: 7.2–8.3 from run to run when it was written,
+// 17.0 before issue 15's memory work, whose peak held every decoded
+// package and every transaction's files at once).
+const maxLiveKiBPerPkg = 12
 
 // peakLiveInstall installs n generated skills once, in process, and
 // returns the most live heap a garbage collection found meanwhile.
