@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,33 @@ func TestStartProfilesOff(t *testing.T) {
 	startProfiles(func(string) string { return "" }, &stderr)()
 	if stderr.Len() != 0 {
 		t.Errorf("startProfiles() with nothing set printed %q", stderr.String())
+	}
+}
+
+func TestStartProfilesMem(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "mem.out")
+	var stderr bytes.Buffer
+	stop := startProfiles(func(k string) string {
+		if k == "AGENT_SKILLS_MEMPROFILE" {
+			return p
+		}
+		return ""
+	}, &stderr)
+	keep := make([][]byte, 0, 64)
+	for i := 0; i < 64; i++ {
+		keep = append(keep, make([]byte, 1<<20))
+		runtime.GC()
+	}
+	stop()
+	runtime.KeepAlive(keep)
+	info, err := os.Stat(p)
+	if err != nil || info.Size() == 0 {
+		t.Fatalf("startProfiles wrote mem.out: %v (%v), want a non-empty heap profile", err, info)
+	}
+	if b, _ := os.ReadFile(p); len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("mem.out starts %q, want a gzipped pprof profile", b[:min(len(b), 8)])
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("startProfiles printed %q, want nothing", stderr.String())
 	}
 }

@@ -52,6 +52,28 @@ func (p *Package) Version() string {
 	return p.pick(func(m *Manifest) string { return m.Version }, "version")
 }
 
+// Compact drops from the decoded manifest and entrypoint what only
+// diagnostics read: the positions of values and keys (Pos, KeyPos and Has
+// report nothing afterwards) and the source text of nested scalars (Text
+// keeps the top-level ones, which Name, Version and the agents'
+// projections read). For a caller that holds thousands of packages after
+// validating them; everything else stays as decoded.
+func (p *Package) Compact() {
+	if m := p.Manifest; m != nil {
+		m.positions, m.keys = nil, nil
+	}
+	if e := p.Entrypoint; e != nil {
+		e.positions, e.keys = nil, nil
+		top := make(map[string]string, len(e.Keys))
+		for k, v := range e.texts {
+			if !strings.ContainsAny(k, ".[") {
+				top[k] = v
+			}
+		}
+		e.texts = top
+	}
+}
+
 func (p *Package) pick(fromManifest func(*Manifest) string, key string) string {
 	if p.Manifest != nil {
 		if s := fromManifest(p.Manifest); s != "" {

@@ -23,9 +23,11 @@ type Set struct {
 	mu     sync.Mutex
 	warned map[string]bool
 	// kept holds the snapshots Requirements verified, until Snapshot takes
-	// them, within keptBudget bytes of payload.
-	kept      map[keptKey]keptSnapshot
-	keptBytes int64
+	// them, within keptBudget bytes of payload; past it, sealed, at most
+	// keptSealedMax of them.
+	kept       map[keptKey]keptSnapshot
+	keptBytes  int64
+	keptSealed int
 }
 
 // keptKey names one package of one registry.
@@ -39,11 +41,19 @@ type keptSnapshot struct {
 }
 
 // keptBudget bounds the payload bytes Set keeps between resolution and
-// fetch: within it, a package resolution verified is not read, loaded or
-// digested again; past it, the snapshot is dropped after its dependencies
-// are read and verified again when fetched, so memory stays flat however
-// many packages a run resolves.
-var keptBudget int64 = 16 << 20
+// fetch: within it, a package resolution verified is handed over whole and
+// is not read, loaded or digested again. Past it, the snapshot is kept
+// sealed (Seal: its manifest and entrypoint, and the digest of each other
+// file, which is read again from the registry and checked when it is
+// installed), so that a large install still verifies each package once
+// while its payloads are not all held in memory.
+var keptBudget int64 = 8 << 20
+
+// keptSealedMax bounds how many sealed snapshots Set keeps (a few KiB
+// each); past it a snapshot is dropped after its dependencies are read,
+// and verified again when fetched, so memory stays bounded however many
+// packages a run resolves.
+var keptSealedMax = 16384
 
 // NewSet returns the set of regs in precedence order; notify (may be nil)
 // receives one notice per unreachable registry.
@@ -294,7 +304,8 @@ func (s *Set) Requirements(ctx context.Context, registry, name, version string) 
 	return req, nil
 }
 
-// keep holds a verified snapshot for Snapshot, within keptBudget.
+// keep holds a verified snapshot for Snapshot, within keptBudget, or
+// sealed past it, within keptSealedMax.
 func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	size := HeldBytes(pkg)
 	if size == 0 {
@@ -302,20 +313,28 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, dup := s.kept[k]; dup || s.keptBytes+size > keptBudget {
+	if _, dup := s.kept[k]; dup {
 		return
 	}
 	if s.kept == nil {
 		s.kept = map[keptKey]keptSnapshot{}
 	}
-	s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
-	s.keptBytes += size
+	if s.keptBytes+size <= keptBudget {
+		s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
+		s.keptBytes += size
+		return
+	}
+	if s.keptSealed < keptSealedMax {
+		s.kept[k] = keptSnapshot{pkg: Seal(pkg, k.name, k.version), integrity: integrity}
+		s.keptSealed++
+	}
 }
 
 // Snapshot returns name@version of the registry called registry as a
 // verified package held in memory, and its integrity (Registry.Snapshot).
 // A snapshot Requirements verified during resolution is handed over, once,
-// instead of being read and digested again.
+// instead of being read and digested again (sealed, past keptBudget: see
+// Sealed).
 func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*format.Package, string, error) {
 	r, ok := s.Get(registry)
 	if !ok {
@@ -327,6 +346,12 @@ func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*fo
 	if ok {
 		delete(s.kept, k)
 		s.keptBytes -= ks.size
+		if ks.size == 0 {
+			s.keptSealed--
+		}
+		if len(s.kept) == 0 {
+			s.kept = nil // a map keeps its buckets: thousands, after a large resolution
+		}
 	}
 	s.mu.Unlock()
 	if ok {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
+	"strings"
 	"testing/fstest"
 	"time"
 
@@ -43,37 +45,69 @@ func Seal(pkg *format.Package, name, version string) *format.Package {
 	if !ok {
 		return pkg
 	}
-	s := &sealedFS{src: m.src, name: name, version: version, files: make(map[string]sealedEntry, len(m.MapFS))}
+	s := &sealedFS{src: m.src, name: name, version: version, files: make([]sealedEntry, 0, len(m.MapFS))}
 	for p, f := range m.MapFS {
-		e := sealedEntry{size: int64(len(f.Data)), sum: m.sums[p]}
+		e := sealedEntry{path: p, size: int64(len(f.Data)), sum: m.sums[p]}
 		if p == format.ManifestFile || p == pkg.EntrypointFile {
 			e.data = f.Data
 		}
-		s.files[p] = e
+		s.files = append(s.files, e)
 	}
+	slices.SortFunc(s.files, func(a, b sealedEntry) int { return strings.Compare(a.path, b.path) })
 	out := *pkg
 	out.FS = s
 	return &out
 }
 
-// sealedFS is a sealed snapshot's payload.
+// Sealed reports whether pkg is a sealed snapshot (Seal).
+func Sealed(pkg *format.Package) bool {
+	_, ok := pkg.FS.(*sealedFS)
+	return ok
+}
+
+// sealedFS is a sealed snapshot's payload. Its files are a slice sorted
+// by path rather than a map: a run holds one per package past the budget,
+// thousands of them.
 type sealedFS struct {
 	src           fs.FS
 	name, version string
-	files         map[string]sealedEntry
+	files         []sealedEntry
 }
 
-// sealedEntry is one file: its size and digest, and its bytes when kept.
+// sealedEntry is one file: its path, size and digest, and its bytes when
+// kept.
 type sealedEntry struct {
+	path string
 	size int64
 	sum  string
 	data []byte
 }
 
+// file returns the entry of the file at name.
+func (s *sealedFS) file(name string) (sealedEntry, bool) {
+	i, ok := slices.BinarySearchFunc(s.files, name, func(e sealedEntry, name string) int { return strings.Compare(e.path, name) })
+	if !ok {
+		return sealedEntry{}, false
+	}
+	return s.files[i], true
+}
+
+// FileDigest returns the digest the verification computed of the file at
+// name (as format.FileDigest), so that the installer records it without
+// reading the file once more; not for skill.yaml, whose verified digest
+// is of its bytes without the integrity line.
+func (s *sealedFS) FileDigest(name string) (string, bool) {
+	e, ok := s.file(name)
+	if !ok || name == format.ManifestFile || e.sum == "" {
+		return "", false
+	}
+	return e.sum, true
+}
+
 // Open opens a file of the package; a folder is the listing of the files
 // below it.
 func (s *sealedFS) Open(name string) (fs.File, error) {
-	e, ok := s.files[name]
+	e, ok := s.file(name)
 	if !ok {
 		return s.shape().Open(name)
 	}
@@ -90,7 +124,7 @@ func (s *sealedFS) Open(name string) (fs.File, error) {
 
 // Stat describes a file as the snapshot recorded it.
 func (s *sealedFS) Stat(name string) (fs.FileInfo, error) {
-	if e, ok := s.files[name]; ok {
+	if e, ok := s.file(name); ok {
 		return sealedInfo{name: path.Base(name), size: e.size}, nil
 	}
 	return fs.Stat(s.shape(), name)
@@ -103,8 +137,8 @@ func (s *sealedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadD
 // are not the files').
 func (s *sealedFS) shape() fs.FS {
 	m := make(fstest.MapFS, len(s.files))
-	for p := range s.files {
-		m[p] = &fstest.MapFile{Mode: 0o644}
+	for _, e := range s.files {
+		m[e.path] = &fstest.MapFile{Mode: 0o644}
 	}
 	return m
 }

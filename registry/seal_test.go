@@ -1,11 +1,14 @@
 package registry
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // TestSealReadsVerifiedBytesAgain: a sealed snapshot holds only its
@@ -72,6 +75,41 @@ func TestSealAfterDownload(t *testing.T) {
 	for p, f := range samplePackage() {
 		if data, err := fs.ReadFile(sealed.FS, p); err != nil || string(data) != string(f.Data) {
 			t.Errorf("sealed %s after a download = %q, %v; want the verified bytes", p, data, err)
+		}
+	}
+}
+
+// TestFileDigestIsTheVerifiedOne: a snapshot and a sealed package give
+// the digest of each file the installer records (format.FileDigest of
+// its bytes) without reading it, and none for skill.yaml, whose verified
+// digest is of its bytes without the integrity line.
+func TestFileDigestIsTheVerifiedOne(t *testing.T) {
+	r, _ := localSample(t)
+	pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg := format.NewDigester()
+	for _, fsys := range []fs.FS{pkg.FS, Seal(pkg, "demo-skill", "1.0.0").FS} {
+		kd, ok := fsys.(interface{ FileDigest(string) (string, bool) })
+		if !ok {
+			t.Fatalf("%T has no FileDigest", fsys)
+		}
+		for p, f := range samplePackage() {
+			got, ok := kd.FileDigest(p)
+			if p == format.ManifestFile {
+				if ok {
+					t.Errorf("%T.FileDigest(%s) = %q, want none", fsys, p, got)
+				}
+				continue
+			}
+			want, _ := dg.FileDigest(bytes.NewReader(f.Data))
+			if !ok || got != want {
+				t.Errorf("%T.FileDigest(%s) = %q, %v; want %q", fsys, p, got, ok, want)
+			}
+		}
+		if got, ok := kd.FileDigest("missing.md"); ok {
+			t.Errorf("%T.FileDigest(missing.md) = %q, want none", fsys, got)
 		}
 	}
 }

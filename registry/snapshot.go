@@ -95,6 +95,18 @@ type snapshotFS struct {
 	sums map[string]string // format.FileDigest of the bytes; skill.yaml's is of its stripped bytes
 }
 
+// FileDigest returns the digest the verification computed of the file at
+// name (as format.FileDigest), so that the installer records it without
+// digesting the bytes once more; not for skill.yaml, whose verified
+// digest is of its bytes without the integrity line.
+func (m *snapshotFS) FileDigest(name string) (string, bool) {
+	if name == format.ManifestFile {
+		return "", false
+	}
+	sum, ok := m.sums[name]
+	return sum, ok && sum != ""
+}
+
 // digest is format.Digest over the in-memory files, recording each file's
 // digest on the way.
 func (m *snapshotFS) digest(pkg *format.Package) (string, error) {
@@ -102,8 +114,11 @@ func (m *snapshotFS) digest(pkg *format.Package) (string, error) {
 	defer digesters.Put(dg)
 	hashes := make([]format.FileHash, 0, len(pkg.Files))
 	for _, p := range pkg.Files {
-		var r io.Reader = bytes.NewReader(m.MapFS[p].Data)
-		if p == format.ManifestFile {
+		data := m.MapFS[p].Data
+		var r io.Reader = bytes.NewReader(data)
+		if p == format.ManifestFile && bytes.Contains(data, []byte("integrity:")) {
+			// Without the key there is nothing to strip, and no 4 KiB
+			// reader to allocate for each package.
 			r = format.StripIntegrity(r)
 		}
 		sum, err := dg.FileDigest(r)

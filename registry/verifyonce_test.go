@@ -127,26 +127,56 @@ func TestSetVerifiesOnce(t *testing.T) {
 	}
 }
 
-// TestSetKeepsWithinBudget: past the budget a snapshot is not kept, and
-// fetching verifies it again rather than holding every payload in memory.
+// TestSetKeepsWithinBudget: past the payload budget a snapshot is kept
+// sealed, so fetching does not verify it again (each package is verified
+// once however many a run installs) while its payload is not held: the
+// files read again are checked against the verified digests. Past
+// keptSealedMax it is not kept at all, and verified again when fetched.
 func TestSetKeepsWithinBudget(t *testing.T) {
-	old := keptBudget
+	old, oldMax := keptBudget, keptSealedMax
 	keptBudget = 10 // bytes: smaller than demo-skill
-	t.Cleanup(func() { keptBudget = old })
+	t.Cleanup(func() { keptBudget, keptSealedMax = old, oldMax })
 	c := countDigests(t)
-	r, _ := localSample(t)
+	r, pkgDir := localSample(t)
 	set := NewSet(nil, r)
 	if _, err := set.Requirements(t.Context(), "team", "demo-skill", "1.0.0"); err != nil {
 		t.Fatal(err)
 	}
-	if len(set.kept) != 0 || set.keptBytes != 0 {
-		t.Errorf("kept %d snapshots (%d bytes) over a 10-byte budget, want none", len(set.kept), set.keptBytes)
+	if len(set.kept) != 1 || set.keptBytes != 0 || set.keptSealed != 1 {
+		t.Errorf("kept %d snapshots (%d bytes, %d sealed) over a 10-byte budget, want one sealed", len(set.kept), set.keptBytes, set.keptSealed)
+	}
+	pkg, _, err := set.Snapshot(t.Context(), "team", "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.get("demo-skill@1.0.0"); got != 1 {
+		t.Errorf("digests = %d, want 1 (kept sealed, not verified again)", got)
+	}
+	if !Sealed(pkg) || HeldBytes(pkg) != 0 || set.keptSealed != 0 {
+		t.Errorf("handed over Sealed = %v holding %d bytes (%d still counted), want a sealed package, uncounted", Sealed(pkg), HeldBytes(pkg), set.keptSealed)
+	}
+	if data, err := fs.ReadFile(pkg.FS, "references/a.md"); err != nil || string(data) != "# A\n" {
+		t.Errorf("sealed references/a.md = %q, %v; want the verified bytes", data, err)
+	}
+	os.WriteFile(filepath.Join(pkgDir, "references", "a.md"), []byte("# A, changed\n"), 0o644)
+	if _, err := fs.ReadFile(pkg.FS, "references/a.md"); codeOf(err) != CodeIntegrityMismatch {
+		t.Errorf("sealed references/a.md changed after verification = %v, want %s", err, CodeIntegrityMismatch)
+	}
+
+	keptSealedMax = 0
+	os.WriteFile(filepath.Join(pkgDir, "references", "a.md"), []byte("# A\n"), 0o644)
+	set = NewSet(nil, r)
+	if _, err := set.Requirements(t.Context(), "team", "demo-skill", "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	if len(set.kept) != 0 {
+		t.Errorf("kept %d snapshots past keptSealedMax 0, want none", len(set.kept))
 	}
 	if _, _, err := set.Snapshot(t.Context(), "team", "demo-skill", "1.0.0"); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.get("demo-skill@1.0.0"); got != 2 {
-		t.Errorf("digests = %d, want 2 (over budget, verified again when fetched)", got)
+	if got := c.get("demo-skill@1.0.0"); got != 3 {
+		t.Errorf("digests = %d, want 3 (past keptSealedMax, verified again when fetched)", got)
 	}
 }
 

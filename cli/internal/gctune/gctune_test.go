@@ -16,7 +16,8 @@ func TestLimitLiftedWhenLiveHeapGrows(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(oldLimit); debug.SetGCPercent(oldPercent) })
 
 	debug.SetMemoryLimit(Limit)
-	watch(8 << 20)
+	debug.SetGCPercent(Percent)
+	watch(8<<20, LargePercent)
 	runtime.GC()
 	time.Sleep(10 * time.Millisecond)
 	if Lifted() {
@@ -37,6 +38,9 @@ func TestLimitLiftedWhenLiveHeapGrows(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit = %d, want none", got)
+	}
+	if got := debug.SetGCPercent(-1); got != LargePercent {
+		t.Errorf("GOGC after the limit was lifted = %d, want %d", got, LargePercent)
 	}
 }
 

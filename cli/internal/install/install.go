@@ -40,6 +40,9 @@ import (
 // every old version and receipt back. A crash leaves each destination
 // holding the old or the new version, complete, which Recover settles.
 //
+// With opts.Release, each item's Pkg is set to nil once its
+// transactions are planned.
+//
 // The report has a Result per package and root — installed, upgraded,
 // downgraded, reinstalled, unchanged or refused — and one per agent that
 // was skipped. With opts.DryRun the report is the same and nothing is
@@ -73,11 +76,14 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 	var txns []*txn
 	var refused, blocked []Result
 	dests := map[string]string{}
-	for _, it := range items {
+	for i, it := range items {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
 		pkg := it.Pkg
+		if opts.Release {
+			items[i].Pkg = nil // the transactions keep what staging needs
+		}
 		name := pkg.Name()
 		fsys := pkg.FS
 		if fsys == nil {

@@ -103,6 +103,12 @@ type Options struct {
 	// stay empty. For callers that need only what the receipts say, such
 	// as settling a run's skills.lock right after the run wrote the files.
 	ReceiptsOnly bool
+	// Release makes Install take the items over: it sets each item's Pkg
+	// to nil once it has planned that package's transactions, so that an
+	// install of thousands of packages does not hold every decoded
+	// package while it stages (the transactions keep what staging and
+	// the receipts need).
+	Release bool
 
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool

@@ -112,7 +112,8 @@ const stageWorkers = 4
 // package folder (or file) from its own files, so they run on up to
 // stageWorkers goroutines, as many as the machine has processors: creating
 // files is most of an install's time, and the kernel creates them in
-// parallel. Once one fails no other is started, and the error returned is
+// parallel. A staged transaction drops its files (the package's bytes,
+// which nothing after staging reads). Once one fails no other is started, and the error returned is
 // that of the first failed transaction in order, so that it does not
 // depend on the timing; what the others staged, the caller's undo removes
 // as it does after a sequential failure. A panic in a worker is re-raised
@@ -125,6 +126,7 @@ func stageAll(txns []*txn, s *syncer) error {
 			if err := t.doStage(s); err != nil {
 				return err
 			}
+			t.files = nil // staged: let the package's bytes go
 		}
 		return nil
 	}
@@ -150,6 +152,8 @@ func stageAll(txns []*txn, s *syncer) error {
 				txns[i].prepare()
 				if errs[i] = txns[i].doStage(&subs[i]); errs[i] != nil {
 					failed.Store(true)
+				} else {
+					txns[i].files = nil // staged: let the package's bytes go
 				}
 			}
 		})

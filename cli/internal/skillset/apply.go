@@ -20,13 +20,15 @@ import (
 func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
 	order := dependenciesFirst(fs)
 	opts := install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun,
-		Hook: p.opts.Fault}
+		Hook: p.opts.Fault, Release: true}
 	var rep *install.Report
 	var states map[string]bool
 	put := func() error {
 		items := make([]install.Item, len(order))
 		for i, k := range order {
-			items[i] = fs[k].item
+			// Install drops each decoded package once it is planned
+			// (Options.Release); nothing after it needs them.
+			items[i], fs[k].item.Pkg = fs[k].item, nil
 		}
 		if opts.AgentVersions == nil && needsAgentVersions(items) {
 			// compatibility.agents[].minVersion is checked against what

@@ -3,6 +3,7 @@ package skillset
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"runtime"
 	"strings"
@@ -128,11 +129,17 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 // the installer reads its other files again from the registry, each
 // checked against the digest the verification computed, so memory stays
 // flat however many packages a run installs.
-var fetchHeldBudget int64 = 16 << 20
+var fetchHeldBudget int64 = 8 << 20
 
 // keepWithin returns pkg, or pkg sealed when holding it would pass
-// fetchHeldBudget.
+// fetchHeldBudget. A package the registry set handed over sealed (past
+// its own budget) is returned as it is, with coded errors.
 func keepWithin(pkg *format.Package, w want, held *atomic.Int64) *format.Package {
+	if registry.Sealed(pkg) {
+		out := *pkg
+		out.FS = codedFS{pkg.FS}
+		return &out
+	}
 	size := registry.HeldBytes(pkg)
 	if size == 0 || held.Add(size) <= fetchHeldBudget {
 		return pkg
@@ -164,11 +171,31 @@ func (c codedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, n
 // ReadDir asks the wrapped FS.
 func (c codedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
+// FileDigest passes on the digest the verification computed of a file,
+// when the wrapped FS knows it (the installer then records it without
+// reading the file again).
+func (c codedFS) FileDigest(name string) (string, bool) {
+	if kd, ok := c.FS.(interface{ FileDigest(string) (string, bool) }); ok {
+		return kd.FileDigest(name)
+	}
+	return "", false
+}
+
 type codedFile struct{ fs.File }
 
 func (f codedFile) Read(p []byte) (int, error) {
 	n, err := f.File.Read(p)
 	return n, coded(err)
+}
+
+// WriteTo lets io.Copy use the wrapped file's WriteTo (no copy buffer per
+// file; see registry's writeto.go), with coded errors.
+func (f codedFile) WriteTo(w io.Writer) (int64, error) {
+	if wt, ok := f.File.(io.WriterTo); ok {
+		n, err := wt.WriteTo(w)
+		return n, coded(err)
+	}
+	return io.Copy(w, struct{ io.Reader }{f})
 }
 
 // coded turns a *registry.Error into an *askerr.Error with its code.
@@ -215,6 +242,9 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 	vopts.DirName = w.name
 	diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
 	diags.Sort()
+	// Validated: the positions only diagnostics read can go (a run may
+	// hold thousands of packages until it installs them).
+	pkg.Compact()
 	return install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
 		Resolved: resolved, Integrity: integrity, Role: w.role}, diags, nil
 }

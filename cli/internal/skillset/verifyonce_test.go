@@ -1,7 +1,10 @@
 package skillset
 
 import (
+	"errors"
 	"fmt"
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -118,5 +121,24 @@ func TestInstallPastTheHeldBudget(t *testing.T) {
 	writeFile(t, filepath.Join(w.pkgDir("held-a", "1.0.0"), "references", "a.md"), "alpha, changed\n")
 	if _, err := fs.ReadFile(sealed.FS, "references/a.md"); codeOf(err) != registry.CodeIntegrityMismatch {
 		t.Errorf("reading a changed file of a sealed package = %v (%s), want %s", err, codeOf(err), registry.CodeIntegrityMismatch)
+	}
+	// A package the registry set handed over sealed (past its own
+	// budget) is kept as it is, with coded errors too.
+	handed := keepWithin(registry.Seal(pkg, "held-a", "1.0.0"), want{name: "held-a", version: "1.0.0"}, &held)
+	if _, err := fs.ReadFile(handed.FS, "references/a.md"); codeOf(err) != registry.CodeIntegrityMismatch || held.Load() != 0 {
+		t.Errorf("reading a changed file of a package handed over sealed = %v (%s, %d bytes counted), want %s", err, codeOf(err), held.Load(), registry.CodeIntegrityMismatch)
+	}
+	var ae *askerr.Error
+	if _, err := fs.ReadFile(handed.FS, "references/a.md"); !errors.As(err, &ae) {
+		t.Errorf("reading a changed file of a package handed over sealed = %T, want an *askerr.Error", err)
+	}
+	// The installer copies with io.Copy, which takes the file's WriteTo.
+	f, err := sealed.FS.Open("references/a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.Copy(io.Discard, f); codeOf(err) != registry.CodeIntegrityMismatch {
+		t.Errorf("copying a changed file of a sealed package = %v (%s), want %s", err, codeOf(err), registry.CodeIntegrityMismatch)
 	}
 }
