@@ -38,7 +38,7 @@ func PseudoVersion(t time.Time, commit string) string {
 // SHA-256 over its file digests>.
 // dg digests the files (a tree's, reused across its skills).
 func contentVersion(kind Kind, fsys fs.FS, files []string, dg *format.Digester) (string, error) {
-	d, err := dg.Digest(fsys, files)
+	d, err := digestFiles(fsys, files, dg)
 	if err != nil {
 		return "", err
 	}
