@@ -43,7 +43,16 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 	}
 	siblings := newSiblingIndex(t.src)
 	for _, f := range chosen {
-		p, err := materialise(ctx, t, f, version, "", func(*format.Package) []string { return siblings.of(f.Path) }, opts)
+		// Only a link into a sibling is validated differently with the
+		// siblings than without them (see linksSibling); listing them
+		// for every skill of a collection made each skill's options a
+		// list of all the others.
+		p, err := materialise(ctx, t, f, version, "", func(pkg *format.Package) []string {
+			if !linksSibling(pkg) {
+				return nil
+			}
+			return siblings.of(f.Path)
+		}, opts)
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -259,7 +268,11 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	var mem map[string][]byte
 	if _, err := fs.Stat(fsys, format.ManifestFile); errors.Is(err, fs.ErrNotExist) {
 		pkg, _ := format.Load(fsys, format.LoadOptions{})
-		b, err := readBare(fsys, f.Name)
+		var e *format.Entrypoint
+		if pkg.EntrypointFile == "SKILL.md" {
+			e = pkg.Entrypoint // the same bytes, decoded by Load
+		}
+		b, err := readBareFrom(fsys, f.Name, e)
 		if err != nil {
 			return nil, err
 		}
