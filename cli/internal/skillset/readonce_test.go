@@ -152,3 +152,36 @@ func TestGitSourceOpenedOncePerInstall(t *testing.T) {
 	defer mu.Unlock()
 	checkOpenedOnce(t, g.work, opens)
 }
+
+// A restore of the lock (a fresh clone: no agent folder yet) reads each
+// skill through a tree of its own, and still opens each file of the
+// source once and lists each folder once; the folder holding the skills
+// is listed once, for the one skill that links to a sibling, not for
+// each skill (a Stat of a skill's folder does not list the folders
+// beside it).
+func TestSourceOpenedOncePerRestore(t *testing.T) {
+	w := appWorld(t)
+	src := filepath.Join(w.base, "src", "coll")
+	readOnceCollection(t, src)
+	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{src}, Skills: []string{"*"}}); err != nil {
+		t.Fatalf("Install(%s, *) = %v", src, err)
+	}
+	for _, id := range bothAgents {
+		if err := os.RemoveAll(w.root(false, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opens, stop := countOpens(src)
+	out, err := w.open(false, nil).Restore(t.Context(), RestoreRequest{})
+	stop()
+	if err != nil {
+		t.Fatalf("Restore() = %v", err)
+	}
+	if len(out.Results) != 2*10 {
+		t.Fatalf("Restore() = %d results, want 10 skills × 2 agents", len(out.Results))
+	}
+	checkOpenedOnce(t, src, opens)
+	if n := opens["skills"]; n != 1 {
+		t.Errorf("the restore listed skills/ %d times, want once (for bare-1's link to its sibling)", n)
+	}
+}

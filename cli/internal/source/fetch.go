@@ -413,7 +413,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			t.clean()
 		}
 	}()
-	if err := refuseLink(t.src, p.Subpath); err != nil {
+	// Asked of the tree itself: the onceFS would list the folder holding
+	// the skill's, hundreds of skills beside it, for one Stat.
+	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
 	f, ok := packageFolderAt(t.src, p.Subpath)
@@ -429,7 +431,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		if !linksSibling(pkg) {
 			return nil
 		}
-		return siblingsOf(t.src, f.Path)
+		// Of the tree itself: each sibling is restored through a tree of
+		// its own, so listing their folders here would list them twice.
+		return siblingsOf(t.fsys, f.Path)
 	}
 	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblings, &opts)
 	if err != nil {

@@ -104,10 +104,19 @@ func (s *onceFS) list(name string) *listing {
 // cannot be listed (the caller asks the treeFS for the exact error), and
 // found false when the folder has no such entry.
 func (s *onceFS) entry(name string) (e onceEntry, found, ok bool) {
+	return s.entryIn(name, true)
+}
+
+// entryIn is entry; without list, a folder not listed yet is not listed
+// for it (ok is false).
+func (s *onceFS) entryIn(name string, list bool) (e onceEntry, found, ok bool) {
 	dir, base := path.Split(name)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
 		dir = "."
+	}
+	if !list && !s.listed(dir) {
+		return onceEntry{}, false, false
 	}
 	l := s.list(dir)
 	if l.err != nil {
@@ -118,6 +127,14 @@ func (s *onceFS) entry(name string) (e onceEntry, found, ok bool) {
 		return onceEntry{}, false, true
 	}
 	return l.ents[i], true, true
+}
+
+// listed reports whether the folder name was listed without an error.
+func (s *onceFS) listed(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.dirs[name]
+	return ok && l.err == nil
 }
 
 // file returns what was read of the regular file name, reading it on
@@ -141,13 +158,22 @@ func (s *onceFS) file(name string) (*readOnce, bool) {
 	return r, true
 }
 
-// lstat answers Stat (link false) and Lstat (link true) for a path whose
-// folder lists it as a folder or regular file; ok is false otherwise.
+// lstat answers Stat and Lstat for a path that its folder lists as a
+// folder or regular file, or that is a folder listed itself (its
+// listing's openat2 refused every link on the way: a Stat of a skill
+// folder, as a restore makes, does not list the hundreds of folders
+// beside it); ok is false otherwise.
 func (s *onceFS) lstat(name string) (fs.FileInfo, error, bool) {
 	if name == "." || !fs.ValidPath(name) {
 		return nil, nil, false
 	}
-	e, found, ok := s.entry(name)
+	e, found, ok := s.entryIn(name, false)
+	if !ok {
+		if s.listed(name) {
+			return dirInfo(path.Base(name)), nil, true
+		}
+		e, found, ok = s.entry(name)
+	}
 	switch {
 	case !ok:
 		return nil, nil, false
