@@ -149,9 +149,9 @@ func (s *onceFS) file(name string) (*readOnce, bool) {
 	info, data, ok := s.t.readRaw(name, eagerRead)
 	if !ok {
 		info, data, ok = s.t.readChecked(name, eagerRead)
-		if !ok {
-			return nil, false
-		}
+	}
+	if !ok || info == nil {
+		return nil, false
 	}
 	r := &readOnce{info: info, data: data}
 	s.files[name] = r
@@ -264,10 +264,10 @@ func (s *onceFS) take(name string, size int64) ([]byte, fs.FileInfo, error) {
 // regular file read whole, else read through the treeFS, at most limit
 // bytes when limit is not negative — and forgets them when take is set.
 func (s *onceFS) read(name string, take bool, limit int64) ([]byte, fs.FileInfo, error) {
-	if _, err, ok := s.lstat(name); ok && err != nil {
+	if info, err, ok := s.lstat(name); ok && err != nil {
 		err.(*fs.PathError).Op = "open"
 		return nil, nil, err
-	} else if ok {
+	} else if ok && !info.IsDir() {
 		s.mu.Lock()
 		r := s.files[name]
 		data := r.data

@@ -98,8 +98,8 @@ func (t *treeFS) listRaw(name string, buf *[]byte) (ents []rawEntry, ok bool) {
 // refuses every link, fstats the descriptor and, when it is a regular
 // file of at most max bytes, reads it whole with a buffer of its size:
 // four system calls for a skill's file. ok is false when the fast path is
-// not available or failed, or name is not a regular file: the caller asks
-// the checked treeFS. The descriptor is opened non-blocking, so a FIFO
+// not available or failed: the caller asks the checked treeFS; info is
+// nil with ok true when name is not a regular file any more. The descriptor is opened non-blocking, so a FIFO
 // swapped in for the file cannot hang the read (it is refused after the
 // fstat).
 func (t *treeFS) readRaw(name string, max int64) (info fs.FileInfo, data []byte, ok bool) {
@@ -117,8 +117,14 @@ func (t *treeFS) readRaw(name string, max int64) (info fs.FileInfo, data []byte,
 	defer unix.Close(fd)
 	t.countRead("open", name)
 	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if unix.Fstat(fd, &st) != nil {
 		return nil, nil, false
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		// Swapped for something else since it was listed: what it is
+		// now is asked of the treeFS's stat, never opened again (a FIFO
+		// would block a blocking open).
+		return nil, nil, true
 	}
 	base := name
 	for i := len(name) - 1; i >= 0; i-- {
