@@ -222,18 +222,27 @@ type tree struct {
 	names map[string]bool
 	dg    *format.Digester
 	// kept is how many bytes of verified files its packages keep in
-	// memory (see pinnedBudget).
+	// memory, of pinnedBudget.
 	kept int64
 }
 
-// keep spends n bytes of the tree's pinnedBudget, reporting whether they
-// fit.
+// keep spends n bytes of pinnedBudget, reporting whether they fit. The
+// budget is the process's, shared by every source open at once (a
+// restore opens one per locked skill); the tree gives its bytes back when
+// it is cleaned.
 func (t *tree) keep(n int64) bool {
-	if t.kept+n > budget.Load() {
+	if held.Add(n) > budget.Load() {
+		held.Add(-n)
 		return false
 	}
 	t.kept += n
 	return true
+}
+
+// release gives the tree's bytes back to pinnedBudget.
+func (t *tree) release() {
+	held.Add(-t.kept)
+	t.kept = 0
 }
 
 // digester returns the tree's digester, made on first use: each one
@@ -259,7 +268,8 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 		return nil, notFound("cannot read the source "+t.url+": "+err.Error(), nil, "check the path")
 	}
 	clean := t.clean
-	t.fsys, t.src, t.clean = fsys, newOnceFS(fsys), func() { fsys.Close(); clean() }
+	t.fsys, t.src = fsys, newOnceFS(fsys)
+	t.clean = func() { fsys.Close(); clean(); t.release() }
 	return t, nil
 }
 

@@ -44,19 +44,20 @@ import (
 // before returning any of it; larger files are checked as they stream.
 const pinnedWhole = 1 << 20
 
-// pinnedBudget is how many bytes of verified files the packages of one
-// source keep in memory for the install (as registry.Seal's budget for a
-// registry's packages); the files past it are read again, and checked,
-// when they are installed.
+// pinnedBudget is how many bytes of verified files the packages read in
+// place keep in memory for the install, all sources open at once
+// together (as registry.Seal's budget for a registry's packages); the
+// files past it are read again, and checked, when they are installed.
 const pinnedBudget = 16 << 20
 
-// budget is pinnedBudget, which tests lower to read past it.
-var budget atomic.Int64
+// budget is pinnedBudget, which tests lower to read past it; held is
+// what the open sources' packages hold of it.
+var budget, held atomic.Int64
 
 func init() { budget.Store(pinnedBudget) }
 
-// SetPinnedBudget sets how many bytes of verified files the packages of
-// one source keep in memory (pinnedBudget), for the sources fetched until
+// SetPinnedBudget sets how many bytes of verified files the packages read
+// in place keep in memory (pinnedBudget), for the sources fetched until
 // restore is called; 0 keeps none, so that the install reads and checks
 // the source again. For tests that do not run in parallel with others.
 func SetPinnedBudget(n int64) (restore func()) {

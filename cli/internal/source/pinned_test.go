@@ -243,3 +243,35 @@ func TestRestoreInPlaceReopens(t *testing.T) {
 func pastBudget(t *testing.T) {
 	t.Cleanup(SetPinnedBudget(0))
 }
+
+// The budget of verified bytes held in memory is shared by every source
+// open at once, and a source gives its share back when it is closed: a
+// restore opens one source per locked skill. Not parallel: the budget is
+// process-wide.
+func TestPinnedBudgetShared(t *testing.T) {
+	files := map[string]string{"SKILL.md": skillMD("solo", "Solo skill. Use for solo work."), "references/notes.md": strings.Repeat("n", 4000)}
+	holds := func(p *Package) bool {
+		pinned := p.Pkg.FS.(*pinnedFS)
+		for _, f := range pinned.files {
+			if f.data == nil {
+				return false
+			}
+		}
+		return true
+	}
+	defer SetPinnedBudget(held.Load() + 6000)() // room for one skill, whatever other tests hold
+	_, resA, a := inPlaceSkill(t, files)
+	_, resB, b := inPlaceSkill(t, files)
+	if !holds(a) || holds(b) {
+		t.Fatalf("with room for one skill, the first holds its bytes: %v, the second: %v; want true, false", holds(a), holds(b))
+	}
+	if data, err := fs.ReadFile(b.Pkg.FS, "references/notes.md"); err != nil || len(data) != 4000 {
+		t.Errorf("ReadFile(notes.md) of the skill past the budget = %d bytes, %v; want the verified 4000", len(data), err)
+	}
+	resA.Close()
+	resB.Close()
+	_, _, c := inPlaceSkill(t, files)
+	if !holds(c) {
+		t.Errorf("once the others are closed, a third source's skill does not hold its bytes")
+	}
+}
