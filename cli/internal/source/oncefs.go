@@ -32,15 +32,25 @@ import (
 // read again.
 //
 // File bytes are kept only until the snapshot of their skill takes them
-// (take), and only for files of at most eagerRead bytes; folders keep
-// their listings (names and types) for the run.
+// (take), only for files of at most eagerRead bytes, and at most
+// onceCache bytes in all; folders keep their listings (names and types)
+// for the run.
 type onceFS struct {
 	t     *treeFS
 	mu    sync.Mutex
 	dirs  map[string]*listing // by path, "." for the root
 	files map[string]*readOnce
 	buf   []byte // getdents buffer, under mu
+	// cached is how many bytes of files files holds, at most onceCache.
+	cached int64
 }
+
+// onceCache bounds the bytes a onceFS holds between the read of a file
+// and the snapshot that takes them: discovery reads every skill's SKILL.md
+// before any skill is snapshot, and a source may offer a thousand of a
+// megabyte each. Past it a file's bytes are not kept, and it is opened
+// again when it is read.
+var onceCache int64 = 16 << 20 // a variable for the tests
 
 // eagerRead is the size up to which a file is read whole when it is
 // first looked at (a Stat, an Lstat or a directory entry's Info): a skill's
@@ -153,6 +163,10 @@ func (s *onceFS) file(name string) (*readOnce, bool) {
 	if !ok || info == nil {
 		return nil, false
 	}
+	if s.cached+int64(len(data)) > onceCache {
+		data = nil
+	}
+	s.cached += int64(len(data))
 	r := &readOnce{info: info, data: data}
 	s.files[name] = r
 	return r, true
@@ -273,6 +287,7 @@ func (s *onceFS) read(name string, take bool, limit int64) ([]byte, fs.FileInfo,
 		data := r.data
 		if take {
 			r.data = nil
+			s.cached -= int64(len(data))
 		}
 		s.mu.Unlock()
 		if data != nil {

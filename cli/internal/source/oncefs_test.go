@@ -149,3 +149,51 @@ func TestOnceFSOpensOnce(t *testing.T) {
 		t.Errorf("opens = %v, want skills/ and skills/a/SKILL.md among them", opens)
 	}
 }
+
+// A onceFS holds at most onceCache bytes of files not taken yet; past it
+// a file is opened again when read, and its bytes are still right. Not
+// parallel: onceCache is the package's.
+func TestOnceFSCacheBounded(t *testing.T) {
+	defer func(n int64) { onceCache = n }(onceCache)
+	onceCache = 2500
+	src := t.TempDir()
+	files := map[string]string{}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		files[n+".md"] = strings.Repeat(n, 1000)
+	}
+	writeFiles(t, src, files)
+	opens := map[string]int{}
+	defer SetReadHook(func(op, name string) { opens[strings.TrimPrefix(name, src+"/")]++ })()
+	tree, err := openTreeFS(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	once := newOnceFS(tree)
+	for n := range files {
+		if _, err := once.Lstat(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if once.cached > onceCache {
+		t.Errorf("the onceFS holds %d bytes, more than its %d", once.cached, onceCache)
+	}
+	for n, want := range files {
+		data, _, err := once.take(n, 1000)
+		if err != nil || string(data) != want {
+			t.Errorf("take(%s) = %q, %v", n, data, err)
+		}
+	}
+	if once.cached != 0 {
+		t.Errorf("after every file was taken the onceFS holds %d bytes, want none", once.cached)
+	}
+	reopened := 0
+	for _, c := range opens {
+		if c > 1 {
+			reopened++
+		}
+	}
+	if reopened != 2 {
+		t.Errorf("opens = %v; want the two files past the cache opened twice, the others once", opens)
+	}
+}
