@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -29,6 +30,11 @@ func BenchmarkInstallFolder50(b *testing.B)    { benchInstall(b, 50, false) }
 func BenchmarkInstallFolder500(b *testing.B)   { benchInstall(b, 500, false) }
 func BenchmarkInstallRegistry50(b *testing.B)  { benchInstall(b, 50, true) }
 func BenchmarkInstallRegistry500(b *testing.B) { benchInstall(b, 500, true) }
+
+// BenchmarkInstallGit500 is BenchmarkInstallFolder500 from a git
+// repository (a local bare one, file://): the checkout is read as a
+// folder is.
+func BenchmarkInstallGit500(b *testing.B) { benchInstallFrom(b, 500, false, true) }
 
 // benchSkills writes n skills like bench-peers' (a SKILL.md of about
 // 2 KB, references/guide.md of about 3 KB, scripts/check.sh for every
@@ -93,13 +99,47 @@ func benchRegistry(b *testing.B, reg string, names []string) {
 }
 
 func benchInstall(b *testing.B, n int, fromRegistry bool) {
+	benchInstallFrom(b, n, fromRegistry, false)
+}
+
+// benchGit commits the folder src into a new bare repository and returns
+// its file:// URL.
+func benchGit(b *testing.B, src, bare string) string {
+	b.Helper()
+	git := func(dir string, args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com",
+			"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(bare, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	git(src, "init", "-q")
+	git(src, "add", "-A")
+	git(src, "commit", "-q", "-m", "bench")
+	git(bare, "init", "-q", "--bare")
+	git(src, "push", "-q", bare, "HEAD:refs/heads/main")
+	return "file://" + bare
+}
+
+func benchInstallFrom(b *testing.B, n int, fromRegistry, fromGit bool) {
 	base := b.TempDir()
 	src := filepath.Join(base, "src")
 	names := benchSkills(b, src, n, fromRegistry)
 	req := InstallRequest{Args: []string{src}, Skills: []string{"*"}}
-	if fromRegistry {
+	switch {
+	case fromRegistry:
 		benchRegistry(b, src, names)
 		req = InstallRequest{Args: names}
+	case fromGit:
+		if _, err := exec.LookPath("git"); err != nil {
+			b.Skip("git is not installed")
+		}
+		req.Args = []string{benchGit(b, src, filepath.Join(base, "bare.git"))}
 	}
 	var files int
 	var before, after runtime.MemStats

@@ -100,11 +100,23 @@ func localize(l *resolve.Lock, root string) {
 func portable(l *resolve.Lock, root string) *resolve.Lock {
 	out := *l
 	out.Skills = make(map[string]resolve.LockedSkill, len(l.Skills))
+	// The skills of one source share its folder, and every path is
+	// compared with the root's real path: resolve each path's links once
+	// (a collection of 500 made 11,000 lstat calls).
+	reals := map[string]string{}
+	real := func(p string) string {
+		r, ok := reals[p]
+		if !ok {
+			r = realPath(p)
+			reals[p] = r
+		}
+		return r
+	}
 	for n, sk := range l.Skills {
 		if filepath.IsAbs(sk.Source) {
-			sk.Source = relativeTo(root, sk.Source)
+			sk.Source = relativeWith(root, sk.Source, real)
 			if filepath.IsAbs(sk.Resolved) {
-				sk.Resolved = relativeTo(root, sk.Resolved)
+				sk.Resolved = relativeWith(root, sk.Resolved, real)
 			}
 		}
 		out.Skills[n] = sk
@@ -123,7 +135,10 @@ func portable(l *resolve.Lock, root string) *resolve.Lock {
 
 // relativeTo is p as skills.lock records it: "./rel" (or ".") when p is
 // root or below it, links resolved where they exist; p otherwise.
-func relativeTo(root, p string) string {
+func relativeTo(root, p string) string { return relativeWith(root, p, realPath) }
+
+// relativeWith is relativeTo resolving links with real.
+func relativeWith(root, p string, real func(string) string) string {
 	rel := func(root, p string) (string, bool) {
 		r, err := filepath.Rel(root, p)
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
@@ -140,7 +155,7 @@ func relativeTo(root, p string) string {
 	if r, ok := rel(filepath.Clean(root), filepath.Clean(p)); ok {
 		return r
 	}
-	if r, ok := rel(realPath(root), realPath(p)); ok {
+	if r, ok := rel(real(root), real(p)); ok {
 		return r
 	}
 	return p

@@ -431,7 +431,7 @@ func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
 			}
 			continue
 		}
-		if _, err := fs.Stat(fsys, join(p, "SKILL.md")); err == nil {
+		if t, err := typeOf(fsys, join(p, "SKILL.md")); err == nil && t&fs.ModeSymlink == 0 {
 			visit(p)
 			continue
 		}
@@ -442,8 +442,21 @@ func walk(fsys fs.FS, dir string, depth int, visit func(string)) {
 // isSkillFolder reports whether folder p holds a SKILL.md regular file,
 // without reading it.
 func isSkillFolder(fsys fs.FS, p string) bool {
-	info, err := fs.Lstat(fsys, join(p, "SKILL.md"))
-	return err == nil && info.Mode().IsRegular()
+	t, err := typeOf(fsys, join(p, "SKILL.md"))
+	return err == nil && t.IsRegular()
+}
+
+// typeOf returns the type of name as fs.Lstat gives it; from a onceFS,
+// from the listing of its folder, without stat'ing or reading it.
+func typeOf(fsys fs.FS, name string) (fs.FileMode, error) {
+	if o, ok := fsys.(*onceFS); ok {
+		return o.entryType(name)
+	}
+	info, err := fs.Lstat(fsys, name)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode().Type(), nil
 }
 
 // tooManySkills builds the ASK_SOURCE_TOO_MANY_SKILLS error: the source
@@ -463,8 +476,7 @@ func tooManySkills(n, limit int, root string) *Error {
 
 // skillAt reads the skill in folder p, if p holds a SKILL.md.
 func skillAt(fsys fs.FS, p string) (Found, bool) {
-	info, err := fs.Lstat(fsys, join(p, "SKILL.md"))
-	if err != nil || !info.Mode().IsRegular() {
+	if !isSkillFolder(fsys, p) {
 		return Found{}, false
 	}
 	f := Found{Path: p, Bare: true, Name: path.Base(orDot(p))}

@@ -212,6 +212,7 @@ type Pin struct {
 type tree struct {
 	root   string  // the source's root folder
 	fsys   *treeFS // root, read without following links; see openTree
+	src    *onceFS // fsys read once: what discovery and materialisation read
 	url    string  // where it was read, without credentials
 	commit string
 	co     *checkout
@@ -220,6 +221,28 @@ type tree struct {
 	// names are the packages materialised in place from the tree so far.
 	names map[string]bool
 	dg    *format.Digester
+	// kept is how many bytes of verified files its packages keep in
+	// memory, of pinnedBudget.
+	kept int64
+}
+
+// keep spends n bytes of pinnedBudget, reporting whether they fit. The
+// budget is the process's, shared by every source open at once (a
+// restore opens one per locked skill); the tree gives its bytes back when
+// it is cleaned.
+func (t *tree) keep(n int64) bool {
+	if held.Add(n) > budget.Load() {
+		held.Add(-n)
+		return false
+	}
+	t.kept += n
+	return true
+}
+
+// release gives the tree's bytes back to pinnedBudget.
+func (t *tree) release() {
+	held.Add(-t.kept)
+	t.kept = 0
 }
 
 // digester returns the tree's digester, made on first use: each one
@@ -245,7 +268,8 @@ func openTree(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*
 		return nil, notFound("cannot read the source "+t.url+": "+err.Error(), nil, "check the path")
 	}
 	clean := t.clean
-	t.fsys, t.clean = fsys, func() { fsys.Close(); clean() }
+	t.fsys, t.src = fsys, newOnceFS(fsys)
+	t.clean = func() { fsys.Close(); clean(); t.release() }
 	return t, nil
 }
 
@@ -291,9 +315,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 	// The folder named may itself be a command or workflow package, which
 	// discovery (of skills) does not look for.
 	d := discovery{}
-	if f, ok := packageAt(t.fsys, r.Subpath); ok {
+	if f, ok := packageAt(t.src, r.Subpath); ok {
 		d.found = []Found{f}
-	} else if d, err = discover(t.fsys, r.Subpath, opts.MaxSkills); err != nil {
+	} else if d, err = discover(t.src, r.Subpath, opts.MaxSkills); err != nil {
 		return nil, err
 	}
 	if d.registry {
@@ -399,10 +423,12 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 			t.clean()
 		}
 	}()
+	// Asked of the tree itself: the onceFS would list the folder holding
+	// the skill's, hundreds of skills beside it, for one Stat.
 	if err := refuseLink(t.fsys, p.Subpath); err != nil {
 		return nil, err
 	}
-	f, ok := packageFolderAt(t.fsys, p.Subpath)
+	f, ok := packageFolderAt(t.src, p.Subpath)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("%s has no skill at %q", t.url, p.Subpath), nil,
 			"agent-skills update "+p.Name+"   (to install it afresh)")
@@ -415,6 +441,8 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 		if !linksSibling(pkg) {
 			return nil
 		}
+		// Of the tree itself: each sibling is restored through a tree of
+		// its own, so listing their folders here would list them twice.
 		return siblingsOf(t.fsys, f.Path)
 	}
 	pkg, err := materialise(ctx, t, f, version, p.Integrity, siblings, &opts)

@@ -38,7 +38,7 @@ func PseudoVersion(t time.Time, commit string) string {
 // SHA-256 over its file digests>.
 // dg digests the files (a tree's, reused across its skills).
 func contentVersion(kind Kind, fsys fs.FS, files []string, dg *format.Digester) (string, error) {
-	d, err := dg.Digest(fsys, files)
+	d, err := digestFiles(fsys, files, dg)
 	if err != nil {
 		return "", err
 	}
@@ -66,15 +66,25 @@ type bareSkill struct {
 // folder's top-level entries. fallback names the skill when the front
 // matter has no name (validation then reports the missing name).
 func readBare(fsys fs.FS, fallback string) (bareSkill, error) {
+	return readBareFrom(fsys, fallback, nil)
+}
+
+// readBareFrom is readBare with SKILL.md already decoded (e, from the
+// format.Load of the same bytes) when e is not nil: it is not read and
+// decoded again.
+func readBareFrom(fsys fs.FS, fallback string, e *format.Entrypoint) (bareSkill, error) {
 	b := bareSkill{name: fallback}
 	if err := oversizedEntrypoint(fsys, ""); err != nil {
 		return b, err // ASK_PACKAGE_TOO_LARGE, not an uncoded read failure
 	}
-	data, err := readCapped(fsys, "SKILL.md", format.DefaultMaxEntrypointSize)
-	if err != nil {
-		return b, err
+	if e == nil {
+		data, err := readCapped(fsys, "SKILL.md", format.DefaultMaxEntrypointSize)
+		if err != nil {
+			return b, err
+		}
+		e, _ = format.DecodeEntrypoint(data, "SKILL.md", format.KindSkill)
 	}
-	if e, _ := format.DecodeEntrypoint(data, "SKILL.md", format.KindSkill); e != nil {
+	if e != nil {
 		if s, ok := e.String("name"); ok && s != "" {
 			b.name = s
 		}

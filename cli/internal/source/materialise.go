@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,9 +41,18 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 		}
 		return nil, nil, err
 	}
-	siblings := newSiblingIndex(t.fsys)
+	siblings := newSiblingIndex(t.src)
 	for _, f := range chosen {
-		p, err := materialise(ctx, t, f, version, "", func(*format.Package) []string { return siblings.of(f.Path) }, opts)
+		// Only a link into a sibling is validated differently with the
+		// siblings than without them (see linksSibling); listing them
+		// for every skill of a collection made each skill's options a
+		// list of all the others.
+		p, err := materialise(ctx, t, f, version, "", func(pkg *format.Package) []string {
+			if !linksSibling(pkg) {
+				return nil
+			}
+			return siblings.of(f.Path)
+		}, opts)
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -203,7 +213,7 @@ func skillFolders(fsys fs.FS, parent string) []string {
 		if !e.IsDir() {
 			continue
 		}
-		if info, err := fs.Lstat(fsys, join(parent, e.Name()+"/SKILL.md")); err == nil && info.Mode().IsRegular() {
+		if isSkillFolder(fsys, join(parent, e.Name())) {
 			out = append(out, e.Name())
 		}
 	}
@@ -228,12 +238,14 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		snap fstest.MapFS
 		fsys fs.FS
 	)
+	var sums *snapSums
 	if opts.InPlace {
 		var err error
-		if snap, err = snapshotTree(ctx, t.fsys, f.Path, format.DefaultLimits()); err != nil {
+		if snap, err = snapshotTree(ctx, t.src, f.Path, format.DefaultLimits()); err != nil {
 			return nil, err
 		}
-		fsys = snap
+		sums = &snapSums{snap: snap, raw: map[string]string{}, dg: t.digester()}
+		fsys = snapFS{snap, sums}
 	} else {
 		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 			return nil, err
@@ -247,7 +259,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 				os.RemoveAll(tmp)
 			}
 		}()
-		if err := copyTree(ctx, t.fsys, f.Path, tmp, format.DefaultLimits()); err != nil {
+		if err := copyTree(ctx, t.src, f.Path, tmp, format.DefaultLimits()); err != nil {
 			return nil, err
 		}
 		fsys = os.DirFS(tmp)
@@ -256,7 +268,11 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	var mem map[string][]byte
 	if _, err := fs.Stat(fsys, format.ManifestFile); errors.Is(err, fs.ErrNotExist) {
 		pkg, _ := format.Load(fsys, format.LoadOptions{})
-		b, err := readBare(fsys, f.Name)
+		var e *format.Entrypoint
+		if pkg.EntrypointFile == "SKILL.md" {
+			e = pkg.Entrypoint // the same bytes, decoded by Load
+		}
+		b, err := readBareFrom(fsys, f.Name, e)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +322,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			return nil, err
 		}
 	}
-	sum, err := t.digester().Digest(fsys, pkg.Files)
+	sum, err := digestFiles(fsys, pkg.Files, t.digester())
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +340,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		if t.names[name] {
 			return nil, fmt.Errorf("source: two skills of %s are named %s", t.url, name)
 		}
-		pinned, err := newPinnedFS(t.fsys, f.Path, where, snap, pkg.Files, mem)
+		pinned, err := newPinnedFS(t.fsys, f.Path, where, snap, pkg.Files, mem, sums.of, t.keep)
 		if err != nil {
 			return nil, err
 		}
@@ -424,28 +440,27 @@ func refusal(diags format.Diagnostics, name, where string) error {
 // (ASK_PACKAGE_TOO_LARGE). It reads through fsys, so no link is followed
 // on the way to dir or inside it. Copies are fresh files, so no hard link
 // survives.
-func copyTree(ctx context.Context, fsys *treeFS, dir, dst string, lim format.Limits) error {
-	return walkSkill(ctx, fsys, dir, lim, func(p, slash string, size int64, isDir bool) error {
+func copyTree(ctx context.Context, fsys *onceFS, dir, dst string, lim format.Limits) error {
+	return walkSkill(ctx, fsys, dir, lim, func(slash string, data []byte, isDir bool) error {
 		target := filepath.Join(dst, filepath.FromSlash(slash))
 		if isDir {
 			return os.Mkdir(target, 0o755)
 		}
-		return copyFile(fsys, p, target, size)
+		return writeNew(target, data)
 	})
 }
 
 // snapshotTree reads what copyTree would copy into memory, with the same
 // checks and refusals: each file with the mode 0644 the copy would have.
-func snapshotTree(ctx context.Context, fsys *treeFS, dir string, lim format.Limits) (fstest.MapFS, error) {
+// Each file is opened and read once, by fsys (see onceFS), and its bytes
+// are the snapshot's: they are what the skill is verified over and, held
+// by its pinnedFS, what the install writes.
+func snapshotTree(ctx context.Context, fsys *onceFS, dir string, lim format.Limits) (fstest.MapFS, error) {
 	snap := fstest.MapFS{}
-	err := walkSkill(ctx, fsys, dir, lim, func(p, slash string, size int64, isDir bool) error {
+	err := walkSkill(ctx, fsys, dir, lim, func(slash string, data []byte, isDir bool) error {
 		if isDir {
 			snap[slash] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
 			return nil
-		}
-		data, err := readFile(fsys, p, size)
-		if err != nil {
-			return err
 		}
 		snap[slash] = &fstest.MapFile{Data: data, Mode: 0o644}
 		return nil
@@ -455,8 +470,11 @@ func snapshotTree(ctx context.Context, fsys *treeFS, dir string, lim format.Limi
 
 // walkSkill walks the skill folder dir of fsys as copyTree describes,
 // calling put for each folder and regular file to keep, in walk order,
-// with its path in fsys, its path inside the skill folder and its size.
-func walkSkill(ctx context.Context, fsys *treeFS, dir string, lim format.Limits, put func(p, slash string, size int64, isDir bool) error) error {
+// with its path inside the skill folder and, for a file, its bytes. A
+// file's size is checked against lim before its bytes are handed on, and
+// the bytes are those of that size (a file that grows meanwhile is taken
+// as it was stat'ed).
+func walkSkill(ctx context.Context, fsys *onceFS, dir string, lim format.Limits, put func(slash string, data []byte, isDir bool) error) error {
 	if err := checkFolder(fsys, dir); err != nil {
 		return err
 	}
@@ -489,7 +507,7 @@ func walkSkill(ctx context.Context, fsys *treeFS, dir string, lim format.Limits,
 		}
 		switch t := d.Type(); {
 		case t.IsDir():
-			return put(p, slash, 0, true)
+			return put(slash, nil, true)
 		case !t.IsRegular():
 			return &Error{Code: format.CodePackageUnsafeFile,
 				Message: fmt.Sprintf("%s is a symbolic link or special file; skills may only contain regular files and folders", slash),
@@ -509,23 +527,31 @@ func walkSkill(ctx context.Context, fsys *treeFS, dir string, lim format.Limits,
 		case total > lim.MaxTotalSize:
 			return tooLarge(slash, fmt.Sprintf("files larger than %d bytes together", lim.MaxTotalSize))
 		}
-		return put(p, slash, info.Size(), false)
+		data, _, err := fsys.take(p, info.Size())
+		if err != nil {
+			return err
+		}
+		return put(slash, data, false)
 	})
 }
 
-// readFile reads the regular file name of fsys, of size bytes when it was
-// listed; a file that grew since is refused, as copyFile refuses it.
-func readFile(fsys fs.FS, name string, size int64) ([]byte, error) {
-	in, err := fsys.Open(name)
+// writeNew writes data to a new file, 0644.
+func writeNew(to string, data []byte) error {
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer in.Close()
-	data, err := io.ReadAll(io.LimitReader(in, size+1))
-	if err == nil && int64(len(data)) > size {
-		err = fmt.Errorf("source: %s changed while it was being copied", name)
+	_, err = out.Write(data)
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
-	return data, err
+	return err
+}
+
+// tooLarge builds the ASK_PACKAGE_TOO_LARGE error for a skill folder.
+func tooLarge(p, why string) *Error {
+	return &Error{Code: format.CodePackageTooLarge, Message: "the skill is too large: " + p + ": " + why,
+		Try: []string{"a skill package is at most 10,000 files and 100 MiB; install a smaller sub-folder"}}
 }
 
 // copyFile copies the regular file name of fsys, of size bytes when it
@@ -551,8 +577,67 @@ func copyFile(fsys fs.FS, name, to string, size int64) error {
 	return err
 }
 
-// tooLarge builds the ASK_PACKAGE_TOO_LARGE error for a skill folder.
-func tooLarge(p, why string) *Error {
-	return &Error{Code: format.CodePackageTooLarge, Message: "the skill is too large: " + p + ": " + why,
-		Try: []string{"a skill package is at most 10,000 files and 100 MiB; install a smaller sub-folder"}}
+// snapFS is a skill's snapshot with the digests of its files, each
+// computed once: the content version of a bare skill, its integrity and
+// the pins of its files (pinnedFS) all need them.
+type snapFS struct {
+	fstest.MapFS
+	sums *snapSums
+}
+
+// snapSums computes the digests of a snapshot's files, once each.
+type snapSums struct {
+	snap fstest.MapFS
+	raw  map[string]string
+	dg   *format.Digester
+}
+
+// of returns format.FileDigest of the raw bytes of name.
+func (s *snapSums) of(name string) string {
+	if d, ok := s.raw[name]; ok {
+		return d
+	}
+	d := digestOf(s.snap[name].Data)
+	s.raw[name] = d
+	return d
+}
+
+// digest is format.Digest of files, from the digests of their bytes (the
+// root skill.yaml's without its integrity lines, as format.Digest hashes
+// it).
+func (s *snapSums) digest(files []string) (string, error) {
+	hashes := make([]format.FileHash, 0, len(files))
+	seen := make(map[string]bool, len(files))
+	for _, name := range files {
+		f, ok := s.snap[name]
+		switch {
+		case seen[name]:
+			return "", fmt.Errorf("digest: %s is listed twice", name)
+		case !fs.ValidPath(name) || name == ".":
+			return "", fmt.Errorf("digest: %q is not a valid package path", name)
+		case !ok || f.Mode.IsDir():
+			return "", fmt.Errorf("digest: open %s: %w", name, fs.ErrNotExist)
+		}
+		seen[name] = true
+		d := ""
+		if name == format.ManifestFile {
+			var err error
+			if d, err = s.dg.FileDigest(format.StripIntegrity(bytes.NewReader(f.Data))); err != nil {
+				return "", err
+			}
+		} else {
+			d = s.of(name)
+		}
+		hashes = append(hashes, format.FileHash{Path: name, Digest: d})
+	}
+	return format.CombineDigests(hashes), nil
+}
+
+// digestFiles is dg.Digest(fsys, files), from a snapshot's digests when
+// fsys is one.
+func digestFiles(fsys fs.FS, files []string, dg *format.Digester) (string, error) {
+	if s, ok := fsys.(snapFS); ok {
+		return s.sums.digest(files)
+	}
+	return dg.Digest(fsys, files)
 }

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing/fstest"
 	"time"
 
@@ -24,20 +25,45 @@ import (
 // stages it into each destination.
 //
 // The skill is verified over a snapshot: every file is read once, through
-// the treeFS, into memory, and loaded, validated and digested from those
-// bytes (the snapshot is dropped when the skill is verified; only each
-// file's size and digest are kept). The install then reads the files from
-// the source again, through pinnedFS, which hands out only bytes whose
-// digest is the one verified: a small file is read whole and checked
-// before its first byte is returned, a large one is checked while it is
-// copied and fails the read at its end, before the transaction that copies
-// it can commit. A source that changes between the verification and the
-// install therefore fails the install (ASK_INTEGRITY_MISMATCH); it can
-// never get unverified bytes installed.
+// the tree's onceFS, into memory, and loaded, validated and digested from
+// those bytes. The pinnedFS keeps the snapshot's bytes, up to a budget per
+// source (pinnedBudget), and the install writes them: each file of the
+// source is opened and read once per run, and the bytes installed are the
+// bytes verified because they are the same bytes in memory.
+//
+// Past the budget only each file's size and digest are kept, and the
+// install reads the files from the source again, through pinnedFS, which
+// hands out only bytes whose digest is the one verified: a small file is
+// read whole and checked before its first byte is returned, a large one is
+// checked while it is copied and fails the read at its end, before the
+// transaction that copies it can commit. A source that changes between the
+// verification and the install then fails the install
+// (ASK_INTEGRITY_MISMATCH); it can never get unverified bytes installed.
 
 // pinnedWhole is the size up to which pinnedFS reads and checks a file
 // before returning any of it; larger files are checked as they stream.
 const pinnedWhole = 1 << 20
+
+// pinnedBudget is how many bytes of verified files the packages read in
+// place keep in memory for the install, all sources open at once
+// together (as registry.Seal's budget for a registry's packages); the
+// files past it are read again, and checked, when they are installed.
+const pinnedBudget = 16 << 20
+
+// budget is pinnedBudget, which tests lower to read past it; held is
+// what the open sources' packages hold of it.
+var budget, held atomic.Int64
+
+func init() { budget.Store(pinnedBudget) }
+
+// SetPinnedBudget sets how many bytes of verified files the packages read
+// in place keep in memory (pinnedBudget), for the sources fetched until
+// restore is called; 0 keeps none, so that the install reads and checks
+// the source again. For tests that do not run in parallel with others.
+func SetPinnedBudget(n int64) (restore func()) {
+	budget.Store(n)
+	return func() { budget.Store(pinnedBudget) }
+}
 
 // pinnedFS is a verified skill folder of a source, read in place. It
 // serves exactly the package's files: each regular, mode 0644 (as the
@@ -53,18 +79,26 @@ type pinnedFS struct {
 	where  string // the source and folder, for messages
 	files  map[string]pinnedFile
 	mem    map[string][]byte
-	dirs   fstest.MapFS // the folder skeleton, for Stat and ReadDir of folders
+	// memSums are the digests of the files in mem (a synthesised
+	// skill.yaml: one or none), so that the install hashes nothing.
+	memSums [][2]string
+	dirs    fstest.MapFS // the folder skeleton, for Stat and ReadDir of folders
 }
 
 // pinnedFile is what was verified of one file.
 type pinnedFile struct {
 	size   int64
 	digest string // format.FileDigest of the raw bytes
+	// data are the verified bytes, kept within the budget; nil past it.
+	data []byte
 }
 
 // newPinnedFS pins the files of snap that the package keeps (files)
-// to their sizes and digests; those in mem are served from memory.
-func newPinnedFS(src *treeFS, dir, where string, snap fstest.MapFS, files []string, mem map[string][]byte) (*pinnedFS, error) {
+// to their sizes and digests (sums gives a file's digest, computed once
+// per file); those in mem were made in memory. The bytes of each file are
+// kept while keep(size) allows (it spends the source's budget); without
+// them the file is read from the source again when it is installed.
+func newPinnedFS(src *treeFS, dir, where string, snap fstest.MapFS, files []string, mem map[string][]byte, sums func(string) string, keep func(int64) bool) (*pinnedFS, error) {
 	p := &pinnedFS{src: src, dir: dir, where: where, files: map[string]pinnedFile{}, mem: map[string][]byte{}, dirs: fstest.MapFS{}}
 	for _, name := range files {
 		f, ok := snap[name]
@@ -73,8 +107,13 @@ func newPinnedFS(src *treeFS, dir, where string, snap fstest.MapFS, files []stri
 		}
 		if data, ok := mem[name]; ok {
 			p.mem[name] = data
+			p.memSums = append(p.memSums, [2]string{name, sums(name)})
 		} else {
-			p.files[name] = pinnedFile{size: int64(len(f.Data)), digest: digestOf(f.Data)}
+			pf := pinnedFile{size: int64(len(f.Data)), digest: sums(name)}
+			if keep(pf.size) {
+				pf.data = f.Data
+			}
+			p.files[name] = pf
 		}
 		p.dirs[name] = &fstest.MapFile{Mode: 0o644}
 	}
@@ -98,6 +137,11 @@ func (p *pinnedFS) FileDigest(name string) (string, bool) {
 	if f, ok := p.files[name]; ok {
 		return f.digest, true
 	}
+	for _, m := range p.memSums {
+		if m[0] == name {
+			return m[1], true
+		}
+	}
 	return "", false
 }
 
@@ -113,6 +157,10 @@ func (p *pinnedFS) Open(name string) (fs.File, error) {
 	if !ok {
 		return p.dirs.Open(name) // a folder, or fs.ErrNotExist
 	}
+	info := pinnedInfo{name: path.Base(name), size: pf.size}
+	if pf.data != nil {
+		return &memFile{Reader: bytes.NewReader(pf.data), info: info}, nil
+	}
 	src := p.src
 	if src == nil {
 		s, err := openTreeFS(p.reopen)
@@ -126,7 +174,6 @@ func (p *pinnedFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, p.changed(name, err.Error())
 	}
-	info := pinnedInfo{name: path.Base(name), size: pf.size}
 	if pf.size > pinnedWhole && name != format.ManifestFile && name != "SKILL.md" {
 		return &pinnedReader{f: f, p: p, name: name, info: info, want: pf, h: sha256.New()}, nil
 	}

@@ -111,11 +111,12 @@ func inPlaceSkill(t *testing.T, files map[string]string) (string, *Result, *Pack
 	return dir, res, &res.Packages[0]
 }
 
-// A file of the source that changes after verification is never handed
-// out: a small one fails when opened, a large one when its copy ends, a
+// Past the budget of bytes kept in memory, a file of the source that
+// changes after verification is never handed out: a small one fails when opened, a large one when its copy ends, a
 // grown one as soon as it is longer. Files keep mode 0644, as the copy
 // gave them, and their digests are known without reading them.
 func TestPinnedFSRefusesChangedBytes(t *testing.T) {
+	pastBudget(t)
 	big := strings.Repeat("0123456789abcdef", pinnedWhole/16+1)
 	dir, _, p := inPlaceSkill(t, map[string]string{
 		"SKILL.md":            skillMD("solo", "Solo skill. Use for solo work."),
@@ -209,9 +210,10 @@ func mustDigest(t *testing.T, data []byte) string {
 	return d
 }
 
-// A package restored in place holds no descriptor of the folder: it opens
-// the folder again for each file, and still hands out only verified bytes.
+// A package restored in place, past the budget of bytes kept in memory,
+// holds no descriptor of the folder: it opens the folder again for each file, and still hands out only verified bytes.
 func TestRestoreInPlaceReopens(t *testing.T) {
+	pastBudget(t)
 	dir, _, p := inPlaceSkill(t, map[string]string{
 		"SKILL.md":            skillMD("solo", "Solo skill. Use for solo work."),
 		"references/notes.md": "notes\n",
@@ -232,5 +234,44 @@ func TestRestoreInPlaceReopens(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"references/notes.md": "changed\n"})
 	if _, err := fs.ReadFile(got.Pkg.FS, "references/notes.md"); codeOf(err) != "ASK_INTEGRITY_MISMATCH" {
 		t.Errorf("ReadFile(notes.md changed after the restore verified it) = %v, want ASK_INTEGRITY_MISMATCH", err)
+	}
+}
+
+// pastBudget makes the packages fetched during the test keep no bytes in
+// memory, so that the install reads (and checks) the source again. Tests
+// that call it are not parallel.
+func pastBudget(t *testing.T) {
+	t.Cleanup(SetPinnedBudget(0))
+}
+
+// The budget of verified bytes held in memory is shared by every source
+// open at once, and a source gives its share back when it is closed: a
+// restore opens one source per locked skill. Not parallel: the budget is
+// process-wide.
+func TestPinnedBudgetShared(t *testing.T) {
+	files := map[string]string{"SKILL.md": skillMD("solo", "Solo skill. Use for solo work."), "references/notes.md": strings.Repeat("n", 4000)}
+	holds := func(p *Package) bool {
+		pinned := p.Pkg.FS.(*pinnedFS)
+		for _, f := range pinned.files {
+			if f.data == nil {
+				return false
+			}
+		}
+		return true
+	}
+	defer SetPinnedBudget(held.Load() + 6000)() // room for one skill, whatever other tests hold
+	_, resA, a := inPlaceSkill(t, files)
+	_, resB, b := inPlaceSkill(t, files)
+	if !holds(a) || holds(b) {
+		t.Fatalf("with room for one skill, the first holds its bytes: %v, the second: %v; want true, false", holds(a), holds(b))
+	}
+	if data, err := fs.ReadFile(b.Pkg.FS, "references/notes.md"); err != nil || len(data) != 4000 {
+		t.Errorf("ReadFile(notes.md) of the skill past the budget = %d bytes, %v; want the verified 4000", len(data), err)
+	}
+	resA.Close()
+	resB.Close()
+	_, _, c := inPlaceSkill(t, files)
+	if !holds(c) {
+		t.Errorf("once the others are closed, a third source's skill does not hold its bytes")
 	}
 }

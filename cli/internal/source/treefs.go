@@ -100,6 +100,7 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	if f, ok := t.openNoLinks(name); ok {
+		t.countRead("open", name)
 		return f, nil
 	}
 	info, err := t.walkTo("open", name, true)
@@ -115,6 +116,7 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("changed while it was being read")}
 	}
+	t.countRead("open", name)
 	return f, nil
 }
 
