@@ -65,7 +65,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 		return rep, err
 	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
 			return rep, err
 		}
 	}
@@ -114,7 +114,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				return rep, fmt.Errorf("install: %s and %s both install to %s", other, name, dest)
 			}
 			dests[dest] = name
-			disabled := stateIn(tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
+			disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
 			place := placeOf(dest, tgt.Shape, disabled)
 			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes)
 			if err != nil {
@@ -170,8 +170,8 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 // stateIn returns whether the package name, whose enabled place in root
 // is dest, is to be written disabled: as its receipt there says, or, with
 // none that can be read, as asked.
-func stateIn(root, name, dest string, shape agents.Shape, asked bool, dg *format.Digester) bool {
-	if old, _, _, err := current(root, name, dest, shape, dg); err == nil && old != nil {
+func stateIn(v *metaView, root, name, dest string, shape agents.Shape, asked bool, dg *format.Digester) bool {
+	if old, _, _, err := current(v, root, name, dest, shape, dg); err == nil && old != nil {
 		return old.Disabled
 	}
 	return asked
@@ -200,7 +200,7 @@ func hideFiles(files []stagedFile, recs []fileRecord, shape agents.Shape) ([]sta
 // looked up. It fills t's old receipt, the user's files to keep and r's
 // outcome; it returns whether t has anything to write.
 func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digester) (bool, error) {
-	old, raw, _, rerr := current(t.root, t.name, shown, t.shape, dg)
+	old, raw, _, rerr := current(opts.meta(), t.root, t.name, shown, t.shape, dg)
 	if isUnsafe(rerr) {
 		return false, rerr
 	}

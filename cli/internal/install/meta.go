@@ -3,10 +3,11 @@ package install
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -79,7 +80,7 @@ func safeName(name string) bool {
 // every pending receipt must name only its own package's destination in
 // the root and, as the place of the old version, a staging entry of its
 // own (checkJournal).
-func checkMeta(ri rootInfo) error {
+func checkMeta(ri rootInfo, v *metaView) error {
 	root := ri.path
 	rootInfo, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -106,23 +107,23 @@ func checkMeta(ri rootInfo) error {
 			return err
 		}
 	}
-	ents, err := os.ReadDir(receiptsDir(root))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ents, err := v.entries(root)
+	if err != nil {
 		return ioError("read", receiptsDir(root), err)
 	}
-	for _, e := range ents {
-		p := filepath.Join(receiptsDir(root), e.Name())
-		if e.Type()&fs.ModeSymlink != 0 {
+	for _, n := range slices.Sorted(maps.Keys(ents)) {
+		p := filepath.Join(receiptsDir(root), n)
+		if ents[n]&fs.ModeSymlink != 0 {
 			return linkError(p)
 		}
-		name, ok := strings.CutSuffix(e.Name(), ".json.pending")
+		name, ok := strings.CutSuffix(n, ".json.pending")
 		if !ok {
 			continue
 		}
 		if !safeName(name) {
 			return unsafeError(p, "agent-skills never writes a pending receipt of that name", nil)
 		}
-		j, err := readJournal(root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
+		j, err := readJournal(v, root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
 		if err != nil {
 			return err
 		}
@@ -300,15 +301,16 @@ func checkJournal(j *journal, root, name, dest string, shape agents.Shape) error
 }
 
 // readMetaFile reads a file below .agent-skills without following a link
-// at its own name (the folders above it were checked by checkMeta).
+// at its own name (the folders above it were checked by checkMeta): a link
+// there is ASK_ROOT_UNSAFE, a file larger than maxMetaFile an error. It
+// costs the open, the reads and the close; only a failed open looks
+// further, to tell a link from anything else.
 func readMetaFile(p string) ([]byte, error) {
-	if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return nil, linkError(p)
+	data, err := readSmall(p, maxMetaFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if info, lerr := os.Lstat(p); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, linkError(p)
+		}
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
+	return data, err
 }

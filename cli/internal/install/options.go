@@ -103,7 +103,13 @@ type Options struct {
 	// stay empty. For callers that need only what the receipts say, such
 	// as settling a run's skills.lock right after the run wrote the files.
 	ReceiptsOnly bool
+	// Memo, when set, carries what this call learns of the receipts
+	// folders to the next call given the same Memo (see Memo); nil reads
+	// each receipts folder once per call.
+	Memo *Memo
 
+	// mv is the call's view of the receipts folders (meta).
+	mv *metaView
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -126,7 +125,12 @@ func decodeReceipt(data []byte, name string) (*receipt, error) {
 // readReceipt reads the receipt of name in root. It returns nil, nil when
 // there is none, and a non-nil error when there is one that cannot be used.
 func readReceipt(root, name string) (*receipt, []byte, error) {
-	data, err := readMetaFile(receiptPath(root, name))
+	return readReceiptIn(nil, root, name)
+}
+
+// readReceiptIn is readReceipt through the view v (nil: the disk).
+func readReceiptIn(v *metaView, root, name string) (*receipt, []byte, error) {
+	data, err := v.read(root, name+".json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -144,8 +148,8 @@ func readReceipt(root, name string) (*receipt, []byte, error) {
 // ASK_ROOT_UNSAFE when it names anything but what a transaction of name
 // writes (checkJournal): recovery renames what a journal names, so a
 // planted one must never be acted on.
-func readJournal(root, name, dest string, shape agents.Shape) (*journal, error) {
-	data, err := readMetaFile(pendingPath(root, name))
+func readJournal(v *metaView, root, name, dest string, shape agents.Shape) (*journal, error) {
+	data, err := v.read(root, name+".json.pending")
 	var ie *askerr.Error
 	if errors.As(err, &ie) {
 		return nil, err
@@ -185,14 +189,13 @@ func sameMeta(a, b *receipt) bool {
 
 // receiptNames lists the names that have a receipt or a pending receipt
 // in root, sorted.
-func receiptNames(root string) []string {
-	ents, err := os.ReadDir(receiptsDir(root))
+func receiptNames(v *metaView, root string) []string {
+	ents, err := v.entries(root)
 	if err != nil {
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, e := range ents {
-		n := e.Name()
+	for n := range ents {
 		switch {
 		case filepath.Ext(n) == ".json":
 			n = n[:len(n)-len(".json")]

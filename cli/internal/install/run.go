@@ -25,10 +25,16 @@ func run(txns []*txn, opts *Options) (err error) {
 		return err
 	}
 	var s syncer
+	m := madeDirs{v: opts.meta()}
+	m.v.writing()
 	done := false
 	defer func() {
 		if done {
 			return
+		}
+		for _, t := range txns {
+			// Undoing rewrites receipts: the view lists them again.
+			m.v.forget(t.root)
 		}
 		if err == nil {
 			// A panic or runtime.Goexit is unwinding.
@@ -60,7 +66,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointStaged); err != nil {
 			return err
 		}
-		if err := t.writePending(&s); err != nil {
+		if err := t.writePending(&s, &m); err != nil {
 			return err
 		}
 	}
@@ -86,7 +92,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeReceipt); err != nil {
 			return err
 		}
-		if err := t.commit(&s); err != nil {
+		if err := t.commit(&s, &m); err != nil {
 			return err
 		}
 		if err := hookAt(opts, PointAfterReceipt); err != nil {
@@ -97,11 +103,9 @@ func run(txns []*txn, opts *Options) (err error) {
 		return err
 	}
 	done = true
-	for _, t := range txns {
-		// Everything is committed: a leftover that cannot be removed now
-		// is removed by the next run's recovery.
-		_ = t.cleanup()
-	}
+	// Everything is committed: a leftover that cannot be removed now is
+	// removed by the next run's recovery.
+	_ = cleanupAll(txns, m.v)
 	return nil
 }
 
@@ -118,11 +122,13 @@ const stageWorkers = 4
 // as it does after a sequential failure. A panic in a worker is re-raised
 // here, after every worker stopped.
 func stageAll(txns []*txn, s *syncer) error {
+	var sd stageDirs
+	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0), stageWorkers, len(txns))
 	if workers <= 1 {
 		for _, t := range txns {
 			t.prepare()
-			if err := t.doStage(s); err != nil {
+			if err := t.doStage(s, &sd); err != nil {
 				return err
 			}
 		}
@@ -148,7 +154,7 @@ func stageAll(txns []*txn, s *syncer) error {
 					return
 				}
 				txns[i].prepare()
-				if errs[i] = txns[i].doStage(&subs[i]); errs[i] != nil {
+				if errs[i] = txns[i].doStage(&subs[i], &sd); errs[i] != nil {
 					failed.Store(true)
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/agent-skills/agent-skills/agents"
 )
@@ -57,6 +59,13 @@ type stagedFile struct {
 	from string
 }
 
+// maxMetaFile bounds a receipt or pending receipt read: a receipt lists
+// one line per file, and a larger one was not written by agent-skills.
+const maxMetaFile = 64 << 20
+
+// errTooLarge is the error of a receipt larger than maxMetaFile.
+var errTooLarge = errors.New("larger than any receipt agent-skills writes")
+
 // txn is the transaction for one package in one root. Its steps are
 // staged, pending, swapped and committed; undo reverses the steps taken.
 type txn struct {
@@ -103,58 +112,78 @@ func (t *txn) prepare() {
 	t.aside = base + ".old"
 }
 
+// destPath is where the installed package's file rel is.
+func (t *txn) destPath(rel string) string {
+	return filepath.Join(t.dest, filepath.FromSlash(rel))
+}
+
 // needsStage reports whether the transaction writes a staged copy.
 func (t *txn) needsStage() bool {
 	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keep) > 0 && t.existed)
 }
 
-// doStage writes the new version into the staging area.
-func (t *txn) doStage(s *syncer) error {
+// doStage writes the new version into the staging area, through the
+// root's staging folder that sd made and opened once for the run.
+func (t *txn) doStage(s *syncer, sd *stageDirs) error {
 	if !t.needsStage() {
 		return nil
 	}
-	if err := mkMeta(t.root, "staging"); err != nil {
+	dir, err := sd.open(t.root)
+	if err != nil {
 		return err
 	}
 	s.root(t.root)
 	t.staged = true
-	if t.shape == agents.ShapeFile {
-		f := t.files[0]
-		if err := writeStaged(t.stage, f); err != nil {
-			return ioError("stage", t.stage, err)
-		}
-		s.add(t.stage)
-		return nil
+	return t.stageInto(dir, s)
+}
+
+// stagedPath is where the staged copy's file rel is, for messages and
+// for the syncer.
+func (t *txn) stagedPath(rel string) string {
+	return filepath.Join(t.stage, filepath.FromSlash(rel))
+}
+
+// stageDirs makes and opens each root's staging folder once per run, for
+// the transactions that stage into it, on whichever goroutine comes first.
+type stageDirs struct {
+	mu   sync.Mutex
+	dirs map[string]*stageDir
+}
+
+// stageDir is one root's staging folder, made (mkMeta) and opened.
+type stageDir struct {
+	once sync.Once
+	err  error
+	// fd is the folder opened without following a link (unix), or -1.
+	fd int
+}
+
+// open returns the staging folder of root, made and opened on first use.
+func (sd *stageDirs) open(root string) (*stageDir, error) {
+	sd.mu.Lock()
+	if sd.dirs == nil {
+		sd.dirs = map[string]*stageDir{}
 	}
-	if err := os.Mkdir(t.stage, 0o755); err != nil {
-		return ioError("stage", t.stage, err)
+	d := sd.dirs[root]
+	if d == nil {
+		d = &stageDir{fd: -1}
+		sd.dirs[root] = d
 	}
-	for _, f := range t.files {
-		p := filepath.Join(t.stage, filepath.FromSlash(f.rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return ioError("stage", p, err)
+	sd.mu.Unlock()
+	d.once.Do(func() {
+		if d.err = mkMeta(root, "staging"); d.err == nil {
+			d.fd, d.err = openDirFd(stagingDir(root))
 		}
-		if f.from != "" {
-			if err := carry(f.from, p); err != nil {
-				return ioError("stage", p, err)
-			}
-		} else if err := writeStaged(p, f); err != nil {
-			return ioError("stage", p, err)
-		}
-		s.add(p)
+	})
+	return d, d.err
+}
+
+// close closes every staging folder opened.
+func (sd *stageDirs) close() {
+	for _, d := range sd.dirs {
+		closeFd(d.fd)
+		d.fd = -1
 	}
-	for _, rel := range t.keep {
-		from := filepath.Join(t.dest, filepath.FromSlash(rel))
-		p := filepath.Join(t.stage, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return ioError("stage", p, err)
-		}
-		if err := carry(from, p); err != nil {
-			return ioError("keep your file", from, err)
-		}
-		s.add(p)
-	}
-	return nil
 }
 
 // writeStaged writes one staged file, which must not exist yet.
@@ -210,7 +239,7 @@ func carry(from, to string) error {
 
 // writePending writes the pending receipt: the journal recovery reads
 // after a crash.
-func (t *txn) writePending(s *syncer) error {
+func (t *txn) writePending(s *syncer, m *madeDirs) error {
 	if t.kind == txnReceipt {
 		return nil
 	}
@@ -222,19 +251,46 @@ func (t *txn) writePending(s *syncer) error {
 		j.Aside, _ = filepath.Rel(t.root, t.aside)
 	}
 	data, _ := json.MarshalIndent(j, "", "  ")
-	if err := mkMeta(t.root, "receipts"); err != nil {
+	if err := m.receipts(t.root); err != nil {
 		return err
 	}
 	s.root(t.root)
 	t.pending = true
 	// Written in place: the swap waits until the syncer has made it
 	// durable, and recovery discards a pending receipt that does not parse,
-	// which can only be one whose swap never happened.
+	// which can only be one whose swap never happened. A link at its name
+	// is not followed (checkMeta refused any before the run).
 	p := pendingPath(t.root, t.name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if err := writeOver(p, data, 0o644); err != nil {
+		m.v.forget(t.root)
 		return ioError("write the pending receipt", p, err)
 	}
+	m.v.wrote(t.root, t.name+".json.pending", data)
 	s.add(p)
+	return nil
+}
+
+// madeDirs remembers, for one run, the roots whose receipts folder was
+// made and checked (mkMeta), so that it is done once per root, not twice
+// per transaction; v is the call's view of the receipts folders, which
+// the run keeps up to date with what it writes.
+type madeDirs struct {
+	done map[string]bool
+	v    *metaView
+}
+
+// receipts makes root's receipts folder unless this run did already.
+func (m *madeDirs) receipts(root string) error {
+	if m.done[root] {
+		return nil
+	}
+	if err := mkMeta(root, "receipts"); err != nil {
+		return err
+	}
+	if m.done == nil {
+		m.done = map[string]bool{}
+	}
+	m.done[root] = true
 	return nil
 }
 
@@ -242,12 +298,12 @@ func (t *txn) writePending(s *syncer) error {
 // so that p is never seen half-written. Durability is the syncer's job.
 func writeReplace(p string, data []byte) error {
 	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp-"+newID())
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
+	if err := writeNew(tmp, data, 0o644); err != nil {
+		removeFile(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := renameRaw(tmp, p); err != nil {
+		removeFile(tmp)
 		return err
 	}
 	return nil
@@ -279,8 +335,11 @@ func (t *txn) swap(opts *Options) error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
-		return ioError("create", filepath.Dir(t.dest), err)
+	// A staged transaction's root was made with its staging folder.
+	if !t.staged || filepath.Dir(t.dest) != t.root {
+		if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
+			return ioError("create", filepath.Dir(t.dest), err)
+		}
 	}
 	switch {
 	case !t.existed:
@@ -331,41 +390,115 @@ func (t *txn) swap(opts *Options) error {
 }
 
 // commit writes (or for an uninstall removes) the receipt.
-func (t *txn) commit(s *syncer) error {
+//
+// While the pending receipt is on disk, recovery and Scan take the
+// receipt from it whenever the new version's files are in place, which
+// they are from the swap on: the receipt file itself is then only a copy
+// that recovery rewrites if it is torn or missing. So a receipt where
+// there was none is created in place (O_EXCL: nothing is followed, and
+// nothing there is overwritten); one that replaces another still goes
+// through a temporary file renamed over it, so that a receipt file is
+// never written through, whatever it is linked to. A receipt-only
+// transaction, which has no pending receipt, always replaces.
+func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
 	if t.rec == nil {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				m.v.forget(t.root)
 				return ioError("remove the receipt", p, err)
 			}
+			m.v.removed(t.root, t.name+".json")
 		}
 		t.committed = true
 		s.root(t.root)
 		return nil
 	}
-	if err := mkMeta(t.root, "receipts"); err != nil {
+	if err := m.receipts(t.root); err != nil {
 		return err
 	}
 	t.committed = true
-	if err := writeReplace(p, encodeReceipt(t.rec)); err != nil {
+	data := encodeReceipt(t.rec)
+	err := errExist
+	if t.pending && t.oldReceipt == nil {
+		err = writeNew(p, data, 0o644)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		err = writeReplace(p, data)
+	}
+	if err != nil {
+		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
+	m.v.wrote(t.root, t.name+".json", data)
 	s.root(t.root)
 	s.add(p)
 	return nil
 }
 
-// cleanup removes what a committed transaction no longer needs: the old
-// version, the pending receipt and empty staging folders.
-func (t *txn) cleanup() error {
+// errExist stands for a receipt that is to be replaced.
+var errExist = fs.ErrExist
+
+// cleanupAll removes what the committed transactions no longer need: the
+// old versions, the pending receipts and empty staging folders. Each
+// root's staging folder is opened once (openStaging) for the
+// transactions that left something in it; one whose new version was
+// renamed into an empty place left nothing there.
+func cleanupAll(txns []*txn, v *metaView) error {
 	var errs []error
-	if t.pending {
-		if err := os.Remove(pendingPath(t.root, t.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
+	byRoot := map[string][]*txn{}
+	var order []string
+	for _, t := range txns {
+		if t.pending {
+			if err := removeFile(pendingPath(t.root, t.name)); err != nil {
+				errs = append(errs, err)
+				v.forget(t.root)
+			} else {
+				v.removed(t.root, t.name+".json.pending")
+			}
+		}
+		if t.stage == "" {
+			continue
+		}
+		if _, ok := byRoot[t.root]; !ok {
+			order = append(order, t.root)
+		}
+		if t.leftovers() {
+			byRoot[t.root] = append(byRoot[t.root], t)
+		} else {
+			byRoot[t.root] = append(byRoot[t.root], nil)
 		}
 	}
-	errs = append(errs, removeStaging(t))
+	for _, root := range order {
+		if slices.ContainsFunc(byRoot[root], func(t *txn) bool { return t != nil }) {
+			r, err := openStaging(root)
+			if err != nil || r == nil {
+				errs = append(errs, err)
+				continue
+			}
+			for _, t := range byRoot[root] {
+				if t != nil {
+					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.aside)))
+				}
+			}
+			r.Close()
+		}
+		os.Remove(stagingDir(root))
+	}
 	return errors.Join(errs...)
+}
+
+// leftovers reports whether a committed transaction may have left its
+// staged copy or the old version in the staging folder: every one but a
+// folder or file renamed into an empty place, or a move.
+func (t *txn) leftovers() bool {
+	switch t.mode {
+	case swapPlain, swapMoved:
+		return false
+	case swapNone:
+		return t.staged
+	}
+	return true
 }
 
 // removeStaging deletes the transaction's staging entries and, when it is

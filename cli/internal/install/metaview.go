@@ -1,0 +1,225 @@
+package install
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// Memo carries what one command learns of the receipts folders from one
+// call of this package to the next: the entries of each root's receipts
+// folder and the receipts and pending receipts read or written. A command
+// that holds the run lock (WithLock) across several calls — an install,
+// then the scans that settle skills.lock — passes one Memo in the
+// Options of each, so that a later call reads nothing an earlier one read
+// or wrote: the calls keep it up to date with everything they write, and
+// nothing else writes below .agent-skills while the lock is held. Without
+// a Memo, each call still reads each receipts folder once. A Memo is not
+// for calls made without the run lock, nor across commands.
+type Memo struct {
+	v metaView
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{} }
+
+// metaView is what one call (or one Memo) knows of each root's receipts
+// folder: its entries, listed with one getdents, and the files read from
+// it. A name the listing lacks is not there — no system call asks again —
+// and a file is opened (O_NOFOLLOW, at most maxMetaFile) only when listed,
+// and only once; a listed link is ASK_ROOT_UNSAFE without being opened.
+// The transactions record what they write and remove (wrote, removed);
+// anything unsure (an undo, a recovery that changed the folder) forgets
+// the root, which is then listed afresh.
+type metaView struct {
+	mu    sync.Mutex
+	roots map[string]*rootMeta
+	// memo marks a Memo's view, valid only while gen is metaWrites.
+	memo bool
+	gen  uint64
+	// listed and opened count the folders listed and the files opened
+	// through the view, for tests.
+	listed, opened int
+}
+
+// metaWrites counts the calls that wrote below any .agent-skills in this
+// process. A Memo whose count is not the current one missed a write made
+// without it (a call given no Memo, or another Memo) and starts afresh:
+// only the writes of calls that share it keep it up to date.
+var metaWrites atomic.Uint64
+
+// sync empties a Memo's view that missed a write, at the start of a call.
+func (v *metaView) sync() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if g := metaWrites.Load(); v.gen != g {
+		v.roots, v.gen = nil, g
+	}
+}
+
+// writing records, before a call writes below .agent-skills, that it
+// does: a Memo that saw every write so far stays valid, since the call
+// keeps it up to date; any other is emptied by its next sync.
+func (v *metaView) writing() {
+	if v == nil || !v.memo {
+		metaWrites.Add(1)
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if metaWrites.CompareAndSwap(v.gen, v.gen+1) {
+		v.gen++
+		return
+	}
+	v.roots, v.gen = nil, metaWrites.Add(1)
+}
+
+// rootMeta is one root's receipts folder as listed and read.
+type rootMeta struct {
+	// ents maps each entry's name to its type bits (fs.FileMode.Type).
+	ents map[string]fs.FileMode
+	// files holds what was read or written, by entry name.
+	files map[string]metaFile
+}
+
+// metaFile is one receipts-folder file's bytes, or why it could not be
+// read.
+type metaFile struct {
+	data []byte
+	err  error
+}
+
+// meta returns the view of the call, made on first use: the Memo's when
+// the caller gave one.
+func (o *Options) meta() *metaView {
+	if o.mv == nil {
+		if o.Memo != nil {
+			o.mv = &o.Memo.v
+			o.mv.memo = true
+			o.mv.sync()
+		} else {
+			o.mv = &metaView{}
+		}
+	}
+	return o.mv
+}
+
+// root returns root's listing, listing the folder on first use. It
+// returns nil when the folder cannot be listed (other than missing): the
+// callers then read the disk as they would without a view.
+func (v *metaView) root(root string) *rootMeta {
+	if rm := v.roots[root]; rm != nil {
+		return rm
+	}
+	ents, err := os.ReadDir(receiptsDir(root))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	v.listed++
+	rm := &rootMeta{ents: make(map[string]fs.FileMode, len(ents)), files: map[string]metaFile{}}
+	for _, e := range ents {
+		rm.ents[e.Name()] = e.Type()
+	}
+	if v.roots == nil {
+		v.roots = map[string]*rootMeta{}
+	}
+	v.roots[root] = rm
+	return rm
+}
+
+// entries returns the names and types of root's receipts folder, and
+// whether it could be listed (a missing folder is listed, empty).
+func (v *metaView) entries(root string) (map[string]fs.FileMode, error) {
+	if v == nil {
+		return listTypes(root)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.root(root); rm != nil {
+		return rm.ents, nil
+	}
+	return listTypes(root)
+}
+
+// listTypes lists root's receipts folder without a view.
+func listTypes(root string) (map[string]fs.FileMode, error) {
+	ents, err := os.ReadDir(receiptsDir(root))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	out := make(map[string]fs.FileMode, len(ents))
+	for _, e := range ents {
+		out[e.Name()] = e.Type()
+	}
+	return out, nil
+}
+
+// read returns the bytes of the receipts-folder file file of root, like
+// readMetaFile: fs.ErrNotExist when there is none, ASK_ROOT_UNSAFE for a
+// link.
+func (v *metaView) read(root, file string) ([]byte, error) {
+	p := filepath.Join(receiptsDir(root), file)
+	if v == nil {
+		return readMetaFile(p)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	rm := v.root(root)
+	if rm == nil {
+		return readMetaFile(p)
+	}
+	typ, ok := rm.ents[file]
+	switch {
+	case !ok:
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	case typ&fs.ModeSymlink != 0:
+		return nil, linkError(p)
+	}
+	if f, ok := rm.files[file]; ok {
+		return f.data, f.err
+	}
+	data, err := readMetaFile(p)
+	v.opened++
+	rm.files[file] = metaFile{data: data, err: err}
+	return data, err
+}
+
+// wrote records that this run wrote data to root's receipts-folder file
+// file (a regular file).
+func (v *metaView) wrote(root, file string, data []byte) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.roots[root]; rm != nil {
+		rm.ents[file] = 0
+		rm.files[file] = metaFile{data: data}
+	}
+}
+
+// removed records that this run removed root's receipts-folder file file.
+func (v *metaView) removed(root, file string) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.roots[root]; rm != nil {
+		delete(rm.ents, file)
+		delete(rm.files, file)
+	}
+}
+
+// forget drops what the view knows of root: the next use lists it again.
+func (v *metaView) forget(root string) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.roots, root)
+}

@@ -1,0 +1,50 @@
+//go:build unix
+
+package install
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/agents"
+)
+
+// Staged files are created with their mode; under a umask that takes
+// bits of it, the mode is still exactly the one the receipt records. Run
+// in a child process, since the umask is the whole process's.
+func TestStagedModesUnderAStrictUmask(t *testing.T) {
+	if os.Getenv("INSTALL_UMASK_HELPER") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStagedModesUnderAStrictUmask$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "INSTALL_UMASK_HELPER=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	syscall.Umask(0o077)
+	if got := umask(); got != 0o077 && got != 0o777 {
+		t.Errorf("umask() = %04o, want 0077 (or 0777 where it cannot be read)", got)
+	}
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject)
+	it := writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0", extra: map[string]string{"run.sh": "echo"}})
+	if err := os.Chmod(filepath.Join(it.Dir, "references/run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustInstall(t, opts, it)
+	for _, root := range []string{".claude/skills", ".agents/skills"} {
+		for rel, want := range map[string]os.FileMode{"a/SKILL.md": 0o644, "a/references/run.sh": 0o755} {
+			info, err := os.Stat(filepath.Join(w.project, root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := info.Mode().Perm(); got != want {
+				t.Errorf("%s/%s has mode %04o, want %04o", root, rel, got, want)
+			}
+		}
+	}
+	checkConsistent(t, opts, map[string]string{"a": "1.0.0"})
+}
