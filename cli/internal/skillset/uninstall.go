@@ -67,6 +67,7 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 				return nil
 			}
 			var err error
+			opts.Memo = p.memo
 			rep, err = install.Uninstall(ctx, targets, opts)
 			if err != nil {
 				refusedOnly(rep) // the transaction removed nothing
@@ -93,7 +94,7 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 	if r.DryRun {
 		err = run()
 	} else {
-		err = install.WithLock(ctx, p.runLockPath(), run)
+		err = install.WithLock(ctx, p.runLockPath(), p.memoized(run))
 	}
 	p.out.addReport(rep)
 	return p.out, err
