@@ -100,6 +100,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 			rep.Duplicates = append(rep.Duplicates, Duplicate{Name: name, Duplicate: d})
 		}
 		hashes := map[string]string{}
+		shared := map[string]*sharedFile{}
 		for _, tgt := range plan.Targets {
 			readers := pick(compatible, tgt.Readers)
 			layout, err := agents.LayoutForRoot(pkg, readers)
@@ -116,7 +117,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 			dests[dest] = name
 			disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
 			place := placeOf(dest, tgt.Shape, disabled)
-			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes)
+			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared)
 			if err != nil {
 				return rep, err
 			}
@@ -151,6 +152,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				refused = append(refused, r)
 			} else if keep {
 				txns = append(txns, t)
+				t.share()
 			}
 			rep.Results = append(rep.Results, r)
 		}
@@ -389,8 +391,9 @@ type knownDigests interface {
 // project turns a layout into the files to stage and their receipt
 // records. A file-shaped layout's single entry is recorded under the
 // destination's own name. hashes caches the digests of package files
-// copied into several roots.
-func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string) ([]stagedFile, []fileRecord, error) {
+// copied into several roots, and shared their small files' bytes (see
+// sharedFile).
+func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile) ([]stagedFile, []fileRecord, error) {
 	files := make([]stagedFile, 0, len(l.Entries))
 	recs := make([]fileRecord, 0, len(l.Entries))
 	for _, e := range l.Entries {
@@ -408,6 +411,12 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				f.perm = 0o755
 			}
 			f.fsys, f.copyFrom = fsys, e.CopyFrom
+			if info.Size() <= maxShared {
+				if shared[e.CopyFrom] == nil {
+					shared[e.CopyFrom] = &sharedFile{}
+				}
+				f.src = shared[e.CopyFrom]
+			}
 			digest = hashes[e.CopyFrom]
 			if kd, ok := fsys.(knownDigests); ok && digest == "" {
 				digest, _ = kd.FileDigest(e.CopyFrom)

@@ -1,9 +1,11 @@
 package install
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -121,4 +123,41 @@ func versions(list []Installed) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// countingFS counts the opens of each file.
+type countingFS struct {
+	fs.FS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.FS.Open(name)
+}
+
+// Stat is the inner file system's, not counted as an open.
+func (c *countingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+// A package file copied into two roots is read from the package once to
+// stage both copies (and once for its digest), not once per root.
+func TestSmallFilesReadOnceForAllRoots(t *testing.T) {
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject)
+	it := writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0", extra: map[string]string{"r.md": "body"}})
+	cfs := &countingFS{FS: it.Pkg.FS, opens: map[string]int{}}
+	it.Pkg.FS = cfs
+	mustInstall(t, opts, it)
+	if n := cfs.opens["references/r.md"]; n != 2 {
+		t.Errorf("references/r.md opened %d times to install it into two roots, want 2 (its digest, then both copies)", n)
+	}
+	for _, root := range []string{".claude/skills", ".agents/skills"} {
+		if got := readFile(t, filepath.Join(w.project, root, "a/references/r.md")); got != "body" {
+			t.Errorf("%s/a/references/r.md = %q", root, got)
+		}
+	}
+	checkConsistent(t, opts, map[string]string{"a": "1.0.0"})
 }

@@ -134,7 +134,15 @@ func createAt(dirfd int, rel string, f stagedFile) (err error) {
 			err = cerr
 		}
 	}()
-	if f.copyFrom != "" {
+	if data, ok, err := f.src.bytes(f.fsys, f.copyFrom); ok {
+		defer f.src.done()
+		if err != nil {
+			return err
+		}
+		if err := writeAll(fd, data); err != nil {
+			return err
+		}
+	} else if f.copyFrom != "" {
 		in, err := f.fsys.Open(f.copyFrom)
 		if err != nil {
 			return err

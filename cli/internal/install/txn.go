@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/agents"
 )
@@ -57,6 +58,58 @@ type stagedFile struct {
 	// under the name rel (carry: a hard link where possible), for a
 	// package that changes only its file names.
 	from string
+	// src, for a small file copied from fsys, holds its bytes while
+	// several roots stage it (see sharedFile).
+	src *sharedFile
+}
+
+// maxShared bounds the files whose bytes are read once for all the
+// roots a package is staged into.
+const maxShared = 256 << 10
+
+// sharedFile is one small package file that several transactions (the
+// package's roots) stage: it is read from the package's file system
+// once, by whichever stages it first, and its bytes are dropped when the
+// last one has written them, so that only the packages being staged hold
+// any. A file staged into one root only is copied as it is read.
+type sharedFile struct {
+	once sync.Once
+	data []byte
+	err  error
+	// users counts the transactions that stage it; left those that have
+	// not yet.
+	users int
+	left  atomic.Int32
+}
+
+// share counts t among the users of its shared files.
+func (t *txn) share() {
+	if t.kind != txnWrite {
+		return
+	}
+	for _, f := range t.files {
+		if f.src != nil {
+			f.src.users++
+			f.src.left.Add(1)
+		}
+	}
+}
+
+// bytes returns the file's bytes, reading them on first use, and whether
+// it is shared at all; done must follow once they are written.
+func (sf *sharedFile) bytes(fsys fs.FS, name string) ([]byte, bool, error) {
+	if sf == nil || sf.users < 2 {
+		return nil, false, nil
+	}
+	sf.once.Do(func() { sf.data, sf.err = fs.ReadFile(fsys, name) })
+	return sf.data, true, sf.err
+}
+
+// done drops the bytes once every user has written them.
+func (sf *sharedFile) done() {
+	if sf != nil && sf.left.Add(-1) == 0 {
+		sf.data = nil
+	}
 }
 
 // maxMetaFile bounds a receipt or pending receipt read: a receipt lists
