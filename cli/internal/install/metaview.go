@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Memo carries what one command learns of the receipts folders from one
@@ -90,6 +91,8 @@ type rootMeta struct {
 type metaFile struct {
 	data []byte
 	err  error
+	// rec is the receipt data decodes to, once decoded (or written).
+	rec *receipt
 }
 
 // meta returns the view of the call, made on first use: the Memo's when
@@ -188,8 +191,8 @@ func (v *metaView) read(root, file string) ([]byte, error) {
 }
 
 // wrote records that this run wrote data to root's receipts-folder file
-// file (a regular file).
-func (v *metaView) wrote(root, file string, data []byte) {
+// file (a regular file); rec, when not nil, is the receipt data encodes.
+func (v *metaView) wrote(root, file string, data []byte, rec *receipt) {
 	if v == nil {
 		return
 	}
@@ -197,7 +200,73 @@ func (v *metaView) wrote(root, file string, data []byte) {
 	defer v.mu.Unlock()
 	if rm := v.roots[root]; rm != nil {
 		rm.ents[file] = 0
-		rm.files[file] = metaFile{data: data}
+		f := metaFile{data: data}
+		if rec != nil && roundTrips(rec) {
+			f.rec = cloneReceipt(rec)
+		}
+		rm.files[file] = f
+	}
+}
+
+// roundTrips reports whether r decodes from its JSON as it is: every
+// string valid UTF-8 (JSON would replace the rest).
+func roundTrips(r *receipt) bool {
+	ok := func(ss ...string) bool {
+		for _, s := range ss {
+			if !utf8.ValidString(s) {
+				return false
+			}
+		}
+		return true
+	}
+	if !ok(r.Name, r.Version, string(r.Kind), string(r.Shape), r.Registry, r.Resolved, r.Integrity, string(r.Role), r.Source, r.Subpath, r.InstalledAt) {
+		return false
+	}
+	for _, a := range r.Agents {
+		if !ok(a) {
+			return false
+		}
+	}
+	for k, d := range r.Dependencies {
+		if !ok(k, d) {
+			return false
+		}
+	}
+	for _, f := range r.Files {
+		if !ok(f.Path, f.Digest, f.Mode) {
+			return false
+		}
+	}
+	return true
+}
+
+// decoded returns a copy of the receipt file decodes to, when the view
+// has it: decoding a receipt costs more than reading it.
+func (v *metaView) decoded(root, file string) (*receipt, bool) {
+	if v == nil {
+		return nil, false
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.roots[root]; rm != nil && rm.files[file].rec != nil {
+		return cloneReceipt(rm.files[file].rec), true
+	}
+	return nil, false
+}
+
+// decode records the receipt that file, as read through the view,
+// decodes to.
+func (v *metaView) decode(root, file string, rec *receipt) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.roots[root]; rm != nil {
+		if f, ok := rm.files[file]; ok && f.err == nil {
+			f.rec = cloneReceipt(rec)
+			rm.files[file] = f
+		}
 	}
 }
 

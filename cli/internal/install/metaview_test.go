@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -70,8 +71,15 @@ func TestReceiptsReadOncePerRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(versions(fresh), versions(list)) {
-		t.Errorf("Scan from the disk = %v, with the Memo %v", versions(fresh), versions(list))
+	if !reflect.DeepEqual(fresh, list) {
+		t.Errorf("Scan from the disk =\n%+v\nwith the Memo\n%+v", fresh, list)
+	}
+	// What a Scan hands out is its own: changing it changes no later one.
+	list[0].Agents[0], list[0].Dependencies = "changed", map[string]string{"x": "1"}
+	scan.Memo = m
+	again, _ := Scan(t.Context(), scan)
+	if !reflect.DeepEqual(fresh, again) {
+		t.Errorf("a change to one Scan's results reached the next one:\n%+v", again)
 	}
 }
 

@@ -137,8 +137,26 @@ func readReceiptIn(v *metaView, root, name string) (*receipt, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if r, ok := v.decoded(root, name+".json"); ok {
+		return r, data, nil
+	}
 	r, err := decodeReceipt(data, name)
+	if err == nil {
+		v.decode(root, name+".json", r)
+	}
 	return r, data, err
+}
+
+// cloneReceipt copies r deeply enough that no caller's change to the
+// copy (its slices and map included) reaches r.
+func cloneReceipt(r *receipt) *receipt {
+	c := *r
+	c.Agents = slices.Clone(r.Agents)
+	c.Files = slices.Clone(r.Files)
+	if r.Dependencies != nil {
+		c.Dependencies = maps.Clone(r.Dependencies)
+	}
+	return &c
 }
 
 // readJournal reads the pending receipt of name in root, whose package

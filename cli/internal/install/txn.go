@@ -318,7 +318,7 @@ func (t *txn) writePending(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the pending receipt", p, err)
 	}
-	m.v.wrote(t.root, t.name+".json.pending", data)
+	m.v.wrote(t.root, t.name+".json.pending", data, nil)
 	s.add(p)
 	return nil
 }
@@ -483,7 +483,7 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
-	m.v.wrote(t.root, t.name+".json", data)
+	m.v.wrote(t.root, t.name+".json", data, t.rec)
 	s.root(t.root)
 	s.add(p)
 	return nil
