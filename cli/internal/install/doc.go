@@ -50,6 +50,20 @@
 //  6. writes the receipts, syncs, and removes the old versions and the
 //     pending receipts.
 //
+// What each step needs for crash safety, and no more: a staged file is
+// created (O_EXCL, O_NOFOLLOW, with its mode) relative to the staging
+// folder opened once per root and run, and written with write(2); the
+// pending receipt is written in place, since one that does not parse is
+// one whose swap never happened; a receipt where there was none is
+// created in place (O_EXCL), since until its pending receipt is removed,
+// after the sync that follows the receipts, recovery and Scan take the
+// receipt from the pending one whenever the new files are in place; a
+// receipt that replaces another, or a receipt-only transaction's, goes
+// through a temporary file renamed over it, so that a receipt file is
+// never written through. Each call lists a root's receipts folder once
+// and opens only the receipts listed, once each (Options.Memo carries that
+// from one call to the next under the run lock).
+//
 // Syncing uses one syncfs(2) per file system and phase on Linux, an fsync
 // per file and folder elsewhere. An error in any step, or a hook that
 // fails, panics or calls runtime.Goexit, undoes every transaction: the old

@@ -3,11 +3,13 @@
 package install
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agent-skills/agent-skills/agents"
 )
@@ -47,4 +49,45 @@ func TestStagedModesUnderAStrictUmask(t *testing.T) {
 		}
 	}
 	checkConsistent(t, opts, map[string]string{"a": "1.0.0"})
+}
+
+// A receipt that is a FIFO (a clone can ship one) is unreadable, never a
+// hang; one larger than any receipt agent-skills writes is refused
+// without being read whole.
+func TestReceiptFIFOAndHugeReceiptAreBroken(t *testing.T) {
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject, "claude-code")
+	mustInstall(t, opts, writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0"}), writePkg(t, w.base, pkgSpec{name: "b", version: "1.0.0"}))
+	root := filepath.Join(w.project, ".claude/skills")
+	fifo := receiptPath(root, "a")
+	os.Remove(fifo)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	huge := receiptPath(root, "b")
+	if err := os.Truncate(huge, maxMetaFile+1); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Installed)
+	go func() {
+		list, err := Scan(t.Context(), opts)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- list
+	}()
+	var list []Installed
+	select {
+	case list = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Scan hangs on a receipt that is a FIFO")
+	}
+	for _, in := range list {
+		if in.State != StateReceiptBroken {
+			t.Errorf("%s: state %s, want receipt-broken", in.Name, in.State)
+		}
+	}
+	if _, err := readSmall(huge, maxMetaFile); !errors.Is(err, errTooLarge) {
+		t.Errorf("readSmall of a receipt past the cap = %v, want errTooLarge", err)
+	}
 }
