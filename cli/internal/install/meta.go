@@ -112,14 +112,16 @@ func checkMeta(ri rootInfo, v *metaView) error {
 		return ioError("read", receiptsDir(root), err)
 	}
 	for _, n := range slices.Sorted(maps.Keys(ents)) {
-		p := filepath.Join(receiptsDir(root), n)
 		if ents[n]&fs.ModeSymlink != 0 {
-			return linkError(p)
+			return linkError(filepath.Join(receiptsDir(root), n))
 		}
-		name, ok := strings.CutSuffix(n, ".json.pending")
-		if !ok {
-			continue
-		}
+	}
+	names, _, err := v.pending(root)
+	if err != nil {
+		return ioError("read", receiptsDir(root), err)
+	}
+	for _, name := range names {
+		p := pendingPath(root, name)
 		if !safeName(name) {
 			return unsafeError(p, "agent-skills never writes a pending receipt of that name", nil)
 		}

@@ -1,10 +1,14 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -84,6 +88,61 @@ type rootMeta struct {
 	ents map[string]fs.FileMode
 	// files holds what was read or written, by entry name.
 	files map[string]metaFile
+	// runs are the entries of the run journals (isRunJournal) by package
+	// name: each is what <name>.json.pending would hold, plus the name;
+	// runOf names the journal file each is in.
+	runs  map[string][]byte
+	runOf map[string]string
+}
+
+// runJournal is a run journal: the pending receipts of one run's
+// transactions in one root, written as one file (see writeJournals).
+type runJournal struct {
+	SchemaVersion int               `json:"schemaVersion"`
+	Entries       []json.RawMessage `json:"entries"`
+}
+
+// runEntry is one transaction's pending receipt in a run journal.
+type runEntry struct {
+	Name string `json:"name"`
+	journal
+}
+
+// isRunJournal reports whether n is a run journal's name, as
+// writeJournals gives them: .run-<16 hex digits>.pending.
+func isRunJournal(n string) bool {
+	id, ok := strings.CutPrefix(n, ".run-")
+	if !ok {
+		return false
+	}
+	id, ok = strings.CutSuffix(id, ".pending")
+	return ok && isID(id)
+}
+
+// addRun records the entries of the run journal file, which holds data.
+// A journal that does not parse is torn: it was being written before
+// any swap of its run, so it names nothing to settle. Of two entries for
+// one name, the first is kept; the other is never acted on.
+func (rm *rootMeta) addRun(file string, data []byte) {
+	var rj runJournal
+	if json.Unmarshal(data, &rj) != nil {
+		return
+	}
+	for _, raw := range rj.Entries {
+		var e struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &e) != nil {
+			continue
+		}
+		if _, dup := rm.runs[e.Name]; dup {
+			continue
+		}
+		if rm.runs == nil {
+			rm.runs, rm.runOf = map[string][]byte{}, map[string]string{}
+		}
+		rm.runs[e.Name], rm.runOf[e.Name] = raw, file
+	}
 }
 
 // metaFile is one receipts-folder file's bytes, or why it could not be
@@ -125,6 +184,15 @@ func (v *metaView) root(root string) *rootMeta {
 	rm := &rootMeta{ents: make(map[string]fs.FileMode, len(ents)), files: map[string]metaFile{}}
 	for _, e := range ents {
 		rm.ents[e.Name()] = e.Type()
+	}
+	for _, e := range ents {
+		if isRunJournal(e.Name()) && e.Type()&fs.ModeSymlink == 0 {
+			// Read without following a link; checkMeta refuses links.
+			if data, err := readMetaFile(filepath.Join(receiptsDir(root), e.Name())); err == nil {
+				v.opened++
+				rm.addRun(e.Name(), data)
+			}
+		}
 	}
 	if v.roots == nil {
 		v.roots = map[string]*rootMeta{}
@@ -175,6 +243,11 @@ func (v *metaView) read(root, file string) ([]byte, error) {
 		return readMetaFile(p)
 	}
 	typ, ok := rm.ents[file]
+	if !ok {
+		if name, pending := strings.CutSuffix(file, ".json.pending"); pending && rm.runs[name] != nil {
+			return rm.runs[name], nil
+		}
+	}
 	switch {
 	case !ok:
 		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
@@ -280,7 +353,59 @@ func (v *metaView) removed(root, file string) {
 	if rm := v.roots[root]; rm != nil {
 		delete(rm.ents, file)
 		delete(rm.files, file)
+		for name, f := range rm.runOf {
+			if f == file {
+				delete(rm.runs, name)
+				delete(rm.runOf, name)
+			}
+		}
 	}
+}
+
+// wroteRun records that this run wrote the run journal file, which holds
+// data, to root's receipts folder.
+func (v *metaView) wroteRun(root, file string, data []byte) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if rm := v.roots[root]; rm != nil {
+		rm.ents[file] = 0
+		rm.files[file] = metaFile{data: data}
+		rm.addRun(file, data)
+	}
+}
+
+// pending returns the names with a pending receipt in root — a
+// <name>.json.pending file or an entry of a run journal — sorted, and the
+// run journals' file names.
+func (v *metaView) pending(root string) (names, runs []string, err error) {
+	if v == nil {
+		v = &metaView{}
+	}
+	ents, err := v.entries(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for n := range ents {
+		if name, ok := strings.CutSuffix(n, ".json.pending"); ok {
+			seen[name] = true
+		} else if isRunJournal(n) {
+			runs = append(runs, n)
+		}
+	}
+	v.mu.Lock()
+	if rm := v.roots[root]; rm != nil {
+		for name := range rm.runs {
+			seen[name] = true
+		}
+	}
+	v.mu.Unlock()
+	names = slices.Sorted(maps.Keys(seen))
+	slices.Sort(runs)
+	return names, runs, nil
 }
 
 // forget drops what the view knows of root: the next use lists it again.

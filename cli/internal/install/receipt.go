@@ -167,6 +167,9 @@ func cloneReceipt(r *receipt) *receipt {
 // writes (checkJournal): recovery renames what a journal names, so a
 // planted one must never be acted on.
 func readJournal(v *metaView, root, name, dest string, shape agents.Shape) (*journal, error) {
+	if v == nil {
+		v = &metaView{} // a run journal is read through a view
+	}
 	data, err := v.read(root, name+".json.pending")
 	var ie *askerr.Error
 	if errors.As(err, &ie) {
@@ -208,11 +211,21 @@ func sameMeta(a, b *receipt) bool {
 // receiptNames lists the names that have a receipt or a pending receipt
 // in root, sorted.
 func receiptNames(v *metaView, root string) []string {
+	if v == nil {
+		v = &metaView{}
+	}
 	ents, err := v.entries(root)
 	if err != nil {
 		return nil
 	}
 	seen := map[string]bool{}
+	if names, _, err := v.pending(root); err == nil {
+		for _, n := range names {
+			if n != "" && n[0] != '.' {
+				seen[n] = true
+			}
+		}
+	}
 	for n := range ents {
 		switch {
 		case filepath.Ext(n) == ".json":

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
@@ -93,21 +92,22 @@ func recoverRoot(ri rootInfo, dg *format.Digester, s *syncer, v *metaView) error
 	if err != nil {
 		return ioError("read", receiptsDir(root), err)
 	}
-	var tmps, pending []string
+	var tmps []string
 	for n := range ents {
 		if tmpReceipt(n) {
 			tmps = append(tmps, n)
-		} else if name, ok := strings.CutSuffix(n, ".json.pending"); ok {
-			pending = append(pending, name)
 		}
 	}
-	if len(tmps)+len(pending) > 0 {
+	pending, runs, err := v.pending(root)
+	if err != nil {
+		return ioError("read", receiptsDir(root), err)
+	}
+	if len(tmps)+len(pending)+len(runs) > 0 {
 		// What follows changes the folder: the view lists it again.
 		v.writing()
 		defer v.forget(root)
 	}
 	slices.Sort(tmps)
-	slices.Sort(pending)
 	for _, n := range tmps {
 		// A receipt write interrupted before its rename.
 		os.Remove(filepath.Join(receiptsDir(root), n))
@@ -116,6 +116,14 @@ func recoverRoot(ri rootInfo, dg *format.Digester, s *syncer, v *metaView) error
 		s.root(root)
 		if err := resolvePending(ri, name, dg, v); err != nil {
 			return err
+		}
+	}
+	for _, n := range runs {
+		// Every entry is settled (a torn journal names none).
+		s.root(root)
+		p := filepath.Join(receiptsDir(root), n)
+		if err := removeFile(p); err != nil {
+			return ioError("remove the pending receipts", p, err)
 		}
 	}
 	return cleanStaging(root, s)

@@ -41,9 +41,21 @@ func run(txns []*txn, opts *Options) (err error) {
 			err = errors.New("install interrupted")
 		}
 		var undoErrs []error
+		failed := map[string]bool{}
 		for i := len(txns) - 1; i >= 0; i-- {
 			if uerr := txns[i].undo(&s); uerr != nil {
 				undoErrs = append(undoErrs, uerr)
+				failed[txns[i].root] = true
+			}
+		}
+		for root, p := range m.journals {
+			// A root whose undo failed keeps its journal: the next run's
+			// recovery settles whichever version is in place.
+			if !failed[root] {
+				if rerr := removeFile(p); rerr != nil {
+					undoErrs = append(undoErrs, rerr)
+				}
+				s.root(root)
 			}
 		}
 		if ferr := s.flush(); ferr != nil {
@@ -57,18 +69,18 @@ func run(txns []*txn, opts *Options) (err error) {
 	if err := stageAll(txns, &s); err != nil {
 		return err
 	}
-	// The staged copies and the pending receipts are made durable by one
-	// flush, before the first swap: the swap is the first step that needs
-	// either, and neither needs the other (a pending receipt whose staged
-	// copy was lost in a crash is one whose swap never happened, which
-	// recovery discards).
-	for _, t := range txns {
+	// The staged copies and the run journals (the pending receipts) are
+	// made durable by one flush, before the first swap: the swap is the
+	// first step that needs either, and neither needs the other (a pending
+	// receipt whose staged copy was lost in a crash is one whose swap never
+	// happened, which recovery discards).
+	for range txns {
 		if err := hookAt(opts, PointStaged); err != nil {
 			return err
 		}
-		if err := t.writePending(&s, &m); err != nil {
-			return err
-		}
+	}
+	if err := writeJournals(txns, &s, &m); err != nil {
+		return err
 	}
 	if err := s.flush(); err != nil {
 		return err
@@ -105,7 +117,7 @@ func run(txns []*txn, opts *Options) (err error) {
 	done = true
 	// Everything is committed: a leftover that cannot be removed now is
 	// removed by the next run's recovery.
-	_ = cleanupAll(txns, m.v)
+	_ = cleanupAll(txns, &m)
 	return nil
 }
 

@@ -290,36 +290,70 @@ func carry(from, to string) error {
 	return writeStaged(to, stagedFile{fsys: os.DirFS(dir), copyFrom: base, perm: info.Mode().Perm()})
 }
 
-// writePending writes the pending receipt: the journal recovery reads
-// after a crash.
-func (t *txn) writePending(s *syncer, m *madeDirs) error {
-	if t.kind == txnReceipt {
-		return nil
-	}
-	j := journal{Receipt: t.rec}
-	j.Dest, _ = filepath.Rel(t.root, t.dest)
+// journalEntry is t's pending receipt, as its root's run journal holds
+// it: the receipt to be, the destination and, for the rename-aside
+// fallback, where the old version goes.
+func (t *txn) journalEntry() []byte {
+	e := runEntry{Name: t.name, journal: journal{Receipt: t.rec}}
+	e.Dest, _ = filepath.Rel(t.root, t.dest)
 	// Recovery renames the old version back only when the destination is
 	// missing and the transaction meant something to be there.
 	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		j.Aside, _ = filepath.Rel(t.root, t.aside)
+		e.Aside, _ = filepath.Rel(t.root, t.aside)
 	}
-	data, _ := json.MarshalIndent(j, "", "  ")
-	if err := m.receipts(t.root); err != nil {
-		return err
+	data, _ := json.Marshal(e)
+	return data
+}
+
+// writeJournals writes, for each root, one run journal
+// (receipts/.run-<16 hex>.pending) holding the pending receipt of every
+// transaction of the run in that root but receipt-only ones: the journal
+// recovery reads after a crash. One file per root, not one per package:
+// each pending receipt was a file created before the swaps and removed
+// after the commit. It is written in place: the swaps wait until the
+// syncer has made it durable, and recovery discards a run journal that
+// does not parse, which can only be one whose swaps never happened. It is
+// created O_EXCL: nothing there is followed or overwritten.
+func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
+	byRoot := map[string][]*txn{}
+	var order []string
+	for _, t := range txns {
+		if t.kind == txnReceipt {
+			continue
+		}
+		if _, ok := byRoot[t.root]; !ok {
+			order = append(order, t.root)
+		}
+		byRoot[t.root] = append(byRoot[t.root], t)
 	}
-	s.root(t.root)
-	t.pending = true
-	// Written in place: the swap waits until the syncer has made it
-	// durable, and recovery discards a pending receipt that does not parse,
-	// which can only be one whose swap never happened. A link at its name
-	// is not followed (checkMeta refused any before the run).
-	p := pendingPath(t.root, t.name)
-	if err := writeOver(p, data, 0o644); err != nil {
-		m.v.forget(t.root)
-		return ioError("write the pending receipt", p, err)
+	for _, root := range order {
+		ts := byRoot[root]
+		if err := m.receipts(root); err != nil {
+			return err
+		}
+		s.root(root)
+		rj := runJournal{SchemaVersion: receiptSchema, Entries: make([]json.RawMessage, len(ts))}
+		for i, t := range ts {
+			rj.Entries[i] = t.journalEntry()
+		}
+		data, _ := json.Marshal(rj)
+		file := ".run-" + newID() + ".pending"
+		p := filepath.Join(receiptsDir(root), file)
+		if m.journals == nil {
+			m.journals = map[string]string{}
+		}
+		// Named before it is written: undoing removes a partial one.
+		m.journals[root] = p
+		if err := writeNew(p, data, 0o644); err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", p, err)
+		}
+		m.v.wroteRun(root, file, data)
+		for _, t := range ts {
+			t.pending = true
+		}
+		s.add(p)
 	}
-	m.v.wrote(t.root, t.name+".json.pending", data, nil)
-	s.add(p)
 	return nil
 }
 
@@ -330,6 +364,8 @@ func (t *txn) writePending(s *syncer, m *madeDirs) error {
 type madeDirs struct {
 	done map[string]bool
 	v    *metaView
+	// journals are the run journals written, by root.
+	journals map[string]string
 }
 
 // receipts makes root's receipts folder unless this run did already.
@@ -493,23 +529,24 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 var errExist = fs.ErrExist
 
 // cleanupAll removes what the committed transactions no longer need: the
-// old versions, the pending receipts and empty staging folders. Each
+// old versions, the run journals and empty staging folders. Each
 // root's staging folder is opened once (openStaging) for the
 // transactions that left something in it; one whose new version was
 // renamed into an empty place left nothing there.
-func cleanupAll(txns []*txn, v *metaView) error {
+func cleanupAll(txns []*txn, m *madeDirs) error {
 	var errs []error
+	v := m.v
+	for root, p := range m.journals {
+		if err := removeFile(p); err != nil {
+			errs = append(errs, err)
+			v.forget(root)
+		} else {
+			v.removed(root, filepath.Base(p))
+		}
+	}
 	byRoot := map[string][]*txn{}
 	var order []string
 	for _, t := range txns {
-		if t.pending {
-			if err := removeFile(pendingPath(t.root, t.name)); err != nil {
-				errs = append(errs, err)
-				v.forget(t.root)
-			} else {
-				v.removed(t.root, t.name+".json.pending")
-			}
-		}
 		if t.stage == "" {
 			continue
 		}
@@ -618,11 +655,8 @@ func (t *txn) undo(s *syncer) error {
 		// whichever version is in place.
 		return errors.Join(errs...)
 	}
-	if t.pending {
-		if err := os.Remove(pendingPath(t.root, t.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
+	// The run journal goes once every transaction of its root is undone
+	// (run).
 	if t.staged || t.mode != swapNone {
 		errs = append(errs, removeStaging(t))
 	}
