@@ -89,7 +89,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeSwap); err != nil {
 			return err
 		}
-		if err := t.swap(opts); err != nil {
+		if err := t.swap(opts, &m); err != nil {
 			return err
 		}
 		s.root(t.root)

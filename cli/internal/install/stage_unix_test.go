@@ -91,3 +91,53 @@ func TestReceiptFIFOAndHugeReceiptAreBroken(t *testing.T) {
 		t.Errorf("readSmall of a receipt past the cap = %v, want errTooLarge", err)
 	}
 }
+
+// A tracked file replaced by a link to the same bytes, by a FIFO, or
+// reached through a folder replaced by a link out of the package, is not
+// the file agent-skills wrote: the package is modified (or unreadable),
+// never ok, and nothing hangs.
+func TestTrackedFilesAreComparedInPlace(t *testing.T) {
+	cases := map[string]func(t *testing.T, pkg, outside string){
+		"a link to the same bytes": func(t *testing.T, pkg, outside string) {
+			data := readFile(t, filepath.Join(pkg, "references/r.md"))
+			os.WriteFile(filepath.Join(outside, "r.md"), []byte(data), 0o644)
+			os.Remove(filepath.Join(pkg, "references/r.md"))
+			os.Symlink(filepath.Join(outside, "r.md"), filepath.Join(pkg, "references/r.md"))
+		},
+		"a FIFO": func(t *testing.T, pkg, outside string) {
+			os.Remove(filepath.Join(pkg, "references/r.md"))
+			if err := syscall.Mkfifo(filepath.Join(pkg, "references/r.md"), 0o644); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+		},
+		"a folder linked out of the package": func(t *testing.T, pkg, outside string) {
+			data := readFile(t, filepath.Join(pkg, "references/r.md"))
+			os.MkdirAll(filepath.Join(outside, "refs"), 0o755)
+			os.WriteFile(filepath.Join(outside, "refs/r.md"), []byte(data), 0o644)
+			os.RemoveAll(filepath.Join(pkg, "references"))
+			os.Symlink(filepath.Join(outside, "refs"), filepath.Join(pkg, "references"))
+		},
+	}
+	for name, change := range cases {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			opts := w.opts(t, agents.ScopeProject, "claude-code")
+			mustInstall(t, opts, writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0", extra: map[string]string{"r.md": "body"}}))
+			outside := filepath.Join(w.base, "outside")
+			os.MkdirAll(outside, 0o755)
+			change(t, filepath.Join(w.project, ".claude/skills/a"), outside)
+			done := make(chan struct{})
+			var list []Installed
+			var err error
+			go func() { list, err = Scan(t.Context(), opts); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Scan hangs")
+			}
+			if err == nil && (len(list) != 1 || list[0].State != StateModified) {
+				t.Errorf("Scan = %+v, want a modified", list)
+			}
+		})
+	}
+}

@@ -369,17 +369,23 @@ type madeDirs struct {
 }
 
 // receipts makes root's receipts folder unless this run did already.
-func (m *madeDirs) receipts(root string) error {
-	if m.done[root] {
+func (m *madeDirs) receipts(root string) error { return m.make(root, "receipts") }
+
+// staging makes root's staging folder unless this run did already.
+func (m *madeDirs) staging(root string) error { return m.make(root, "staging") }
+
+func (m *madeDirs) make(root, sub string) error {
+	key := filepath.Join(root, sub)
+	if m.done[key] {
 		return nil
 	}
-	if err := mkMeta(root, "receipts"); err != nil {
+	if err := mkMeta(root, sub); err != nil {
 		return err
 	}
 	if m.done == nil {
 		m.done = map[string]bool{}
 	}
-	m.done[root] = true
+	m.done[key] = true
 	return nil
 }
 
@@ -399,7 +405,7 @@ func writeReplace(p string, data []byte) error {
 }
 
 // swap puts the staged version in place of the old one.
-func (t *txn) swap(opts *Options) error {
+func (t *txn) swap(opts *Options, m *madeDirs) error {
 	switch t.kind {
 	case txnReceipt:
 		return nil
@@ -414,7 +420,7 @@ func (t *txn) swap(opts *Options) error {
 			return nil
 		}
 		if !t.needsStage() {
-			if err := mkMeta(t.root, "staging"); err != nil {
+			if err := m.staging(t.root); err != nil {
 				return err
 			}
 			if err := os.Rename(t.dest, t.aside); err != nil {
