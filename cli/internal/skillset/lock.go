@@ -100,11 +100,23 @@ func localize(l *resolve.Lock, root string) {
 func portable(l *resolve.Lock, root string) *resolve.Lock {
 	out := *l
 	out.Skills = make(map[string]resolve.LockedSkill, len(l.Skills))
+	// Every skill of one source has the same source path: resolving its
+	// links (relativeTo) once, not once per skill, spares a walk of every
+	// parent folder per skill.
+	seen := map[string]string{}
+	relative := func(p string) string {
+		r, ok := seen[p]
+		if !ok {
+			r = relativeTo(root, p)
+			seen[p] = r
+		}
+		return r
+	}
 	for n, sk := range l.Skills {
 		if filepath.IsAbs(sk.Source) {
-			sk.Source = relativeTo(root, sk.Source)
+			sk.Source = relative(sk.Source)
 			if filepath.IsAbs(sk.Resolved) {
-				sk.Resolved = relativeTo(root, sk.Resolved)
+				sk.Resolved = relative(sk.Resolved)
 			}
 		}
 		out.Skills[n] = sk
