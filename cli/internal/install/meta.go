@@ -111,9 +111,19 @@ func checkMeta(ri rootInfo, v *metaView) error {
 	if err != nil {
 		return ioError("read", receiptsDir(root), err)
 	}
+	// In the order of the names, as a listing gives them: a link, then a
+	// pending receipt, is refused as it comes; the entries of the run
+	// journals (whose own names sort first) follow.
+	checked := map[string]bool{}
 	for _, n := range slices.Sorted(maps.Keys(ents)) {
 		if ents[n]&fs.ModeSymlink != 0 {
 			return linkError(filepath.Join(receiptsDir(root), n))
+		}
+		if name, ok := strings.CutSuffix(n, ".json.pending"); ok {
+			checked[name] = true
+			if err := checkPending(ri, v, name); err != nil {
+				return err
+			}
 		}
 	}
 	names, _, err := v.pending(root)
@@ -121,18 +131,29 @@ func checkMeta(ri rootInfo, v *metaView) error {
 		return ioError("read", receiptsDir(root), err)
 	}
 	for _, name := range names {
-		p := pendingPath(root, name)
-		if !safeName(name) {
-			return unsafeError(p, "agent-skills never writes a pending receipt of that name", nil)
-		}
-		j, err := readJournal(v, root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
-		if err != nil {
-			return err
-		}
-		if j != nil && j.Aside != "" {
-			if err := asideOK(filepath.Join(root, j.Aside)); err != nil {
+		if !checked[name] {
+			if err := checkPending(ri, v, name); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkPending checks the pending receipt of name in the root ri: a
+// package name, its own place and its own old version (checkJournal).
+func checkPending(ri rootInfo, v *metaView, name string) error {
+	root := ri.path
+	if !safeName(name) {
+		return unsafeError(pendingPath(root, name), "agent-skills never writes a pending receipt of that name", nil)
+	}
+	j, err := readJournal(v, root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
+	if err != nil {
+		return err
+	}
+	if j != nil && j.Aside != "" {
+		if err := asideOK(filepath.Join(root, j.Aside)); err != nil {
+			return err
 		}
 	}
 	return nil
