@@ -302,7 +302,11 @@ func cleanStaging(root string, s *syncer) error {
 // aside empty or exactly a staging entry <name>.<id>.old (folders only),
 // and a receipt, if any, of the root's shape.
 func checkJournal(j *journal, root, name, dest string, shape agents.Shape) error {
-	p := pendingPath(root, name)
+	return checkJournalAt(j, pendingPath(root, name), root, name, dest, shape)
+}
+
+// checkJournalAt is checkJournal naming the file p in its errors.
+func checkJournalAt(j *journal, p, root, name, dest string, shape agents.Shape) error {
 	want, err := filepath.Rel(root, dest)
 	if err == nil && shape == agents.ShapeFile && j.Dest == placeOf(want, shape, true) {
 		want = j.Dest // a disabled file-shaped package's place (disable.go)

@@ -377,6 +377,21 @@ func (v *metaView) wroteRun(root, file string, data []byte) {
 	}
 }
 
+// pendingSource is the file the pending receipt of name in root is read
+// from, for messages: its own, or the run journal that holds it.
+func (v *metaView) pendingSource(root, name string) string {
+	if v != nil {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if rm := v.roots[root]; rm != nil {
+			if _, own := rm.ents[name+".json.pending"]; !own && rm.runOf[name] != "" {
+				return filepath.Join(receiptsDir(root), rm.runOf[name])
+			}
+		}
+	}
+	return pendingPath(root, name)
+}
+
 // pending returns the names with a pending receipt in root — a
 // <name>.json.pending file or an entry of a run journal — sorted, and the
 // run journals' file names.

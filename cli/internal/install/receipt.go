@@ -182,7 +182,7 @@ func readJournal(v *metaView, root, name, dest string, shape agents.Shape) (*jou
 	if json.Unmarshal(data, &j) != nil {
 		return &journal{}, nil
 	}
-	if err := checkJournal(&j, root, name, dest, shape); err != nil {
+	if err := checkJournalAt(&j, v.pendingSource(root, name), root, name, dest, shape); err != nil {
 		return nil, err
 	}
 	if j.Receipt != nil {
