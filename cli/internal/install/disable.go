@@ -146,7 +146,7 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 		return rep, err
 	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
 			return rep, err
 		}
 	}
@@ -167,7 +167,7 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 				continue
 			}
 			shown := shapeDest(ri.path, name, ri.loc)
-			rec, raw, _, rerr := current(ri.path, name, shown, ri.loc.Shape, dg)
+			rec, raw, _, rerr := current(opts.meta(), ri.path, name, shown, ri.loc.Shape, dg)
 			if isUnsafe(rerr) {
 				return rep, rerr
 			}
@@ -238,7 +238,7 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 		}
 	}
 	if len(missing) > 0 {
-		installed, err := installedNames(roots, dg)
+		installed, err := installedNames(roots, dg, opts.meta())
 		if err != nil {
 			return rep, err
 		}

@@ -37,10 +37,12 @@
 //     modified, unmanaged or has an unreadable receipt, unless Force;
 //  3. stages every new version (files the user added to the old version
 //     are hard-linked into it);
-//  4. writes a pending receipt per package (<name>.json.pending: the
-//     receipt to be, the destination and, for the fallback, where the old
-//     version is put aside), syncs the staged versions and the pending
-//     receipts together;
+//  4. writes a pending receipt per package (the receipt to be, the
+//     destination and, for the fallback, where the old version is put
+//     aside) — all of a root's in one run journal,
+//     receipts/.run-<16 hex digits>.pending; recovery also reads the
+//     <name>.json.pending files earlier versions wrote — and syncs the
+//     staged versions and the pending receipts together;
 //  5. swaps each staged version in: renameat2(RENAME_EXCHANGE) for a
 //     folder, so that the destination always holds one complete version;
 //     where the file system cannot exchange (EINVAL, ENOSYS, non-Linux)
@@ -49,6 +51,22 @@
 //     the old file; syncs;
 //  6. writes the receipts, syncs, and removes the old versions and the
 //     pending receipts.
+//
+// What each step needs for crash safety, and no more: a staged file is
+// created (O_EXCL, O_NOFOLLOW, with its mode) relative to the staging
+// folder opened once per root and run, and written with write(2); the
+// run journal is one file per root, created in place (O_EXCL), since one
+// that does not parse was being written before any swap of its run; it
+// is removed after the last commit's sync, or once every transaction of
+// its root is undone; a receipt where there was none is
+// created in place (O_EXCL), since until its pending receipt is removed,
+// after the sync that follows the receipts, recovery and Scan take the
+// receipt from the pending one whenever the new files are in place; a
+// receipt that replaces another, or a receipt-only transaction's, goes
+// through a temporary file renamed over it, so that a receipt file is
+// never written through. Each call lists a root's receipts folder once
+// and opens only the receipts listed, once each (Options.Memo carries that
+// from one call to the next under the run lock).
 //
 // Syncing uses one syncfs(2) per file system and phase on Linux, an fsync
 // per file and folder elsewhere. An error in any step, or a hook that

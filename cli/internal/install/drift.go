@@ -162,22 +162,36 @@ func inspect(dest string, shape agents.Shape, rec *receipt, dg *format.Digester)
 		return d, nil
 	}
 	var r *os.Root
+	var pf *pkgFd
 	if d.kindOK {
-		if r, err = pkgRoot(dest, shape); err != nil {
+		if pf, err = openPkgFd(dest, shape); err != nil {
 			return nil, err
+		}
+		if pf == nil {
+			if r, err = pkgRoot(dest, shape); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if r != nil {
 		defer r.Close()
 	}
+	if pf != nil {
+		defer pf.Close()
+	}
 	tracked := map[string]bool{}
 	for _, f := range rec.Files {
 		tracked[f.Path] = true
-		if r == nil || (shape == agents.ShapeDirectory && !present[f.Path]) {
+		if (r == nil && pf == nil) || (shape == agents.ShapeDirectory && !present[f.Path]) {
 			d.missing = append(d.missing, f.Path)
 			continue
 		}
-		same, err := fileMatches(r, recordRel(dest, shape, f.Path), f.Digest, dg)
+		var same bool
+		if pf != nil {
+			same, err = pf.fileMatches(recordRel(dest, shape, f.Path), f.Digest, dg)
+		} else {
+			same, err = fileMatches(r, recordRel(dest, shape, f.Path), f.Digest, dg)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			d.missing = append(d.missing, f.Path)
 			continue
@@ -221,6 +235,18 @@ func fileMatches(r *os.Root, rel, want string, dg *format.Digester) (bool, error
 
 // matches reports whether every file rec tracks is at dest with its digest.
 func matches(dest string, shape agents.Shape, rec *receipt, dg *format.Digester) bool {
+	if pf, err := openPkgFd(dest, shape); err != nil {
+		return false
+	} else if pf != nil {
+		defer pf.Close()
+		for _, f := range rec.Files {
+			ok, err := pf.fileMatches(recordRel(dest, shape, f.Path), f.Digest, dg)
+			if err != nil || !ok {
+				return false
+			}
+		}
+		return true
+	}
 	r, err := pkgRoot(dest, shape)
 	if err != nil || r == nil {
 		return false

@@ -68,7 +68,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 		return rep, err
 	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
 			return rep, err
 		}
 	}
@@ -106,6 +106,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 			rep.Duplicates = append(rep.Duplicates, Duplicate{Name: name, Duplicate: d})
 		}
 		hashes := map[string]string{}
+		shared := map[string]*sharedFile{}
 		for _, tgt := range plan.Targets {
 			readers := pick(compatible, tgt.Readers)
 			layout, err := agents.LayoutForRoot(pkg, readers)
@@ -120,9 +121,9 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				return rep, fmt.Errorf("install: %s and %s both install to %s", other, name, dest)
 			}
 			dests[dest] = name
-			disabled := stateIn(tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
+			disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
 			place := placeOf(dest, tgt.Shape, disabled)
-			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes)
+			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared)
 			if err != nil {
 				return rep, err
 			}
@@ -157,6 +158,7 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 				refused = append(refused, r)
 			} else if keep {
 				txns = append(txns, t)
+				t.share()
 			}
 			rep.Results = append(rep.Results, r)
 		}
@@ -176,8 +178,8 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 // stateIn returns whether the package name, whose enabled place in root
 // is dest, is to be written disabled: as its receipt there says, or, with
 // none that can be read, as asked.
-func stateIn(root, name, dest string, shape agents.Shape, asked bool, dg *format.Digester) bool {
-	if old, _, _, err := current(root, name, dest, shape, dg); err == nil && old != nil {
+func stateIn(v *metaView, root, name, dest string, shape agents.Shape, asked bool, dg *format.Digester) bool {
+	if old, _, _, err := current(v, root, name, dest, shape, dg); err == nil && old != nil {
 		return old.Disabled
 	}
 	return asked
@@ -206,7 +208,7 @@ func hideFiles(files []stagedFile, recs []fileRecord, shape agents.Shape) ([]sta
 // looked up. It fills t's old receipt, the user's files to keep and r's
 // outcome; it returns whether t has anything to write.
 func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digester) (bool, error) {
-	old, raw, _, rerr := current(t.root, t.name, shown, t.shape, dg)
+	old, raw, _, rerr := current(opts.meta(), t.root, t.name, shown, t.shape, dg)
 	if isUnsafe(rerr) {
 		return false, rerr
 	}
@@ -395,8 +397,9 @@ type knownDigests interface {
 // project turns a layout into the files to stage and their receipt
 // records. A file-shaped layout's single entry is recorded under the
 // destination's own name. hashes caches the digests of package files
-// copied into several roots.
-func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string) ([]stagedFile, []fileRecord, error) {
+// copied into several roots, and shared their small files' bytes (see
+// sharedFile).
+func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile) ([]stagedFile, []fileRecord, error) {
 	files := make([]stagedFile, 0, len(l.Entries))
 	recs := make([]fileRecord, 0, len(l.Entries))
 	for _, e := range l.Entries {
@@ -414,6 +417,12 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				f.perm = 0o755
 			}
 			f.fsys, f.copyFrom = fsys, e.CopyFrom
+			if info.Size() <= maxShared {
+				if shared[e.CopyFrom] == nil {
+					shared[e.CopyFrom] = &sharedFile{}
+				}
+				f.src = shared[e.CopyFrom]
+			}
 			digest = hashes[e.CopyFrom]
 			if kd, ok := fsys.(knownDigests); ok && digest == "" {
 				digest, _ = kd.FileDigest(e.CopyFrom)

@@ -3,10 +3,11 @@ package install
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -79,7 +80,7 @@ func safeName(name string) bool {
 // every pending receipt must name only its own package's destination in
 // the root and, as the place of the old version, a staging entry of its
 // own (checkJournal).
-func checkMeta(ri rootInfo) error {
+func checkMeta(ri rootInfo, v *metaView) error {
 	root := ri.path
 	rootInfo, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -106,30 +107,53 @@ func checkMeta(ri rootInfo) error {
 			return err
 		}
 	}
-	ents, err := os.ReadDir(receiptsDir(root))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ents, err := v.entries(root)
+	if err != nil {
 		return ioError("read", receiptsDir(root), err)
 	}
-	for _, e := range ents {
-		p := filepath.Join(receiptsDir(root), e.Name())
-		if e.Type()&fs.ModeSymlink != 0 {
-			return linkError(p)
+	// In the order of the names, as a listing gives them: a link, then a
+	// pending receipt, is refused as it comes; the entries of the run
+	// journals (whose own names sort first) follow.
+	checked := map[string]bool{}
+	for _, n := range slices.Sorted(maps.Keys(ents)) {
+		if ents[n]&fs.ModeSymlink != 0 {
+			return linkError(filepath.Join(receiptsDir(root), n))
 		}
-		name, ok := strings.CutSuffix(e.Name(), ".json.pending")
-		if !ok {
-			continue
-		}
-		if !safeName(name) {
-			return unsafeError(p, "agent-skills never writes a pending receipt of that name", nil)
-		}
-		j, err := readJournal(root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
-		if err != nil {
-			return err
-		}
-		if j != nil && j.Aside != "" {
-			if err := asideOK(filepath.Join(root, j.Aside)); err != nil {
+		if name, ok := strings.CutSuffix(n, ".json.pending"); ok {
+			checked[name] = true
+			if err := checkPending(ri, v, name); err != nil {
 				return err
 			}
+		}
+	}
+	names, _, err := v.pending(root)
+	if err != nil {
+		return ioError("read", receiptsDir(root), err)
+	}
+	for _, name := range names {
+		if !checked[name] {
+			if err := checkPending(ri, v, name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkPending checks the pending receipt of name in the root ri: a
+// package name, its own place and its own old version (checkJournal).
+func checkPending(ri rootInfo, v *metaView, name string) error {
+	root := ri.path
+	if !safeName(name) {
+		return unsafeError(pendingPath(root, name), "agent-skills never writes a pending receipt of that name", nil)
+	}
+	j, err := readJournal(v, root, name, shapeDest(root, name, ri.loc), ri.loc.Shape)
+	if err != nil {
+		return err
+	}
+	if j != nil && j.Aside != "" {
+		if err := asideOK(filepath.Join(root, j.Aside)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -278,7 +302,11 @@ func cleanStaging(root string, s *syncer) error {
 // aside empty or exactly a staging entry <name>.<id>.old (folders only),
 // and a receipt, if any, of the root's shape.
 func checkJournal(j *journal, root, name, dest string, shape agents.Shape) error {
-	p := pendingPath(root, name)
+	return checkJournalAt(j, pendingPath(root, name), root, name, dest, shape)
+}
+
+// checkJournalAt is checkJournal naming the file p in its errors.
+func checkJournalAt(j *journal, p, root, name, dest string, shape agents.Shape) error {
 	want, err := filepath.Rel(root, dest)
 	if err == nil && shape == agents.ShapeFile && j.Dest == placeOf(want, shape, true) {
 		want = j.Dest // a disabled file-shaped package's place (disable.go)
@@ -300,15 +328,16 @@ func checkJournal(j *journal, root, name, dest string, shape agents.Shape) error
 }
 
 // readMetaFile reads a file below .agent-skills without following a link
-// at its own name (the folders above it were checked by checkMeta).
+// at its own name (the folders above it were checked by checkMeta): a link
+// there is ASK_ROOT_UNSAFE, a file larger than maxMetaFile an error. It
+// costs the open, the reads and the close; only a failed open looks
+// further, to tell a link from anything else.
 func readMetaFile(p string) ([]byte, error) {
-	if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return nil, linkError(p)
+	data, err := readSmall(p, maxMetaFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if info, lerr := os.Lstat(p); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, linkError(p)
+		}
 	}
-	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
+	return data, err
 }

@@ -109,7 +109,13 @@ type Options struct {
 	// package while it stages (the transactions keep what staging and
 	// the receipts need).
 	Release bool
+	// Memo, when set, carries what this call learns of the receipts
+	// folders to the next call given the same Memo (see Memo); nil reads
+	// each receipts folder once per call.
+	Memo *Memo
 
+	// mv is the call's view of the receipts folders (meta).
+	mv *metaView
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool
 }

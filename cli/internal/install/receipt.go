@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -126,15 +125,38 @@ func decodeReceipt(data []byte, name string) (*receipt, error) {
 // readReceipt reads the receipt of name in root. It returns nil, nil when
 // there is none, and a non-nil error when there is one that cannot be used.
 func readReceipt(root, name string) (*receipt, []byte, error) {
-	data, err := readMetaFile(receiptPath(root, name))
+	return readReceiptIn(nil, root, name)
+}
+
+// readReceiptIn is readReceipt through the view v (nil: the disk).
+func readReceiptIn(v *metaView, root, name string) (*receipt, []byte, error) {
+	data, err := v.read(root, name+".json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	if r, ok := v.decoded(root, name+".json"); ok {
+		return r, data, nil
+	}
 	r, err := decodeReceipt(data, name)
+	if err == nil {
+		v.decode(root, name+".json", r)
+	}
 	return r, data, err
+}
+
+// cloneReceipt copies r deeply enough that no caller's change to the
+// copy (its slices and map included) reaches r.
+func cloneReceipt(r *receipt) *receipt {
+	c := *r
+	c.Agents = slices.Clone(r.Agents)
+	c.Files = slices.Clone(r.Files)
+	if r.Dependencies != nil {
+		c.Dependencies = maps.Clone(r.Dependencies)
+	}
+	return &c
 }
 
 // readJournal reads the pending receipt of name in root, whose package
@@ -144,8 +166,11 @@ func readReceipt(root, name string) (*receipt, []byte, error) {
 // ASK_ROOT_UNSAFE when it names anything but what a transaction of name
 // writes (checkJournal): recovery renames what a journal names, so a
 // planted one must never be acted on.
-func readJournal(root, name, dest string, shape agents.Shape) (*journal, error) {
-	data, err := readMetaFile(pendingPath(root, name))
+func readJournal(v *metaView, root, name, dest string, shape agents.Shape) (*journal, error) {
+	if v == nil {
+		v = &metaView{} // a run journal is read through a view
+	}
+	data, err := v.read(root, name+".json.pending")
 	var ie *askerr.Error
 	if errors.As(err, &ie) {
 		return nil, err
@@ -157,7 +182,7 @@ func readJournal(root, name, dest string, shape agents.Shape) (*journal, error) 
 	if json.Unmarshal(data, &j) != nil {
 		return &journal{}, nil
 	}
-	if err := checkJournal(&j, root, name, dest, shape); err != nil {
+	if err := checkJournalAt(&j, v.pendingSource(root, name), root, name, dest, shape); err != nil {
 		return nil, err
 	}
 	if j.Receipt != nil {
@@ -185,14 +210,23 @@ func sameMeta(a, b *receipt) bool {
 
 // receiptNames lists the names that have a receipt or a pending receipt
 // in root, sorted.
-func receiptNames(root string) []string {
-	ents, err := os.ReadDir(receiptsDir(root))
+func receiptNames(v *metaView, root string) []string {
+	if v == nil {
+		v = &metaView{}
+	}
+	ents, err := v.entries(root)
 	if err != nil {
 		return nil
 	}
 	seen := map[string]bool{}
-	for _, e := range ents {
-		n := e.Name()
+	if names, _, err := v.pending(root); err == nil {
+		for _, n := range names {
+			if n != "" && n[0] != '.' {
+				seen[n] = true
+			}
+		}
+	}
+	for n := range ents {
 		switch {
 		case filepath.Ext(n) == ".json":
 			n = n[:len(n)-len(".json")]

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
@@ -34,7 +34,7 @@ func Recover(ctx context.Context, opts Options) error {
 	if err := guard(&opts, roots); err != nil {
 		return err
 	}
-	return recoverRoots(ctx, roots, format.NewDigester())
+	return recoverRoots(ctx, roots, format.NewDigester(), opts.meta())
 }
 
 // guard checks, before anything is read or written, that every root is
@@ -45,7 +45,7 @@ func guard(opts *Options, roots []rootInfo) error {
 		if err := checkRoot(opts, ri.path); err != nil {
 			return err
 		}
-		if err := checkMeta(ri); err != nil {
+		if err := checkMeta(ri, opts.meta()); err != nil {
 			return err
 		}
 	}
@@ -68,13 +68,13 @@ func checkRoot(opts *Options, root string) error {
 }
 
 // recoverRoots runs recoverRoot on each root and syncs the result.
-func recoverRoots(ctx context.Context, roots []rootInfo, dg *format.Digester) error {
+func recoverRoots(ctx context.Context, roots []rootInfo, dg *format.Digester, v *metaView) error {
 	var s syncer
 	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := recoverRoot(ri, dg, &s); err != nil {
+		if err := recoverRoot(ri, dg, &s, v); err != nil {
 			return err
 		}
 	}
@@ -83,39 +83,57 @@ func recoverRoots(ctx context.Context, roots []rootInfo, dg *format.Digester) er
 
 // recoverRoot resolves the pending receipts of one root, checked by
 // guard, and clears its staging area.
-func recoverRoot(ri rootInfo, dg *format.Digester, s *syncer) error {
+func recoverRoot(ri rootInfo, dg *format.Digester, s *syncer, v *metaView) error {
 	root := ri.path
 	if _, err := os.Lstat(filepath.Join(root, metaDir)); err != nil {
 		return nil
 	}
-	ents, err := os.ReadDir(receiptsDir(root))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ents, err := v.entries(root)
+	if err != nil {
 		return ioError("read", receiptsDir(root), err)
 	}
-	for _, e := range ents {
-		n := e.Name()
+	var tmps []string
+	for n := range ents {
 		if tmpReceipt(n) {
-			// A receipt write interrupted before its rename.
-			os.Remove(filepath.Join(receiptsDir(root), n))
-			continue
+			tmps = append(tmps, n)
 		}
-		name, ok := strings.CutSuffix(n, ".json.pending")
-		if !ok {
-			continue
-		}
+	}
+	pending, runs, err := v.pending(root)
+	if err != nil {
+		return ioError("read", receiptsDir(root), err)
+	}
+	if len(tmps)+len(pending)+len(runs) > 0 {
+		// What follows changes the folder: the view lists it again.
+		v.writing()
+		defer v.forget(root)
+	}
+	slices.Sort(tmps)
+	for _, n := range tmps {
+		// A receipt write interrupted before its rename.
+		os.Remove(filepath.Join(receiptsDir(root), n))
+	}
+	for _, name := range pending {
 		s.root(root)
-		if err := resolvePending(ri, name, dg); err != nil {
+		if err := resolvePending(ri, name, dg, v); err != nil {
 			return err
+		}
+	}
+	for _, n := range runs {
+		// Every entry is settled (a torn journal names none).
+		s.root(root)
+		p := filepath.Join(receiptsDir(root), n)
+		if err := removeFile(p); err != nil {
+			return ioError("remove the pending receipts", p, err)
 		}
 	}
 	return cleanStaging(root, s)
 }
 
 // resolvePending settles one pending receipt and removes it.
-func resolvePending(ri rootInfo, name string, dg *format.Digester) error {
+func resolvePending(ri rootInfo, name string, dg *format.Digester, v *metaView) error {
 	root := ri.path
 	dest := shapeDest(root, name, ri.loc)
-	j, err := readJournal(root, name, dest, ri.loc.Shape)
+	j, err := readJournal(v, root, name, dest, ri.loc.Shape)
 	if err != nil {
 		return err
 	}
@@ -133,12 +151,12 @@ func resolvePending(ri rootInfo, name string, dg *format.Digester) error {
 				}
 			}
 		}
-		rec, _, _, err := settled(root, name, j, dg)
+		rec, _, _, err := settled(v, root, name, j, dg)
 		if err != nil {
 			return ioError("read the receipt of", name, err)
 		}
 		p := receiptPath(root, name)
-		old, _, _ := readReceipt(root, name)
+		old, _, _ := readReceiptIn(v, root, name)
 		switch {
 		case rec == nil:
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -167,8 +185,8 @@ func equalReceipt(a, b *receipt) bool {
 // otherwise the committed receipt — or none, for an uninstall whose files
 // are gone. raw is the receipt file's bytes when that is the one
 // returned, and pending tells whether a journal was consulted.
-func settled(root, name string, j *journal, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
-	old, raw, err := readReceipt(root, name)
+func settled(v *metaView, root, name string, j *journal, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
+	old, raw, err := readReceiptIn(v, root, name)
 	if j == nil {
 		return old, raw, false, err
 	}
@@ -191,12 +209,12 @@ func settled(root, name string, j *journal, dg *format.Digester) (rec *receipt, 
 // current is settled for the journal currently on disk, if any, for the
 // package name whose destination in root is dest, of shape. A journal
 // that names anything else is an error (ASK_ROOT_UNSAFE).
-func current(root, name, dest string, shape agents.Shape, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
-	j, err := readJournal(root, name, dest, shape)
+func current(v *metaView, root, name, dest string, shape agents.Shape, dg *format.Digester) (rec *receipt, raw []byte, pending bool, err error) {
+	j, err := readJournal(v, root, name, dest, shape)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return settled(root, name, j, dg)
+	return settled(v, root, name, j, dg)
 }
 
 // shapeDest returns where the package name sits in a root of shape.

@@ -25,19 +25,37 @@ func run(txns []*txn, opts *Options) (err error) {
 		return err
 	}
 	var s syncer
+	m := madeDirs{v: opts.meta()}
+	m.v.writing()
 	done := false
 	defer func() {
 		if done {
 			return
+		}
+		for _, t := range txns {
+			// Undoing rewrites receipts: the view lists them again.
+			m.v.forget(t.root)
 		}
 		if err == nil {
 			// A panic or runtime.Goexit is unwinding.
 			err = errors.New("install interrupted")
 		}
 		var undoErrs []error
+		failed := map[string]bool{}
 		for i := len(txns) - 1; i >= 0; i-- {
 			if uerr := txns[i].undo(&s); uerr != nil {
 				undoErrs = append(undoErrs, uerr)
+				failed[txns[i].root] = true
+			}
+		}
+		for root, p := range m.journals {
+			// A root whose undo failed keeps its journal: the next run's
+			// recovery settles whichever version is in place.
+			if !failed[root] {
+				if rerr := removeFile(p); rerr != nil {
+					undoErrs = append(undoErrs, rerr)
+				}
+				s.root(root)
 			}
 		}
 		if ferr := s.flush(); ferr != nil {
@@ -51,18 +69,18 @@ func run(txns []*txn, opts *Options) (err error) {
 	if err := stageAll(txns, &s); err != nil {
 		return err
 	}
-	// The staged copies and the pending receipts are made durable by one
-	// flush, before the first swap: the swap is the first step that needs
-	// either, and neither needs the other (a pending receipt whose staged
-	// copy was lost in a crash is one whose swap never happened, which
-	// recovery discards).
-	for _, t := range txns {
+	// The staged copies and the run journals (the pending receipts) are
+	// made durable by one flush, before the first swap: the swap is the
+	// first step that needs either, and neither needs the other (a pending
+	// receipt whose staged copy was lost in a crash is one whose swap never
+	// happened, which recovery discards).
+	for range txns {
 		if err := hookAt(opts, PointStaged); err != nil {
 			return err
 		}
-		if err := t.writePending(&s); err != nil {
-			return err
-		}
+	}
+	if err := writeJournals(txns, &s, &m); err != nil {
+		return err
 	}
 	if err := s.flush(); err != nil {
 		return err
@@ -71,7 +89,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeSwap); err != nil {
 			return err
 		}
-		if err := t.swap(opts); err != nil {
+		if err := t.swap(opts, &m); err != nil {
 			return err
 		}
 		s.root(t.root)
@@ -86,7 +104,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeReceipt); err != nil {
 			return err
 		}
-		if err := t.commit(&s); err != nil {
+		if err := t.commit(&s, &m); err != nil {
 			return err
 		}
 		if err := hookAt(opts, PointAfterReceipt); err != nil {
@@ -97,11 +115,9 @@ func run(txns []*txn, opts *Options) (err error) {
 		return err
 	}
 	done = true
-	for _, t := range txns {
-		// Everything is committed: a leftover that cannot be removed now
-		// is removed by the next run's recovery.
-		_ = t.cleanup()
-	}
+	// Everything is committed: a leftover that cannot be removed now is
+	// removed by the next run's recovery.
+	_ = cleanupAll(txns, &m)
 	return nil
 }
 
@@ -119,11 +135,13 @@ const stageWorkers = 4
 // as it does after a sequential failure. A panic in a worker is re-raised
 // here, after every worker stopped.
 func stageAll(txns []*txn, s *syncer) error {
+	var sd stageDirs
+	defer sd.close()
 	workers := min(runtime.GOMAXPROCS(0), stageWorkers, len(txns))
 	if workers <= 1 {
 		for _, t := range txns {
 			t.prepare()
-			if err := t.doStage(s); err != nil {
+			if err := t.doStage(s, &sd); err != nil {
 				return err
 			}
 			t.files = nil // staged: let the package's bytes go
@@ -150,7 +168,7 @@ func stageAll(txns []*txn, s *syncer) error {
 					return
 				}
 				txns[i].prepare()
-				if errs[i] = txns[i].doStage(&subs[i]); errs[i] != nil {
+				if errs[i] = txns[i].doStage(&subs[i], &sd); errs[i] != nil {
 					failed.Store(true)
 				} else {
 					txns[i].files = nil // staged: let the package's bytes go

@@ -88,12 +88,12 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		for _, name := range packageNames(ri) {
+		for _, name := range packageNames(ri, opts.meta()) {
 			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
 				continue
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
-			rec, _, pending, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
+			rec, _, pending, rerr := current(opts.meta(), ri.path, name, dest, ri.loc.Shape, dg)
 			var err error
 			if isUnsafe(rerr) {
 				return out, rerr
@@ -151,8 +151,8 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 // packageNames lists the names of the packages in a root: folders (or
 // links) for the directory shape, files with the location's extension for
 // the file shape, hidden entries excluded, plus every name with a receipt.
-func packageNames(ri rootInfo) []string {
-	names := receiptNames(ri.path)
+func packageNames(ri rootInfo, v *metaView) []string {
+	names := receiptNames(v, ri.path)
 	ents, _ := os.ReadDir(ri.path)
 	for _, e := range ents {
 		n := e.Name()

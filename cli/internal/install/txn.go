@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/agents"
 )
@@ -55,7 +58,66 @@ type stagedFile struct {
 	// under the name rel (carry: a hard link where possible), for a
 	// package that changes only its file names.
 	from string
+	// src, for a small file copied from fsys, holds its bytes while
+	// several roots stage it (see sharedFile).
+	src *sharedFile
 }
+
+// maxShared bounds the files whose bytes are read once for all the
+// roots a package is staged into.
+const maxShared = 256 << 10
+
+// sharedFile is one small package file that several transactions (the
+// package's roots) stage: it is read from the package's file system
+// once, by whichever stages it first, and its bytes are dropped when the
+// last one has written them, so that only the packages being staged hold
+// any. A file staged into one root only is copied as it is read.
+type sharedFile struct {
+	once sync.Once
+	data []byte
+	err  error
+	// users counts the transactions that stage it; left those that have
+	// not yet.
+	users int
+	left  atomic.Int32
+}
+
+// share counts t among the users of its shared files.
+func (t *txn) share() {
+	if t.kind != txnWrite {
+		return
+	}
+	for _, f := range t.files {
+		if f.src != nil {
+			f.src.users++
+			f.src.left.Add(1)
+		}
+	}
+}
+
+// bytes returns the file's bytes, reading them on first use, and whether
+// it is shared at all; done must follow once they are written.
+func (sf *sharedFile) bytes(fsys fs.FS, name string) ([]byte, bool, error) {
+	if sf == nil || sf.users < 2 {
+		return nil, false, nil
+	}
+	sf.once.Do(func() { sf.data, sf.err = fs.ReadFile(fsys, name) })
+	return sf.data, true, sf.err
+}
+
+// done drops the bytes once every user has written them.
+func (sf *sharedFile) done() {
+	if sf != nil && sf.left.Add(-1) == 0 {
+		sf.data = nil
+	}
+}
+
+// maxMetaFile bounds a receipt or pending receipt read: a receipt lists
+// one line per file, and a larger one was not written by agent-skills.
+const maxMetaFile = 64 << 20
+
+// errTooLarge is the error of a receipt larger than maxMetaFile.
+var errTooLarge = errors.New("larger than any receipt agent-skills writes")
 
 // txn is the transaction for one package in one root. Its steps are
 // staged, pending, swapped and committed; undo reverses the steps taken.
@@ -103,58 +165,78 @@ func (t *txn) prepare() {
 	t.aside = base + ".old"
 }
 
+// destPath is where the installed package's file rel is.
+func (t *txn) destPath(rel string) string {
+	return filepath.Join(t.dest, filepath.FromSlash(rel))
+}
+
 // needsStage reports whether the transaction writes a staged copy.
 func (t *txn) needsStage() bool {
 	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keep) > 0 && t.existed)
 }
 
-// doStage writes the new version into the staging area.
-func (t *txn) doStage(s *syncer) error {
+// doStage writes the new version into the staging area, through the
+// root's staging folder that sd made and opened once for the run.
+func (t *txn) doStage(s *syncer, sd *stageDirs) error {
 	if !t.needsStage() {
 		return nil
 	}
-	if err := mkMeta(t.root, "staging"); err != nil {
+	dir, err := sd.open(t.root)
+	if err != nil {
 		return err
 	}
 	s.root(t.root)
 	t.staged = true
-	if t.shape == agents.ShapeFile {
-		f := t.files[0]
-		if err := writeStaged(t.stage, f); err != nil {
-			return ioError("stage", t.stage, err)
-		}
-		s.add(t.stage)
-		return nil
+	return t.stageInto(dir, s)
+}
+
+// stagedPath is where the staged copy's file rel is, for messages and
+// for the syncer.
+func (t *txn) stagedPath(rel string) string {
+	return filepath.Join(t.stage, filepath.FromSlash(rel))
+}
+
+// stageDirs makes and opens each root's staging folder once per run, for
+// the transactions that stage into it, on whichever goroutine comes first.
+type stageDirs struct {
+	mu   sync.Mutex
+	dirs map[string]*stageDir
+}
+
+// stageDir is one root's staging folder, made (mkMeta) and opened.
+type stageDir struct {
+	once sync.Once
+	err  error
+	// fd is the folder opened without following a link (unix), or -1.
+	fd int
+}
+
+// open returns the staging folder of root, made and opened on first use.
+func (sd *stageDirs) open(root string) (*stageDir, error) {
+	sd.mu.Lock()
+	if sd.dirs == nil {
+		sd.dirs = map[string]*stageDir{}
 	}
-	if err := os.Mkdir(t.stage, 0o755); err != nil {
-		return ioError("stage", t.stage, err)
+	d := sd.dirs[root]
+	if d == nil {
+		d = &stageDir{fd: -1}
+		sd.dirs[root] = d
 	}
-	for _, f := range t.files {
-		p := filepath.Join(t.stage, filepath.FromSlash(f.rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return ioError("stage", p, err)
+	sd.mu.Unlock()
+	d.once.Do(func() {
+		if d.err = mkMeta(root, "staging"); d.err == nil {
+			d.fd, d.err = openDirFd(stagingDir(root))
 		}
-		if f.from != "" {
-			if err := carry(f.from, p); err != nil {
-				return ioError("stage", p, err)
-			}
-		} else if err := writeStaged(p, f); err != nil {
-			return ioError("stage", p, err)
-		}
-		s.add(p)
+	})
+	return d, d.err
+}
+
+// close closes every staging folder opened.
+func (sd *stageDirs) close() {
+	for _, d := range sd.dirs {
+		closeFd(d.fd)
+		d.fd = -1
 	}
-	for _, rel := range t.keep {
-		from := filepath.Join(t.dest, filepath.FromSlash(rel))
-		p := filepath.Join(t.stage, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return ioError("stage", p, err)
-		}
-		if err := carry(from, p); err != nil {
-			return ioError("keep your file", from, err)
-		}
-		s.add(p)
-	}
-	return nil
 }
 
 // writeStaged writes one staged file, which must not exist yet.
@@ -208,33 +290,102 @@ func carry(from, to string) error {
 	return writeStaged(to, stagedFile{fsys: os.DirFS(dir), copyFrom: base, perm: info.Mode().Perm()})
 }
 
-// writePending writes the pending receipt: the journal recovery reads
-// after a crash.
-func (t *txn) writePending(s *syncer) error {
-	if t.kind == txnReceipt {
-		return nil
-	}
-	j := journal{Receipt: t.rec}
-	j.Dest, _ = filepath.Rel(t.root, t.dest)
+// journalEntry is t's pending receipt, as its root's run journal holds
+// it: the receipt to be, the destination and, for the rename-aside
+// fallback, where the old version goes.
+func (t *txn) journalEntry() []byte {
+	e := runEntry{Name: t.name, journal: journal{Receipt: t.rec}}
+	e.Dest, _ = filepath.Rel(t.root, t.dest)
 	// Recovery renames the old version back only when the destination is
 	// missing and the transaction meant something to be there.
 	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		j.Aside, _ = filepath.Rel(t.root, t.aside)
+		e.Aside, _ = filepath.Rel(t.root, t.aside)
 	}
-	data, _ := json.MarshalIndent(j, "", "  ")
-	if err := mkMeta(t.root, "receipts"); err != nil {
+	data, _ := json.Marshal(e)
+	return data
+}
+
+// writeJournals writes, for each root, one run journal
+// (receipts/.run-<16 hex>.pending) holding the pending receipt of every
+// transaction of the run in that root but receipt-only ones: the journal
+// recovery reads after a crash. One file per root, not one per package:
+// each pending receipt was a file created before the swaps and removed
+// after the commit. It is written in place: the swaps wait until the
+// syncer has made it durable, and recovery discards a run journal that
+// does not parse, which can only be one whose swaps never happened. It is
+// created O_EXCL: nothing there is followed or overwritten.
+func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
+	byRoot := map[string][]*txn{}
+	var order []string
+	for _, t := range txns {
+		if t.kind == txnReceipt {
+			continue
+		}
+		if _, ok := byRoot[t.root]; !ok {
+			order = append(order, t.root)
+		}
+		byRoot[t.root] = append(byRoot[t.root], t)
+	}
+	for _, root := range order {
+		ts := byRoot[root]
+		if err := m.receipts(root); err != nil {
+			return err
+		}
+		s.root(root)
+		rj := runJournal{SchemaVersion: receiptSchema, Entries: make([]json.RawMessage, len(ts))}
+		for i, t := range ts {
+			rj.Entries[i] = t.journalEntry()
+		}
+		data, _ := json.Marshal(rj)
+		file := ".run-" + newID() + ".pending"
+		p := filepath.Join(receiptsDir(root), file)
+		if m.journals == nil {
+			m.journals = map[string]string{}
+		}
+		// Named before it is written: undoing removes a partial one.
+		m.journals[root] = p
+		if err := writeNew(p, data, 0o644); err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", p, err)
+		}
+		m.v.wroteRun(root, file, data)
+		for _, t := range ts {
+			t.pending = true
+		}
+		s.add(p)
+	}
+	return nil
+}
+
+// madeDirs remembers, for one run, the roots whose receipts folder was
+// made and checked (mkMeta), so that it is done once per root, not twice
+// per transaction; v is the call's view of the receipts folders, which
+// the run keeps up to date with what it writes.
+type madeDirs struct {
+	done map[string]bool
+	v    *metaView
+	// journals are the run journals written, by root.
+	journals map[string]string
+}
+
+// receipts makes root's receipts folder unless this run did already.
+func (m *madeDirs) receipts(root string) error { return m.make(root, "receipts") }
+
+// staging makes root's staging folder unless this run did already.
+func (m *madeDirs) staging(root string) error { return m.make(root, "staging") }
+
+func (m *madeDirs) make(root, sub string) error {
+	key := filepath.Join(root, sub)
+	if m.done[key] {
+		return nil
+	}
+	if err := mkMeta(root, sub); err != nil {
 		return err
 	}
-	s.root(t.root)
-	t.pending = true
-	// Written in place: the swap waits until the syncer has made it
-	// durable, and recovery discards a pending receipt that does not parse,
-	// which can only be one whose swap never happened.
-	p := pendingPath(t.root, t.name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return ioError("write the pending receipt", p, err)
+	if m.done == nil {
+		m.done = map[string]bool{}
 	}
-	s.add(p)
+	m.done[key] = true
 	return nil
 }
 
@@ -242,19 +393,19 @@ func (t *txn) writePending(s *syncer) error {
 // so that p is never seen half-written. Durability is the syncer's job.
 func writeReplace(p string, data []byte) error {
 	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp-"+newID())
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
+	if err := writeNew(tmp, data, 0o644); err != nil {
+		removeFile(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := renameRaw(tmp, p); err != nil {
+		removeFile(tmp)
 		return err
 	}
 	return nil
 }
 
 // swap puts the staged version in place of the old one.
-func (t *txn) swap(opts *Options) error {
+func (t *txn) swap(opts *Options, m *madeDirs) error {
 	switch t.kind {
 	case txnReceipt:
 		return nil
@@ -269,7 +420,7 @@ func (t *txn) swap(opts *Options) error {
 			return nil
 		}
 		if !t.needsStage() {
-			if err := mkMeta(t.root, "staging"); err != nil {
+			if err := m.staging(t.root); err != nil {
 				return err
 			}
 			if err := os.Rename(t.dest, t.aside); err != nil {
@@ -279,8 +430,11 @@ func (t *txn) swap(opts *Options) error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
-		return ioError("create", filepath.Dir(t.dest), err)
+	// A staged transaction's root was made with its staging folder.
+	if !t.staged || filepath.Dir(t.dest) != t.root {
+		if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
+			return ioError("create", filepath.Dir(t.dest), err)
+		}
 	}
 	switch {
 	case !t.existed:
@@ -331,41 +485,116 @@ func (t *txn) swap(opts *Options) error {
 }
 
 // commit writes (or for an uninstall removes) the receipt.
-func (t *txn) commit(s *syncer) error {
+//
+// While the pending receipt is on disk, recovery and Scan take the
+// receipt from it whenever the new version's files are in place, which
+// they are from the swap on: the receipt file itself is then only a copy
+// that recovery rewrites if it is torn or missing. So a receipt where
+// there was none is created in place (O_EXCL: nothing is followed, and
+// nothing there is overwritten); one that replaces another still goes
+// through a temporary file renamed over it, so that a receipt file is
+// never written through, whatever it is linked to. A receipt-only
+// transaction, which has no pending receipt, always replaces.
+func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
 	if t.rec == nil {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				m.v.forget(t.root)
 				return ioError("remove the receipt", p, err)
 			}
+			m.v.removed(t.root, t.name+".json")
 		}
 		t.committed = true
 		s.root(t.root)
 		return nil
 	}
-	if err := mkMeta(t.root, "receipts"); err != nil {
+	if err := m.receipts(t.root); err != nil {
 		return err
 	}
 	t.committed = true
-	if err := writeReplace(p, encodeReceipt(t.rec)); err != nil {
+	data := encodeReceipt(t.rec)
+	err := errExist
+	if t.pending && t.oldReceipt == nil {
+		err = writeNew(p, data, 0o644)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		err = writeReplace(p, data)
+	}
+	if err != nil {
+		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
+	m.v.wrote(t.root, t.name+".json", data, t.rec)
 	s.root(t.root)
 	s.add(p)
 	return nil
 }
 
-// cleanup removes what a committed transaction no longer needs: the old
-// version, the pending receipt and empty staging folders.
-func (t *txn) cleanup() error {
+// errExist stands for a receipt that is to be replaced.
+var errExist = fs.ErrExist
+
+// cleanupAll removes what the committed transactions no longer need: the
+// old versions, the run journals and empty staging folders. Each
+// root's staging folder is opened once (openStaging) for the
+// transactions that left something in it; one whose new version was
+// renamed into an empty place left nothing there.
+func cleanupAll(txns []*txn, m *madeDirs) error {
 	var errs []error
-	if t.pending {
-		if err := os.Remove(pendingPath(t.root, t.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	v := m.v
+	for root, p := range m.journals {
+		if err := removeFile(p); err != nil {
 			errs = append(errs, err)
+			v.forget(root)
+		} else {
+			v.removed(root, filepath.Base(p))
 		}
 	}
-	errs = append(errs, removeStaging(t))
+	byRoot := map[string][]*txn{}
+	var order []string
+	for _, t := range txns {
+		if t.stage == "" {
+			continue
+		}
+		if _, ok := byRoot[t.root]; !ok {
+			order = append(order, t.root)
+		}
+		if t.leftovers() {
+			byRoot[t.root] = append(byRoot[t.root], t)
+		} else {
+			byRoot[t.root] = append(byRoot[t.root], nil)
+		}
+	}
+	for _, root := range order {
+		if slices.ContainsFunc(byRoot[root], func(t *txn) bool { return t != nil }) {
+			r, err := openStaging(root)
+			if err != nil || r == nil {
+				errs = append(errs, err)
+				continue
+			}
+			for _, t := range byRoot[root] {
+				if t != nil {
+					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.aside)))
+				}
+			}
+			r.Close()
+		}
+		os.Remove(stagingDir(root))
+	}
 	return errors.Join(errs...)
+}
+
+// leftovers reports whether a committed transaction may have left its
+// staged copy or the old version in the staging folder: every one but a
+// folder or file renamed into an empty place, or a move.
+func (t *txn) leftovers() bool {
+	switch t.mode {
+	case swapPlain, swapMoved:
+		return false
+	case swapNone:
+		return t.staged
+	}
+	return true
 }
 
 // removeStaging deletes the transaction's staging entries and, when it is
@@ -432,11 +661,8 @@ func (t *txn) undo(s *syncer) error {
 		// whichever version is in place.
 		return errors.Join(errs...)
 	}
-	if t.pending {
-		if err := os.Remove(pendingPath(t.root, t.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
+	// The run journal goes once every transaction of its root is undone
+	// (run).
 	if t.staged || t.mode != swapNone {
 		errs = append(errs, removeStaging(t))
 	}

@@ -45,7 +45,7 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 		return rep, err
 	}
 	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg); err != nil {
+		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
 			return rep, err
 		}
 	}
@@ -62,7 +62,7 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 				continue
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
-			rec, raw, _, rerr := current(ri.path, name, dest, ri.loc.Shape, dg)
+			rec, raw, _, rerr := current(opts.meta(), ri.path, name, dest, ri.loc.Shape, dg)
 			if isUnsafe(rerr) {
 				return rep, rerr
 			}
@@ -129,7 +129,7 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 		}
 	}
 	if len(missing) > 0 {
-		installed, err := installedNames(roots, dg)
+		installed, err := installedNames(roots, dg, opts.meta())
 		if err != nil {
 			return rep, err
 		}
@@ -146,11 +146,11 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 
 // installedNames lists the names with a receipt in any of roots, sorted
 // and without duplicates.
-func installedNames(roots []rootInfo, dg *format.Digester) ([]string, error) {
+func installedNames(roots []rootInfo, dg *format.Digester, v *metaView) ([]string, error) {
 	var out []string
 	for _, ri := range roots {
-		for _, n := range receiptNames(ri.path) {
-			rec, _, _, err := current(ri.path, n, shapeDest(ri.path, n, ri.loc), ri.loc.Shape, dg)
+		for _, n := range receiptNames(v, ri.path) {
+			rec, _, _, err := current(v, ri.path, n, shapeDest(ri.path, n, ri.loc), ri.loc.Shape, dg)
 			if isUnsafe(err) {
 				return nil, err
 			}

@@ -36,6 +36,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			opts.AgentVersions = p.ws.AgentVersions(p.ctx, p.Agents, p.reports, p.Env)
 		}
 		var err error
+		opts.Memo = p.memo
 		rep, err = install.Install(p.ctx, items, opts)
 		if rep != nil {
 			sortResults(rep, fs)
@@ -83,7 +84,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 // underRunLock runs fn holding the run lock of the scope, after finishing
 // what an interrupted run left and reading skills.lock afresh.
 func (p *op) underRunLock(fn func() error) error {
-	return install.WithLock(p.ctx, p.runLockPath(), func() error {
+	return install.WithLock(p.ctx, p.runLockPath(), p.memoized(func() error {
 		if _, err := p.finishInterrupted(false); err != nil {
 			return err
 		}
@@ -92,7 +93,23 @@ func (p *op) underRunLock(fn func() error) error {
 			return err
 		}
 		return fn()
-	})
+	}))
+}
+
+// memoized runs fn, which the caller runs holding the run lock, with one
+// install.Memo shared by every call fn makes of package install (through
+// installOptions, apply and settleJournal): the receipts an install wrote
+// are not read back to settle skills.lock. The Memo lives only while the
+// lock is held.
+func (p *op) memoized(fn func() error) func() error {
+	return func() error {
+		if p.memo != nil {
+			return fn() // already under this command's run lock
+		}
+		p.memo = install.NewMemo()
+		defer func() { p.memo = nil }()
+		return fn()
+	}
 }
 
 // installJournal is the journal of an install: for every fetched package

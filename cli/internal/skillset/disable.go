@@ -73,6 +73,7 @@ func (s *Session) toggle(ctx context.Context, r ToggleRequest, disabled bool) (*
 				return nil
 			}
 			var err error
+			opts.Memo = p.memo
 			rep, err = install.SetDisabled(ctx, targets, disabled, opts)
 			if err != nil {
 				refusedOnly(rep) // the transaction changed nothing
@@ -97,7 +98,7 @@ func (s *Session) toggle(ctx context.Context, r ToggleRequest, disabled bool) (*
 	if r.DryRun {
 		err = run()
 	} else {
-		err = install.WithLock(ctx, p.runLockPath(), run)
+		err = install.WithLock(ctx, p.runLockPath(), p.memoized(run))
 	}
 	p.out.addReport(rep)
 	return p.out, err

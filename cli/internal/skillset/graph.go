@@ -34,7 +34,7 @@ type depGraph struct {
 // receipts of the selected agents' roots. Roles and states come from the
 // receipts either way.
 func (p *op) installedGraph() (*depGraph, error) {
-	found, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents})
+	found, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Memo: p.memo})
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,9 @@ type op struct {
 	// already named (see stranded.go).
 	strandedCache  map[string]*stranded
 	strandedWarned map[string]bool
+	// memo is shared by the calls of package install made while the run
+	// lock is held (see memoized); nil otherwise.
+	memo *install.Memo
 }
 
 // begin starts a use case.
@@ -67,7 +70,7 @@ func (s *Session) begin(ctx context.Context, command string, requested, flags []
 // installOptions are the install package's options for the session's
 // scope and agents.
 func (p *op) installOptions(force, dryRun bool) install.Options {
-	return install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun, Hook: p.opts.Fault}
+	return install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun, Hook: p.opts.Fault, Memo: p.memo}
 }
 
 // gate is the validation gate of this use case's packages.

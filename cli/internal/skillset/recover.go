@@ -36,8 +36,9 @@ func pendingJournal(ws *workspace.Machine, sc workspace.Scope) (*journal, error)
 // or written — install.Scan resolves pending receipts in memory — and the
 // result is only the lock the next run would record: for dry runs, list
 // and doctor.
-func (s *Session) settleJournal(ctx context.Context, j *journal, write bool) (settled, error) {
-	out, err := settleJournal(ctx, s.ws, s.Scope, s.Env, j, write)
+func (p *op) settleJournal(ctx context.Context, j *journal, write bool) (settled, error) {
+	s := p.Session
+	out, err := settleJournal(ctx, s.ws, s.Scope, s.Env, j, write, p.memo)
 	if err != nil || !write {
 		return out, err
 	}
@@ -50,13 +51,16 @@ func (s *Session) settleJournal(ctx context.Context, j *journal, write bool) (se
 }
 
 // settleJournal computes the settled lock of j without writing it (see
-// Session.settleJournal); with write it recovers the roots first.
-func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scope, env agents.Env, j *journal, write bool) (settled, error) {
+// op.settleJournal); with write it recovers the roots first. memo, when
+// the caller holds the run lock, carries what earlier calls of the same
+// command read and wrote of the receipts (see install.Memo): settling
+// right after an install reads back none of the receipts it just wrote.
+func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scope, env agents.Env, j *journal, write bool, memo *install.Memo) (settled, error) {
 	adapters, err := ws.Table().Select(j.Agents)
 	if err != nil {
 		return settled{}, journalInvalid(JournalPath(ws, sc), err.Error())
 	}
-	opts := install.Options{Scope: agents.ScopeProject, Env: env, Agents: adapters}
+	opts := install.Options{Scope: agents.ScopeProject, Env: env, Agents: adapters, Memo: memo}
 	if write {
 		if err := install.Recover(ctx, opts); err != nil {
 			return settled{}, err
@@ -103,7 +107,7 @@ func PendingRun(ctx context.Context, ws *workspace.Machine, sc workspace.Scope, 
 	if err != nil || j == nil {
 		return nil, err
 	}
-	out, err := settleJournal(ctx, ws, sc, env, j, false)
+	out, err := settleJournal(ctx, ws, sc, env, j, false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -154,10 +158,10 @@ func (p *op) recoverFirst(dryRun bool) error {
 		_, err := p.finishInterrupted(true)
 		return err
 	}
-	return install.WithLock(p.ctx, p.runLockPath(), func() error {
+	return install.WithLock(p.ctx, p.runLockPath(), p.memoized(func() error {
 		_, err := p.finishInterrupted(false)
 		return err
-	})
+	}))
 }
 
 // journalled runs change, which changes the agent roots, between making j

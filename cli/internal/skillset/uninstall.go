@@ -67,6 +67,7 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 				return nil
 			}
 			var err error
+			opts.Memo = p.memo
 			rep, err = install.Uninstall(ctx, targets, opts)
 			if err != nil {
 				refusedOnly(rep) // the transaction removed nothing
@@ -93,7 +94,7 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 	if r.DryRun {
 		err = run()
 	} else {
-		err = install.WithLock(ctx, p.runLockPath(), run)
+		err = install.WithLock(ctx, p.runLockPath(), p.memoized(run))
 	}
 	p.out.addReport(rep)
 	return p.out, err
@@ -107,7 +108,9 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 // finishing what the lock says, not an error; a name neither installed
 // nor locked stays in targets, for Uninstall to report as not installed.
 func (p *op) splitFinishing(names []string, prev, done *journal) (targets, finishing []string, err error) {
-	found, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents})
+	// Which names are installed where is what the receipts and the
+	// folders' presence say: no file needs reading.
+	found, err := install.Scan(p.ctx, install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, ReceiptsOnly: true, Memo: p.memo})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,90 @@
+//go:build !unix
+
+package install
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-skills/agent-skills/agents"
+)
+
+func openDirFd(string) (int, error) { return -1, nil }
+func closeFd(int)                   {}
+
+// stageInto writes t's staged copy into its staging folder by path.
+func (t *txn) stageInto(_ *stageDir, s *syncer) error {
+	if t.shape == agents.ShapeFile {
+		if err := writeStaged(t.stage, t.files[0]); err != nil {
+			return ioError("stage", t.stage, err)
+		}
+		s.add(t.stage)
+		return nil
+	}
+	if err := os.Mkdir(t.stage, 0o755); err != nil {
+		return ioError("stage", t.stage, err)
+	}
+	for _, f := range t.files {
+		p := t.stagedPath(f.rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return ioError("stage", p, err)
+		}
+		if f.from != "" {
+			if err := carry(f.from, p); err != nil {
+				return ioError("stage", p, err)
+			}
+		} else if err := writeStaged(p, f); err != nil {
+			return ioError("stage", p, err)
+		}
+		s.add(p)
+	}
+	for _, rel := range t.keep {
+		from := t.destPath(rel)
+		p := t.stagedPath(rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return ioError("stage", p, err)
+		}
+		if err := carry(from, p); err != nil {
+			return ioError("keep your file", from, err)
+		}
+		s.add(p)
+	}
+	return nil
+}
+
+func writeNew(p string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func writeOver(p string, data []byte, perm fs.FileMode) error { return os.WriteFile(p, data, perm) }
+func renameRaw(from, to string) error                         { return os.Rename(from, to) }
+
+func removeFile(p string) error {
+	if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return nil
+}
+
+func readSmall(p string, limit int) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err == nil && len(data) > limit {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errTooLarge}
+	}
+	return data, err
+}
