@@ -228,6 +228,11 @@ func (p *op) reportInterrupted(j *journal, out settled, dryRun bool) {
 	switch {
 	case dryRun:
 		p.warn("an interrupted %s is not recorded in skills.lock yet; this shows what the next install, update or uninstall will record first", what)
+	case len(out.partial) == 0 && !out.changed:
+		// A run refused before it changed anything (or one killed after
+		// it wrote the lock) leaves a journal too: nothing to record, and
+		// the note must not claim otherwise.
+		p.note("skills.lock already records what the interrupted %s had done", what)
 	case len(out.partial) == 0:
 		p.note("recorded in skills.lock what the interrupted %s had done", what)
 	default:

@@ -329,3 +329,31 @@ func TestUnusableJournal(t *testing.T) {
 		t.Errorf("PendingRun(global) = %+v, %v; want nothing", run, err)
 	}
 }
+
+// A run that changed nothing (refused, or killed before it acted, on a
+// skill already in place) leaves a journal that the next command settles
+// without claiming to have recorded anything.
+func TestInterruptedRunThatChangedNothing(t *testing.T) {
+	t.Parallel()
+	w := appWorld(t)
+	if _, err := w.open(false, nil).Install(t.Context(), InstallRequest{Args: []string{"tool"}}); err != nil {
+		t.Fatal(err)
+	}
+	s := w.open(false, failAt(errInjected, PointJournalWritten, PointLockWritten))
+	if _, err := s.Install(t.Context(), InstallRequest{Args: []string{"tool"}}); !errors.Is(err, errInjected) {
+		t.Fatalf("Install(tool) failing at %s = %v, want the injected fault", PointJournalWritten, err)
+	}
+	if !exists(JournalPath(w.machine(), s.Scope)) {
+		t.Fatal("the failed Install(tool) left no journal")
+	}
+	out, err := w.open(false, nil).Uninstall(t.Context(), UninstallRequest{Names: []string{"tool"}})
+	if err != nil {
+		t.Fatalf("Uninstall(tool) = %v", err)
+	}
+	if !hasLine(notices(out), `note: skills.lock already records what the interrupted "agent-skills install tool" (started `) {
+		t.Errorf("Uninstall(tool).Notices = %v, want the interrupted install named as already recorded", notices(out))
+	}
+	if hasLine(notices(out), "note: recorded in skills.lock") {
+		t.Errorf("Uninstall(tool).Notices = %v claim a record that was not made", notices(out))
+	}
+}
