@@ -135,14 +135,20 @@ func (rm *rootMeta) addRun(file string, data []byte) {
 		if json.Unmarshal(raw, &e) != nil {
 			continue
 		}
-		if _, dup := rm.runs[e.Name]; dup {
-			continue
-		}
-		if rm.runs == nil {
-			rm.runs, rm.runOf = map[string][]byte{}, map[string]string{}
-		}
-		rm.runs[e.Name], rm.runOf[e.Name] = raw, file
+		rm.addRunEntry(file, e.Name, raw)
 	}
+}
+
+// addRunEntry records raw, the pending receipt of name in the run journal
+// file, unless an earlier entry holds name.
+func (rm *rootMeta) addRunEntry(file, name string, raw []byte) {
+	if _, dup := rm.runs[name]; dup {
+		return
+	}
+	if rm.runs == nil {
+		rm.runs, rm.runOf = map[string][]byte{}, map[string]string{}
+	}
+	rm.runs[name], rm.runOf[name] = raw, file
 }
 
 // metaFile is one receipts-folder file's bytes, or why it could not be
@@ -362,9 +368,12 @@ func (v *metaView) removed(root, file string) {
 	}
 }
 
-// wroteRun records that this run wrote the run journal file, which holds
-// data, to root's receipts folder.
-func (v *metaView) wroteRun(root, file string, data []byte) {
+// wroteRun records that this run wrote the run journal file to root's
+// receipts folder, holding entries, the pending receipts of names. The
+// view keeps the entries this run encoded, not a decoded copy of the
+// whole journal nor its bytes (at 10,000 packages, tens of MiB): a reader
+// of the journal file itself reads it from disk.
+func (v *metaView) wroteRun(root, file string, names []string, entries []json.RawMessage) {
 	if v == nil {
 		return
 	}
@@ -372,8 +381,9 @@ func (v *metaView) wroteRun(root, file string, data []byte) {
 	defer v.mu.Unlock()
 	if rm := v.roots[root]; rm != nil {
 		rm.ents[file] = 0
-		rm.files[file] = metaFile{data: data}
-		rm.addRun(file, data)
+		for i, name := range names {
+			rm.addRunEntry(file, name, entries[i])
+		}
 	}
 }
 

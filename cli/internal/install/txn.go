@@ -333,8 +333,9 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 		}
 		s.root(root)
 		rj := runJournal{SchemaVersion: receiptSchema, Entries: make([]json.RawMessage, len(ts))}
+		names := make([]string, len(ts))
 		for i, t := range ts {
-			rj.Entries[i] = t.journalEntry()
+			rj.Entries[i], names[i] = t.journalEntry(), t.name
 		}
 		data, _ := json.Marshal(rj)
 		file := ".run-" + newID() + ".pending"
@@ -348,7 +349,7 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 			m.v.forget(root)
 			return ioError("write the pending receipts", p, err)
 		}
-		m.v.wroteRun(root, file, data)
+		m.v.wroteRun(root, file, names, rj.Entries)
 		for _, t := range ts {
 			t.pending = true
 		}
