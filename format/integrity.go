@@ -155,6 +155,16 @@ func CombineDigests(hashes []FileHash) string {
 
 func formatSum(sum []byte) string { return "sha256-" + base64.StdEncoding.EncodeToString(sum) }
 
+// BytesDigest is FileDigest of data held in memory, with no copy buffer.
+func BytesDigest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return formatSum(sum[:])
+}
+
+// SumDigest writes a SHA-256 sum (a hash.Hash's Sum of a file's bytes) in
+// the form FileDigest returns.
+func SumDigest(sum []byte) string { return formatSum(sum) }
+
 // StripIntegrity returns a reader that yields r without its top-level
 // `integrity:` lines: the lines that start at column 1 with exactly
 // "integrity:", removed together with their line end ("\n" or "\r\n").

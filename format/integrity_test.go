@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"io"
 	"io/fs"
 	"os"
@@ -210,6 +211,23 @@ func TestDigestIntermediateValues(t *testing.T) {
 		}
 		if got, err := FileDigest(r); err != nil || got != sum {
 			t.Errorf("FileDigest(%s) = %v (%v), want %v", name, got, err, sum)
+		}
+	}
+}
+
+// BytesDigest and SumDigest give what FileDigest gives for the same bytes.
+func TestBytesDigestIsFileDigest(t *testing.T) {
+	for _, data := range []string{"", "a", "---\nname: x\n---\nbody\n", strings.Repeat("z", 100<<10)} {
+		want, err := FileDigest(strings.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := BytesDigest([]byte(data)); got != want {
+			t.Errorf("BytesDigest(%d bytes) = %q, want %q", len(data), got, want)
+		}
+		sum := sha256.Sum256([]byte(data))
+		if got := SumDigest(sum[:]); got != want {
+			t.Errorf("SumDigest(sha256 of %d bytes) = %q, want %q", len(data), got, want)
 		}
 	}
 }

@@ -597,7 +597,7 @@ func (s *snapSums) of(name string) string {
 	if d, ok := s.raw[name]; ok {
 		return d
 	}
-	d := digestOf(s.snap[name].Data)
+	d := format.BytesDigest(s.snap[name].Data)
 	s.raw[name] = d
 	return d
 }

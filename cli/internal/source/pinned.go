@@ -3,7 +3,6 @@ package source
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"hash"
 	"io"
@@ -182,7 +181,7 @@ func (p *pinnedFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, p.changed(name, err.Error())
 	}
-	if int64(len(data)) != pf.size || digestOf(data) != pf.digest {
+	if int64(len(data)) != pf.size || format.BytesDigest(data) != pf.digest {
 		return nil, p.changed(name, "its bytes are not the ones verified")
 	}
 	return &memFile{Reader: bytes.NewReader(data), info: info}, nil
@@ -252,7 +251,7 @@ func (r *pinnedReader) Read(b []byte) (int, error) {
 		return 0, r.p.changed(r.name, "it grew")
 	}
 	if err == io.EOF {
-		if r.n != r.want.size || sumString(r.h.Sum(nil)) != r.want.digest {
+		if r.n != r.want.size || format.SumDigest(r.h.Sum(nil)) != r.want.digest {
 			return n, r.p.changed(r.name, "its bytes are not the ones verified")
 		}
 	}
@@ -289,12 +288,3 @@ func (i pinnedInfo) Mode() fs.FileMode  { return 0o644 }
 func (i pinnedInfo) ModTime() time.Time { return time.Time{} }
 func (i pinnedInfo) IsDir() bool        { return false }
 func (i pinnedInfo) Sys() any           { return nil }
-
-// digestOf is format.FileDigest of data, without its copy buffer.
-func digestOf(data []byte) string {
-	sum := sha256.Sum256(data)
-	return sumString(sum[:])
-}
-
-// sumString writes a SHA-256 sum as format's digests do.
-func sumString(sum []byte) string { return "sha256-" + base64.StdEncoding.EncodeToString(sum) }
