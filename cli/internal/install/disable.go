@@ -139,16 +139,9 @@ func SetDisabled(ctx context.Context, names []string, disabled bool, opts Option
 }
 
 func setDisabled(ctx context.Context, names []string, disabled bool, opts *Options) (*Report, error) {
-	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
-	dg := format.NewDigester()
-	roots := scanRoots(opts)
-	if err := guard(opts, roots); err != nil {
+	rep, dg, roots, err := openRoots(ctx, opts)
+	if err != nil {
 		return rep, err
-	}
-	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
-			return rep, err
-		}
 	}
 	verb, done := "enable", OutcomeEnabled
 	if disabled {
@@ -166,22 +159,11 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 			if ri.deprecatedForAll() {
 				continue
 			}
-			shown := shapeDest(ri.path, name, ri.loc)
-			rec, raw, _, rerr := current(opts.meta(), ri.path, name, shown, ri.loc.Shape, dg)
-			if isUnsafe(rerr) {
-				return rep, rerr
-			}
-			if rerr != nil {
-				rec, raw = nil, nil
-			}
-			from := shown
-			if rec != nil {
-				from = placeOf(shown, ri.loc.Shape, rec.Disabled)
-			}
-			disk, err := inspect(from, ri.loc.Shape, rec, dg)
+			h, err := heldIn(opts, ri, name, dg)
 			if err != nil {
-				return rep, ioError("read", from, err)
+				return rep, err
 			}
+			shown, from, rec, raw, rerr, disk := h.shown, h.place, h.rec, h.raw, h.rerr, h.disk
 			if rerr == nil && rec == nil && !disk.exists {
 				continue
 			}

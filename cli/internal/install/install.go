@@ -61,16 +61,9 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 
 // install is Install under the lock.
 func install(ctx context.Context, items []Item, opts *Options) (*Report, error) {
-	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
-	dg := format.NewDigester()
-	roots := scanRoots(opts)
-	if err := guard(opts, roots); err != nil {
+	rep, dg, _, err := openRoots(ctx, opts)
+	if err != nil {
 		return rep, err
-	}
-	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
-			return rep, err
-		}
 	}
 	now := opts.now().UTC().Format(time.RFC3339)
 	var txns []*txn

@@ -29,6 +29,61 @@ func (ri *rootInfo) deprecatedForAll() bool {
 	return len(ri.deprecated) > 0 && len(ri.deprecated) == len(ri.readers)
 }
 
+// openRoots begins an install, uninstall or disable under the lock: the
+// report, a digester, the roots of opts, refused when one is unsafe and,
+// unless a dry run, recovered from what an interrupted run left.
+func openRoots(ctx context.Context, opts *Options) (*Report, *format.Digester, []rootInfo, error) {
+	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
+	dg := format.NewDigester()
+	roots := scanRoots(opts)
+	if err := guard(opts, roots); err != nil {
+		return rep, dg, roots, err
+	}
+	if !opts.DryRun {
+		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
+			return rep, dg, roots, err
+		}
+	}
+	return rep, dg, roots, nil
+}
+
+// held is what a root holds of one name (see heldIn).
+type held struct {
+	// shown is the name's enabled place; place is where it is (its
+	// receipt says whether it is disabled).
+	shown, place string
+	// rec and raw are its receipt, nil when none can be read; rerr says
+	// why one cannot.
+	rec  *receipt
+	raw  []byte
+	rerr error
+	// disk is what is at place.
+	disk *onDisk
+}
+
+// heldIn reads what root ri holds of name. The error is an unsafe
+// receipts folder or a place that cannot be read: the operation stops.
+func heldIn(opts *Options, ri rootInfo, name string, dg *format.Digester) (held, error) {
+	h := held{shown: shapeDest(ri.path, name, ri.loc)}
+	h.rec, h.raw, _, h.rerr = current(opts.meta(), ri.path, name, h.shown, ri.loc.Shape, dg)
+	if isUnsafe(h.rerr) {
+		return held{}, h.rerr
+	}
+	if h.rerr != nil {
+		h.rec, h.raw = nil, nil
+	}
+	h.place = h.shown
+	if h.rec != nil {
+		h.place = placeOf(h.shown, ri.loc.Shape, h.rec.Disabled)
+	}
+	disk, err := inspect(h.place, ri.loc.Shape, h.rec, dg)
+	if err != nil {
+		return held{}, ioError("read", h.place, err)
+	}
+	h.disk = disk
+	return h, nil
+}
+
 // scanRoots returns every root of every selected agent in the scope for
 // every kind the agent has a location for, sorted by path.
 func scanRoots(opts *Options) []rootInfo {

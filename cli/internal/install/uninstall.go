@@ -38,16 +38,9 @@ func Uninstall(ctx context.Context, names []string, opts Options) (*Report, erro
 
 // uninstall is Uninstall under the lock.
 func uninstall(ctx context.Context, names []string, opts *Options) (*Report, error) {
-	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
-	dg := format.NewDigester()
-	roots := scanRoots(opts)
-	if err := guard(opts, roots); err != nil {
+	rep, dg, roots, err := openRoots(ctx, opts)
+	if err != nil {
 		return rep, err
-	}
-	if !opts.DryRun {
-		if err := recoverRoots(ctx, roots, dg, opts.meta()); err != nil {
-			return rep, err
-		}
 	}
 	var txns []*txn
 	var refused []Result
@@ -61,21 +54,11 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 			if ri.deprecatedForAll() {
 				continue
 			}
-			dest := shapeDest(ri.path, name, ri.loc)
-			rec, raw, _, rerr := current(opts.meta(), ri.path, name, dest, ri.loc.Shape, dg)
-			if isUnsafe(rerr) {
-				return rep, rerr
-			}
-			if rerr != nil {
-				rec, raw = nil, nil
-			}
-			if rec != nil {
-				dest = placeOf(dest, ri.loc.Shape, rec.Disabled)
-			}
-			disk, err := inspect(dest, ri.loc.Shape, rec, dg)
+			h, err := heldIn(opts, ri, name, dg)
 			if err != nil {
-				return rep, ioError("read", dest, err)
+				return rep, err
 			}
+			dest, rec, raw, rerr, disk := h.place, h.rec, h.raw, h.rerr, h.disk
 			if rerr == nil && rec == nil && !disk.exists {
 				continue
 			}
