@@ -84,7 +84,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 // underRunLock runs fn holding the run lock of the scope, after finishing
 // what an interrupted run left and reading skills.lock afresh.
 func (p *op) underRunLock(fn func() error) error {
-	return install.WithLock(p.ctx, p.runLockPath(), p.memoized(func() error {
+	return p.withRunLock(func() error {
 		if _, err := p.finishInterrupted(false); err != nil {
 			return err
 		}
@@ -93,7 +93,22 @@ func (p *op) underRunLock(fn func() error) error {
 			return err
 		}
 		return fn()
-	}))
+	})
+}
+
+// withRunLock runs fn holding the project's run lock, with the Memo the
+// calls under it share (see memoized).
+func (p *op) withRunLock(fn func() error) error {
+	return install.WithLock(p.ctx, p.runLockPath(), p.memoized(fn))
+}
+
+// lockedUnlessDry runs fn under the run lock (withRunLock), or as it is
+// for a dry run, which writes nothing.
+func (p *op) lockedUnlessDry(dryRun bool, fn func() error) error {
+	if dryRun {
+		return fn()
+	}
+	return p.withRunLock(fn)
 }
 
 // memoized runs fn, which the caller runs holding the run lock, with one

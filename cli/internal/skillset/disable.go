@@ -94,12 +94,7 @@ func (s *Session) toggle(ctx context.Context, r ToggleRequest, disabled bool) (*
 		}
 		return nil
 	}
-	var err error
-	if r.DryRun {
-		err = run()
-	} else {
-		err = install.WithLock(ctx, p.runLockPath(), p.memoized(run))
-	}
+	err := p.lockedUnlessDry(r.DryRun, run)
 	p.out.addReport(rep)
 	return p.out, err
 }

@@ -158,10 +158,10 @@ func (p *op) recoverFirst(dryRun bool) error {
 		_, err := p.finishInterrupted(true)
 		return err
 	}
-	return install.WithLock(p.ctx, p.runLockPath(), p.memoized(func() error {
+	return p.withRunLock(func() error {
 		_, err := p.finishInterrupted(false)
 		return err
-	}))
+	})
 }
 
 // journalled runs change, which changes the agent roots, between making j

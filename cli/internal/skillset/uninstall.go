@@ -90,12 +90,7 @@ func (s *Session) Uninstall(ctx context.Context, r UninstallRequest) (*Outcome, 
 		}
 		return nil
 	}
-	var err error
-	if r.DryRun {
-		err = run()
-	} else {
-		err = install.WithLock(ctx, p.runLockPath(), p.memoized(run))
-	}
+	err := p.lockedUnlessDry(r.DryRun, run)
 	p.out.addReport(rep)
 	return p.out, err
 }
