@@ -293,7 +293,18 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 		}
 	}
 	ordered = append(ordered, keys...)
+	if len(m) == 0 {
+		return nil, nil
+	}
+	if out, ok := emitFast(m, ordered, style); ok {
+		return out, nil
+	}
+	return encodeNodes(m, ordered, style)
+}
 
+// encodeNodes is encodeOrdered by yaml.v3, for a non-empty m whose keys are
+// ordered.
+func encodeNodes(m map[string]any, ordered []string, style yaml.Style) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	for _, k := range ordered {
 		v, err := toNode(m[k])
@@ -313,9 +324,6 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 	}
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("agents: cannot encode front matter: %w", err)
-	}
-	if len(m) == 0 {
-		return nil, nil
 	}
 	return b.Bytes(), nil
 }
