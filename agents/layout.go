@@ -296,15 +296,6 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 	if len(m) == 0 {
 		return nil, nil
 	}
-	if out, ok := emitFast(m, ordered, style); ok {
-		return out, nil
-	}
-	return encodeNodes(m, ordered, style)
-}
-
-// encodeNodes is encodeOrdered by yaml.v3, for a non-empty m whose keys are
-// ordered.
-func encodeNodes(m map[string]any, ordered []string, style yaml.Style) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	for _, k := range ordered {
 		v, err := toNode(m[k])
@@ -315,6 +306,12 @@ func encodeNodes(m map[string]any, ordered []string, style yaml.Style) ([]byte, 
 			v.Style = style
 		}
 		root.Content = append(root.Content, strNode(k), v)
+	}
+	// yaml.v3's emitter costs kilobytes per document, and an install
+	// renders one per package and agent root: what format writes itself
+	// comes out byte for byte the same.
+	if out, ok := format.AppendYAML(nil, root); ok {
+		return out, nil
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
