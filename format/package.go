@@ -98,6 +98,9 @@ type LoadOptions struct {
 	// links itself: the OS-level caller (the CLI) sets Inspect to reject a
 	// file whose info.Sys() reports more than one link.
 	Inspect func(path string, info fs.FileInfo) error
+	// Entrypoints, when set, decodes the entrypoint: a file it decoded
+	// before, with the same bytes, is not decoded again.
+	Entrypoints *EntrypointCache
 }
 
 // isSkipped reports names Load never includes: version-control, tool and
@@ -133,7 +136,7 @@ func isSkipped(name string) bool {
 // the entrypoint; other files are stat-ed, not read.
 func Load(fsys fs.FS, opts LoadOptions) (*Package, Diagnostics) {
 	l := &loader{
-		fsys: fsys, lim: opts.Limits.withDefaults(), inspect: opts.Inspect,
+		fsys: fsys, lim: opts.Limits.withDefaults(), inspect: opts.Inspect, entrypoints: opts.Entrypoints,
 		files: map[string]bool{}, refused: map[string]bool{},
 	}
 	pkg := &Package{FS: fsys, Kind: KindSkill}
@@ -172,11 +175,13 @@ type loader struct {
 	fsys    fs.FS
 	lim     Limits
 	inspect func(string, fs.FileInfo) error
-	diags   Diagnostics
-	files   map[string]bool
-	refused map[string]bool // paths already reported, to report each once
-	total   int64
-	full    bool // a count or total-size limit was hit; stop collecting
+	// entrypoints is LoadOptions.Entrypoints.
+	entrypoints *EntrypointCache
+	diags       Diagnostics
+	files       map[string]bool
+	refused     map[string]bool // paths already reported, to report each once
+	total       int64
+	full        bool // a count or total-size limit was hit; stop collecting
 }
 
 func (l *loader) add(d Diagnostic) { l.diags = append(l.diags, d) }
@@ -229,7 +234,7 @@ func (l *loader) loadEntrypoint(name string, kind Kind) *Entrypoint {
 	if !ok {
 		return nil
 	}
-	e, diags := decodeEntrypoint(data, name, kind, l.lim.MaxEntrypointSize)
+	e, diags := l.entrypoints.decode(data, name, kind, l.lim.MaxEntrypointSize)
 	l.diags = append(l.diags, diags...)
 	return e
 }

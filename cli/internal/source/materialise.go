@@ -259,7 +259,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	synth := false
 	var mem map[string][]byte
 	if _, err := fs.Stat(fsys, format.ManifestFile); errors.Is(err, fs.ErrNotExist) {
-		pkg, _ := format.Load(fsys, format.LoadOptions{})
+		pkg, _ := format.Load(fsys, format.LoadOptions{Entrypoints: &t.src.entrypoints})
 		var e *format.Entrypoint
 		if pkg.EntrypointFile == "SKILL.md" {
 			e = pkg.Entrypoint // the same bytes, decoded by Load
@@ -284,7 +284,9 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 		synth = true
 	}
-	pkg, diags := format.Load(fsys, format.LoadOptions{})
+	// The SKILL.md bytes are the ones discovery decoded: through the
+	// cache they are decoded once.
+	pkg, diags := format.Load(fsys, format.LoadOptions{Entrypoints: &t.src.entrypoints})
 	name := pkg.Name()
 	vopts := validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys}
 	checked := validate.Package(pkg, vopts)
