@@ -42,6 +42,7 @@ func checkAppendYAML(t *testing.T, root *yaml.Node) bool {
 	if got := got[len("prefix\n"):]; !bytes.Equal(got, want) {
 		t.Fatalf("AppendYAML =\n%s\nwant (yaml.v3)\n%s", got, want)
 	}
+	checkFastYAML(t, string(want)) // and what it writes reads back as yaml.v3 reads it
 	return true
 }
 
