@@ -255,7 +255,7 @@ func (l *loader) read(name string, limit int64, what string) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readSized(f, limit)
 	if err != nil {
 		l.unreadable(name, err)
 		return nil, false
@@ -265,6 +265,33 @@ func (l *loader) read(name string, limit int64, what string) ([]byte, bool) {
 		return nil, false
 	}
 	return data, true
+}
+
+// readSized reads f to its end, or to limit+1 bytes, as
+// io.ReadAll(io.LimitReader(f, limit+1)) does, into a buffer of the size
+// f's Stat gives: ReadAll's doubling from 512 bytes was most of what Load
+// allocated for a typical SKILL.md. A file that grows is still read to
+// limit+1 bytes.
+func readSized(f fs.File, limit int64) ([]byte, error) {
+	size := int64(512)
+	if info, err := f.Stat(); err == nil && info.Size() >= 0 {
+		size = min(info.Size(), limit) + 1 // +1: EOF without growing
+	}
+	buf := make([]byte, 0, size)
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // addEntry adds what one `files` entry reaches.
