@@ -293,7 +293,9 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 		}
 	}
 	ordered = append(ordered, keys...)
-
+	if len(m) == 0 {
+		return nil, nil
+	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	for _, k := range ordered {
 		v, err := toNode(m[k])
@@ -305,6 +307,12 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 		}
 		root.Content = append(root.Content, strNode(k), v)
 	}
+	// yaml.v3's emitter costs kilobytes per document, and an install
+	// renders one per package and agent root: what format writes itself
+	// comes out byte for byte the same.
+	if out, ok := format.AppendYAML(nil, root); ok {
+		return out, nil
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -313,9 +321,6 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 	}
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("agents: cannot encode front matter: %w", err)
-	}
-	if len(m) == 0 {
-		return nil, nil
 	}
 	return b.Bytes(), nil
 }

@@ -85,3 +85,41 @@ func BenchmarkReadWorkflowMeta(b *testing.B) {
 		}
 	}
 }
+
+// benchFrontMatter is the front matter bench-peers generates for every
+// skill, the common case fastYAML and AppendYAML take.
+const benchFrontMatter = "name: bench-kotlin-006\ndescription: >-\n  Help a kotlin developer structure coroutines step by step, with the checks a careful reviewer\n  would make and the commands of gradle that show the result. Use when asked to\n  structure coroutines in a kotlin code base, or when a change needs that review.\nlicense: Apache-2.0\nmetadata:\n  short-description: structure coroutines for kotlin\n"
+
+// BenchmarkParseFrontMatter compares fastYAML with yaml.v3 (the fallback)
+// on benchFrontMatter.
+func BenchmarkParseFrontMatter(b *testing.B) {
+	src := yamlSource{file: "SKILL.md", what: "front matter", code: CodeFrontMatterInvalid}
+	for _, c := range []struct {
+		name  string
+		parse func([]byte, yamlSource) (any, Diagnostics)
+	}{
+		{"fast", func(d []byte, s yamlSource) (any, Diagnostics) { return parseYAML(d, s) }},
+		{"yaml.v3", func(d []byte, s yamlSource) (any, Diagnostics) { return parseYAMLv3(d, s) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if root, diags := c.parse([]byte(benchFrontMatter), src); root == nil || len(diags) != 0 {
+					b.Fatal(diags)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppendYAML writes benchFrontMatter's tree back.
+func BenchmarkAppendYAML(b *testing.B) {
+	root, _ := fastYAML([]byte(benchFrontMatter))
+	root.Content[3].Style = 0 // as a projection writes it: plain
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := AppendYAML(nil, root); !ok {
+			b.Fatal("AppendYAML declined")
+		}
+	}
+}

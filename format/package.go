@@ -98,6 +98,9 @@ type LoadOptions struct {
 	// links itself: the OS-level caller (the CLI) sets Inspect to reject a
 	// file whose info.Sys() reports more than one link.
 	Inspect func(path string, info fs.FileInfo) error
+	// Entrypoints, when set, decodes the entrypoint: a file it decoded
+	// before, with the same bytes, is not decoded again.
+	Entrypoints *EntrypointCache
 }
 
 // isSkipped reports names Load never includes: version-control, tool and
@@ -133,7 +136,7 @@ func isSkipped(name string) bool {
 // the entrypoint; other files are stat-ed, not read.
 func Load(fsys fs.FS, opts LoadOptions) (*Package, Diagnostics) {
 	l := &loader{
-		fsys: fsys, lim: opts.Limits.withDefaults(), inspect: opts.Inspect,
+		fsys: fsys, lim: opts.Limits.withDefaults(), inspect: opts.Inspect, entrypoints: opts.Entrypoints,
 		files: map[string]bool{}, refused: map[string]bool{},
 	}
 	pkg := &Package{FS: fsys, Kind: KindSkill}
@@ -172,11 +175,13 @@ type loader struct {
 	fsys    fs.FS
 	lim     Limits
 	inspect func(string, fs.FileInfo) error
-	diags   Diagnostics
-	files   map[string]bool
-	refused map[string]bool // paths already reported, to report each once
-	total   int64
-	full    bool // a count or total-size limit was hit; stop collecting
+	// entrypoints is LoadOptions.Entrypoints.
+	entrypoints *EntrypointCache
+	diags       Diagnostics
+	files       map[string]bool
+	refused     map[string]bool // paths already reported, to report each once
+	total       int64
+	full        bool // a count or total-size limit was hit; stop collecting
 }
 
 func (l *loader) add(d Diagnostic) { l.diags = append(l.diags, d) }
@@ -229,7 +234,7 @@ func (l *loader) loadEntrypoint(name string, kind Kind) *Entrypoint {
 	if !ok {
 		return nil
 	}
-	e, diags := decodeEntrypoint(data, name, kind, l.lim.MaxEntrypointSize)
+	e, diags := l.entrypoints.decode(data, name, kind, l.lim.MaxEntrypointSize)
 	l.diags = append(l.diags, diags...)
 	return e
 }
@@ -250,7 +255,7 @@ func (l *loader) read(name string, limit int64, what string) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readSized(f, limit)
 	if err != nil {
 		l.unreadable(name, err)
 		return nil, false
@@ -260,6 +265,33 @@ func (l *loader) read(name string, limit int64, what string) ([]byte, bool) {
 		return nil, false
 	}
 	return data, true
+}
+
+// readSized reads f to its end, or to limit+1 bytes, as
+// io.ReadAll(io.LimitReader(f, limit+1)) does, into a buffer of the size
+// f's Stat gives: ReadAll's doubling from 512 bytes was most of what Load
+// allocated for a typical SKILL.md. A file that grows is still read to
+// limit+1 bytes.
+func readSized(f fs.File, limit int64) ([]byte, error) {
+	size := int64(512)
+	if info, err := f.Stat(); err == nil && info.Size() >= 0 {
+		size = min(info.Size(), limit) + 1 // +1: EOF without growing
+	}
+	buf := make([]byte, 0, size)
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // addEntry adds what one `files` entry reaches.

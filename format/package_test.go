@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 const typicalManifest = `name: demo
@@ -339,3 +341,46 @@ func TestKinds(t *testing.T) {
 		t.Errorf("Kind(\"\").Valid() or EntrypointFor(plugin) accepted an unknown kind")
 	}
 }
+
+// readSized reads what io.ReadAll of a limited reader reads: short, exact,
+// at and over the limit, and from a file whose Stat is wrong.
+func TestReadSized(t *testing.T) {
+	for _, c := range []struct {
+		data  string
+		limit int64
+	}{{"", 10}, {"abc", 10}, {"abcdefghij", 10}, {"abcdefghijk", 10}, {strings.Repeat("x", 5000), 100000}, {strings.Repeat("y", 5000), 10}} {
+		fsys := fstest.MapFS{"f": {Data: []byte(c.data)}}
+		f, err := fsys.Open("f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readSized(f, c.limit)
+		f.Close()
+		want, _ := io.ReadAll(io.LimitReader(strings.NewReader(c.data), c.limit+1))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("readSized(%d bytes, limit %d) = %d bytes, %v; want %d bytes", len(c.data), c.limit, len(got), err, len(want))
+		}
+	}
+	grown := lyingFile{Reader: strings.NewReader(strings.Repeat("z", 3000)), size: 10}
+	if got, err := readSized(grown, 100000); err != nil || len(got) != 3000 {
+		t.Errorf("readSized(file grown past its Stat) = %d bytes, %v; want 3000", len(got), err)
+	}
+}
+
+// lyingFile is an fs.File whose Stat gives a size other than its bytes.
+type lyingFile struct {
+	*strings.Reader
+	size int64
+}
+
+func (f lyingFile) Stat() (fs.FileInfo, error) { return lyingInfo(f.size), nil }
+func (f lyingFile) Close() error               { return nil }
+
+type lyingInfo int64
+
+func (i lyingInfo) Name() string       { return "f" }
+func (i lyingInfo) Size() int64        { return int64(i) }
+func (i lyingInfo) Mode() fs.FileMode  { return 0o644 }
+func (i lyingInfo) ModTime() time.Time { return time.Time{} }
+func (i lyingInfo) IsDir() bool        { return false }
+func (i lyingInfo) Sys() any           { return nil }

@@ -44,6 +44,14 @@ func (s yamlSource) errorAt(p Pos, msg, fix string) Diagnostic {
 // or duplicate mapping keys and excessive nesting. Every problem found is
 // reported, not just the first.
 func parseYAML(data []byte, src yamlSource) (*yaml.Node, Diagnostics) {
+	if root, ok := fastYAML(data); ok {
+		return root, src.checkTree(root, 1)
+	}
+	return parseYAMLv3(data, src)
+}
+
+// parseYAMLv3 is parseYAML by yaml.v3 alone.
+func parseYAMLv3(data []byte, src yamlSource) (*yaml.Node, Diagnostics) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

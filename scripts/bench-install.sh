@@ -10,7 +10,7 @@ runs=${RUNS:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bin=$work/agent-skills
-(cd "$here/cli" && go build -o "$bin" ./cmd/agent-skills)
+(cd "$here/cli" && CGO_ENABLED=0 go build -o "$bin" ./cmd/agent-skills)
 export AGENT_SKILLS_HOME=$work/setup-home HOME=$work/setup-home
 mkdir -p "$work/reg/registry" "$work/src"
 printf 'schemaVersion: 1\nname: bench\nskills: []\n' >"$work/reg/registry/skills.yaml"

@@ -26,9 +26,9 @@ cleanup() { for p in "${srv[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf
 trap cleanup EXIT
 
 git -C "$here" worktree add -q --detach "$work/base-src" "$base_ref"
-(cd "$work/base-src/cli" && GOWORK=off go build -o "$work/base" ./cmd/agent-skills)
+(cd "$work/base-src/cli" && GOWORK=off CGO_ENABLED=0 go build -o "$work/base" ./cmd/agent-skills)
 git -C "$here" worktree remove --force "$work/base-src"
-(cd "$here/cli" && GOWORK=off go build -o "$work/new" ./cmd/agent-skills && GOWORK=off go build -o "$work/genreg" ./internal/benchreg/genreg)
+(cd "$here/cli" && GOWORK=off CGO_ENABLED=0 go build -o "$work/new" ./cmd/agent-skills && GOWORK=off go build -o "$work/genreg" ./internal/benchreg/genreg)
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 

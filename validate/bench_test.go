@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // collection generates n small packages under skills/, each with a
@@ -100,4 +103,30 @@ func BenchmarkCheckPath(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkLinksOfTypicalBody checks the links of a body that links only to
+// its own files: the prefilter (linksHarmless), against the parse it
+// spares (Links).
+func BenchmarkLinksOfTypicalBody(b *testing.B) {
+	body := []byte("# bench\n\n## Purpose\n\nThe guide in [references/guide.md](references/guide.md) has the background.\n\n" +
+		strings.Repeat("1. Read the request and restate, in one sentence, what done looks like; keep the output.\n", 12) +
+		"\nRun [scripts/check.sh](scripts/check.sh) before handing over.\n")
+	c := &checker{pkg: &format.Package{Files: []string{"SKILL.md", "references/guide.md", "scripts/check.sh"}}}
+	b.Run("prefilter", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !c.linksHarmless(body, ".") {
+				b.Fatal("linksHarmless = false")
+			}
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(Links(body, 1, ".")) != 2 {
+				b.Fatal("want 2 links")
+			}
+		}
+	})
 }

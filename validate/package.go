@@ -398,6 +398,9 @@ func entrypointPos(e *format.Entrypoint, p FieldProblem) format.Pos {
 // links checks every relative link and image of the entrypoint's body.
 func (c *checker) links(file string, e *format.Entrypoint) {
 	dir := path.Dir(file)
+	if c.linksHarmless(e.Body, dir) {
+		return // nothing to report: spare the Markdown parse
+	}
 	for _, l := range Links(e.Body, e.BodyLine, dir) {
 		what := "link"
 		if l.Image {
@@ -440,6 +443,30 @@ func (c *checker) links(file string, e *format.Entrypoint) {
 			c.add(file, l.Pos, &Problem{Code: CodeLinkBroken, Message: msg, Fix: fix})
 		}
 	}
+}
+
+// linksHarmless reports whether no link or image of body can be reported,
+// without parsing it: every place a destination may be (linkCandidates)
+// holds a URL, a fragment or a relative path to a file the package ships.
+// Links parses every SKILL.md an install validates, and most bodies link
+// only to their own files.
+func (c *checker) linksHarmless(body []byte, dir string) bool {
+	dests, ok := linkCandidates(body)
+	if !ok {
+		return false
+	}
+	for _, d := range dests {
+		switch kind, target, _ := classify(d, dir); kind {
+		case LinkExternal, LinkFragment:
+		case LinkRelative:
+			if !c.shipped(target) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // shipped reports whether target is a file of the package's file set or a

@@ -72,7 +72,7 @@ else
 fi
 
 # Our CLI, built from whatever this repository holds now, and the harness.
-(cd "$repo/cli" && GOWORK=off go build -o "$work/agent-skills" ./cmd/agent-skills)
+(cd "$repo/cli" && GOWORK=off CGO_ENABLED=0 go build -o "$work/agent-skills" ./cmd/agent-skills)
 (cd "$here" && GOWORK=off go build -o "$work/bench-peers" .)
 
 rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "an unknown commit")

@@ -494,7 +494,7 @@ func skillAt(fsys fs.FS, p string) (Found, bool) {
 		}
 	}
 	if data, err := readCapped(fsys, join(p, "SKILL.md"), format.DefaultMaxEntrypointSize); err == nil {
-		if e, _ := format.DecodeEntrypoint(data, "SKILL.md", format.KindSkill); e != nil {
+		if e, _ := entrypointsOf(fsys).Decode(data, "SKILL.md", format.KindSkill); e != nil {
 			if n, ok := e.String("name"); ok && n != "" {
 				f.Name = n
 			}

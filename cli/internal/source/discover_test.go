@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -339,5 +340,40 @@ func TestChooseSameName(t *testing.T) {
 	byDir := []Found{{Name: "one", Path: "a/tool"}, {Name: "two", Path: "b/tool"}}
 	if _, _, err := choose(byDir, Ref{}, &Options{Skills: []string{"tool"}}); codeOf(err) != CodeSourceDuplicateSkill {
 		t.Errorf("choose(tool, two folders called tool) = %v, want %s", err, CodeSourceDuplicateSkill)
+	}
+}
+
+// synthManifest writes what yaml.v3 writes for its mapping, whether
+// format.AppendYAML writes it (the common case, asserted) or yaml.v3 does:
+// the bytes are digested into skills.lock, so they may never change.
+func TestSynthManifestBytesAreYAMLv3s(t *testing.T) {
+	cases := []struct {
+		b    bareSkill
+		v    string
+		fast bool
+	}{
+		{bareSkill{name: "bench-kotlin-006", description: "Help a kotlin developer. Use when asked.", license: "Apache-2.0", files: []string{"scripts/", "SKILL.md", "references/"}}, "0.0.0-local-954fc45045ec", true},
+		{bareSkill{name: "tricky", description: "Use when: a # b - c", files: []string{"SKILL.md"}}, "0.0.0-20260102030405-0123456789ab", true},
+		{bareSkill{name: "tagged", description: "true", files: []string{"SKILL.md", "it's/"}}, "v2-beta", true},
+		{bareSkill{name: "semver", description: "x", files: []string{"SKILL.md"}}, "1.0.0", true},
+		{bareSkill{name: "dated", description: "x", files: []string{"SKILL.md"}}, "2026-01-02", false},
+		{bareSkill{name: "folded", description: "two\nlines\n", files: []string{"SKILL.md"}}, "0.0.0-local-1", false},
+		{bareSkill{name: "unicode", description: "caf\u00e9", files: []string{"SKILL.md"}}, "0.0.0-local-1", false},
+	}
+	for _, c := range cases {
+		got, err := synthManifest(c.b, c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := encodeSynth(synthNode(c.b, c.v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("synthManifest(%s) =\n%s\nwant (yaml.v3)\n%s", c.b.name, got, want)
+		}
+		if _, fast := format.AppendYAML(nil, synthNode(c.b, c.v)); fast != c.fast {
+			t.Errorf("format.AppendYAML(synthNode(%s)) wrote it = %v, want %v", c.b.name, fast, c.fast)
+		}
 	}
 }

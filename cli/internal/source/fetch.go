@@ -436,11 +436,9 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	version := func(bareSkill, fs.FS, []string) (string, error) { return p.Version, nil }
 	// A restore reads one skill of the folder at a time: listing the
 	// skills beside it for each would make restoring a collection
-	// quadratic, so they are listed only for a skill that links to one.
-	siblings := func(pkg *format.Package) []string {
-		if !linksSibling(pkg) {
-			return nil
-		}
+	// quadratic, so they are listed only for a skill with a link out of its
+	// folder.
+	siblings := func() []string {
 		// Of the tree itself: each sibling is restored through a tree of
 		// its own, so listing their folders here would list them twice.
 		return siblingsOf(t.fsys, f.Path)

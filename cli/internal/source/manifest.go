@@ -131,6 +131,30 @@ func shipsLicense(fsys fs.FS, license string) bool {
 // version. The bytes depend only on the arguments: the same skill at the
 // same version always gives the same manifest, hence the same integrity.
 func synthManifest(b bareSkill, version string) ([]byte, error) {
+	m := synthNode(b, version)
+	if out, ok := format.AppendYAML([]byte(synthHeader), m); ok {
+		return out, nil // the bytes yaml.v3 writes, without its emitter's cost
+	}
+	return encodeSynth(m)
+}
+
+// encodeSynth is synthManifest's header and m by yaml.v3.
+func encodeSynth(m *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(synthHeader)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// synthNode is the mapping of synthManifest.
+func synthNode(b bareSkill, version string) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	add := func(k string, v *yaml.Node) {
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, v)
@@ -159,15 +183,5 @@ func synthManifest(b bareSkill, version string) ([]byte, error) {
 		files.Content = append(files.Content, str(f))
 	}
 	add("files", files)
-	var buf bytes.Buffer
-	buf.WriteString(synthHeader)
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return m
 }

@@ -43,16 +43,10 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 	}
 	siblings := newSiblingIndex(t.src)
 	for _, f := range chosen {
-		// Only a link into a sibling is validated differently with the
-		// siblings than without them (see linksSibling); listing them
-		// for every skill of a collection made each skill's options a
-		// list of all the others.
-		p, err := materialise(ctx, t, f, version, "", func(pkg *format.Package) []string {
-			if !linksSibling(pkg) {
-				return nil
-			}
-			return siblings.of(f.Path)
-		}, opts)
+		// Listing the siblings for every skill of a collection made each
+		// skill's options a list of all the others; materialise asks for
+		// them only for a skill with a link out of its folder.
+		p, err := materialise(ctx, t, f, version, "", func() []string { return siblings.of(f.Path) }, opts)
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -148,16 +142,13 @@ func refusedError(refused []refusedSkill, where string, allOrNothing bool) error
 // ../beta/SKILL.md may point at. A skill at the root has none.
 func siblingsOf(fsys fs.FS, p string) []string { return newSiblingIndex(fsys).of(p) }
 
-// linksSibling reports whether the entrypoint of pkg links into a folder
-// beside the package: only such a link is validated differently with the
-// siblings (validate.Options.Siblings) than without them.
-func linksSibling(pkg *format.Package) bool {
-	e := pkg.Entrypoint
-	if e == nil || e.Body == nil {
-		return false
-	}
-	for _, l := range validate.Links(e.Body, e.BodyLine, path.Dir(pkg.EntrypointFile)) {
-		if l.Kind == validate.LinkEscaping && l.Sibling != "" {
+// leavesPackage reports whether diags, validated without the siblings,
+// hold a link out of the package: only such a link is validated
+// differently with the siblings (validate.Options.Siblings) than without
+// them, and every such link is reported, at every gate.
+func leavesPackage(diags format.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Code == validate.CodeLinkOutsidePackage {
 			return true
 		}
 	}
@@ -222,8 +213,9 @@ func skillFolders(fsys fs.FS, parent string) []string {
 
 // materialise copies the skill folder f of t into opts.Dir/<name>,
 // synthesises skill.yaml for a bare skill, loads the package, validates it
-// at opts.Gate (with siblings(pkg), the folders beside it, for links into
-// a sibling skill) and with opts.Check, keeps only its file set and digests
+// at opts.Gate (with siblings(), the folders beside it, for links into a
+// sibling skill — asked for only when a link leaves the package) and with
+// opts.Check, keeps only its file set and digests
 // it. A non-empty want is the integrity the package must have. The
 // warnings are returned in Package.Diagnostics; a package with errors is
 // ASK_VALIDATION_FAILED with every diagnostic.
@@ -232,7 +224,7 @@ func skillFolders(fsys fs.FS, parent string) []string {
 // snapshot in memory and the package reads its files from t in place,
 // checked against what was verified (see pinnedFS); t must then stay open
 // until the package is installed.
-func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings func(*format.Package) []string, opts *Options) (*Package, error) {
+func materialise(ctx context.Context, t *tree, f Found, version versionFunc, want string, siblings func() []string, opts *Options) (*Package, error) {
 	var (
 		tmp  string
 		snap fstest.MapFS
@@ -267,7 +259,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	synth := false
 	var mem map[string][]byte
 	if _, err := fs.Stat(fsys, format.ManifestFile); errors.Is(err, fs.ErrNotExist) {
-		pkg, _ := format.Load(fsys, format.LoadOptions{})
+		pkg, _ := format.Load(fsys, format.LoadOptions{Entrypoints: &t.src.entrypoints})
 		var e *format.Entrypoint
 		if pkg.EntrypointFile == "SKILL.md" {
 			e = pkg.Entrypoint // the same bytes, decoded by Load
@@ -292,9 +284,18 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		}
 		synth = true
 	}
-	pkg, diags := format.Load(fsys, format.LoadOptions{})
+	// The SKILL.md bytes are the ones discovery decoded: through the
+	// cache they are decoded once.
+	pkg, diags := format.Load(fsys, format.LoadOptions{Entrypoints: &t.src.entrypoints})
 	name := pkg.Name()
-	diags = append(diags, validate.Package(pkg, validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys, Siblings: siblings(pkg)})...)
+	vopts := validate.Options{Gate: opts.Gate, DirName: name, OverrideKeys: opts.OverrideKeys}
+	checked := validate.Package(pkg, vopts)
+	if leavesPackage(checked) {
+		if vopts.Siblings = siblings(); len(vopts.Siblings) > 0 {
+			checked = validate.Package(pkg, vopts)
+		}
+	}
+	diags = append(diags, checked...)
 	if opts.Check != nil && pkg.Entrypoint != nil {
 		diags = append(diags, opts.Check(pkg)...)
 	}

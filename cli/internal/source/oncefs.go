@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // onceFS is a source tree (a treeFS) read once per run: each folder is
@@ -43,6 +45,20 @@ type onceFS struct {
 	buf   []byte // getdents buffer, under mu
 	// cached is how many bytes of files files holds, at most onceCache.
 	cached int64
+	// entrypoints decodes the front matter of the SKILL.md files read
+	// here, each once: discovery, the skill.yaml synthesised for a bare
+	// skill and format.Load all decode it (see entrypointsOf). It is used
+	// by one goroutine at a time, as discovery and materialisation are.
+	entrypoints format.EntrypointCache
+}
+
+// entrypointsOf returns the entrypoint cache of fsys when it is a onceFS,
+// and nil (decode without one) otherwise.
+func entrypointsOf(fsys fs.FS) *format.EntrypointCache {
+	if o, ok := fsys.(*onceFS); ok {
+		return &o.entrypoints
+	}
+	return nil
 }
 
 // onceCache bounds the bytes a onceFS holds between the read of a file
