@@ -94,7 +94,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 	}
 	wg.Wait()
 
-	var out []fetched
+	out := make([]fetched, 0, len(wants))
 	var invalid []string
 	for i, w := range wants {
 		r := res[i]
