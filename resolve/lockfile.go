@@ -264,7 +264,19 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // lock written by a newer format is refused with ASK_LOCK_UNSUPPORTED; any
 // other problem is ASK_LOCK_INVALID, listing every problem found with its
 // line and column.
+//
+// A lock in exactly the form Encode writes is read without a YAML node
+// tree (decodeLockFast); anything else, and every problem, goes through
+// the YAML decoder, which reports it.
 func DecodeLock(data []byte, file string) (*Lock, error) {
+	if l, ok := decodeLockFast(data); ok {
+		return l, nil
+	}
+	return decodeLockYAML(data, file)
+}
+
+// decodeLockYAML is DecodeLock through a YAML node tree, for every lock.
+func decodeLockYAML(data []byte, file string) (*Lock, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
