@@ -78,6 +78,20 @@ func (s *sealedFS) load() (*format.Package, error) {
 	return pkg, err
 }
 
+// Reloader returns, for a sealed snapshot (Seal), the function that
+// decodes it again from the verified bytes its seal holds — skill.yaml and
+// the entrypoint, read from memory, nothing digested again — so that a
+// caller holding thousands of packages until it installs them keeps only
+// the seals and not their decoded manifests; nil for any other package.
+// The package it returns is sealed over the same seal.
+func Reloader(pkg *format.Package) func() (*format.Package, error) {
+	s, ok := pkg.FS.(*sealedFS)
+	if !ok {
+		return nil
+	}
+	return s.load
+}
+
 // Sealed reports whether pkg is a sealed snapshot (Seal).
 func Sealed(pkg *format.Package) bool {
 	_, ok := pkg.FS.(*sealedFS)
