@@ -3,8 +3,6 @@ package skillset
 import (
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
-	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"io"
 	"io/fs"
 	"maps"
@@ -14,6 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 
 	"github.com/agent-skills/agent-skills/registry"
 )
