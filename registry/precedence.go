@@ -33,24 +33,31 @@ type Set struct {
 // keptKey names one package of one registry.
 type keptKey struct{ registry, name, version string }
 
-// keptSnapshot is a verified snapshot and its payload size.
+// keptSnapshot is a verified snapshot and its payload size, or, past
+// keptBudget, only its sealed payload (sealed): the decoded manifest and
+// entrypoint, with the positions validation reports, are most of what a
+// small package costs in memory, and are decoded again from the sealed
+// bytes when Snapshot hands the package over.
 type keptSnapshot struct {
 	pkg       *format.Package
+	sealed    *sealedFS
 	integrity string
 	size      int64
 }
 
 // keptBudget bounds the payload bytes Set keeps between resolution and
 // fetch: within it, a package resolution verified is handed over whole and
-// is not read, loaded or digested again. Past it, the snapshot is kept
-// sealed (Seal: its manifest and entrypoint, and the digest of each other
-// file, which is read again from the registry and checked when it is
-// installed), so that a large install still verifies each package once
-// while its payloads are not all held in memory.
+// is not read, loaded or digested again. Past it, only the snapshot's
+// sealed payload is kept (Seal: the bytes of its manifest and entrypoint,
+// and the digest of each other file, which is read again from the
+// registry and checked when it is installed), and the manifest and
+// entrypoint are decoded again from those bytes when it is handed over,
+// so that a large install still verifies each package once while neither
+// its payloads nor its decoded manifests are all held in memory.
 var keptBudget int64 = 8 << 20
 
-// keptSealedMax bounds how many sealed snapshots Set keeps (a few KiB
-// each); past it a snapshot is dropped after its dependencies are read,
+// keptSealedMax bounds how many sealed snapshots Set keeps (under a KiB
+// each for a small package); past it a snapshot is dropped after its dependencies are read,
 // and verified again when fetched, so memory stays bounded however many
 // packages a run resolves.
 var keptSealedMax = 16384
@@ -325,7 +332,7 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 		return
 	}
 	if s.keptSealed < keptSealedMax {
-		s.kept[k] = keptSnapshot{pkg: Seal(pkg, k.name, k.version), integrity: integrity}
+		s.kept[k] = keptSnapshot{sealed: sealFS(pkg, k.name, k.version), integrity: integrity}
 		s.keptSealed++
 	}
 }
@@ -334,7 +341,8 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 // verified package held in memory, and its integrity (Registry.Snapshot).
 // A snapshot Requirements verified during resolution is handed over, once,
 // instead of being read and digested again (sealed, past keptBudget: see
-// Sealed).
+// Sealed; its manifest and entrypoint decoded again from the verified
+// bytes it holds).
 func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*format.Package, string, error) {
 	r, ok := s.Get(registry)
 	if !ok {
@@ -354,6 +362,13 @@ func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*fo
 		}
 	}
 	s.mu.Unlock()
+	if ok && ks.sealed != nil {
+		pkg, err := ks.sealed.load()
+		if err != nil {
+			return nil, "", err
+		}
+		return pkg, ks.integrity, nil
+	}
 	if ok {
 		return ks.pkg, ks.integrity, nil
 	}

@@ -41,9 +41,21 @@ func HeldBytes(pkg *format.Package) int64 {
 // package is still exactly what was verified. A package that is not a
 // snapshot is returned unchanged.
 func Seal(pkg *format.Package, name, version string) *format.Package {
+	s := sealFS(pkg, name, version)
+	if s == nil {
+		return pkg
+	}
+	out := *pkg
+	out.FS = s
+	return &out
+}
+
+// sealFS is the payload of the snapshot pkg, sealed; nil when pkg is not a
+// snapshot.
+func sealFS(pkg *format.Package, name, version string) *sealedFS {
 	m, ok := pkg.FS.(*snapshotFS)
 	if !ok {
-		return pkg
+		return nil
 	}
 	s := &sealedFS{src: m.src, name: name, version: version, files: make([]sealedEntry, 0, len(m.MapFS))}
 	for p, f := range m.MapFS {
@@ -54,9 +66,30 @@ func Seal(pkg *format.Package, name, version string) *format.Package {
 		s.files = append(s.files, e)
 	}
 	slices.SortFunc(s.files, func(a, b sealedEntry) int { return strings.Compare(a.path, b.path) })
-	out := *pkg
-	out.FS = s
-	return &out
+	return s
+}
+
+// load decodes the sealed package again from the bytes it holds: the same
+// bytes the verification loaded, so the same package, decoded afresh
+// (positions included) for a caller that validates it. Only skill.yaml and
+// the entrypoint are read, both from memory; nothing is digested again.
+func (s *sealedFS) load() (*format.Package, error) {
+	pkg, _, err := loadChecked(s, s.name, s.version)
+	return pkg, err
+}
+
+// Reloader returns, for a sealed snapshot (Seal), the function that
+// decodes it again from the verified bytes its seal holds — skill.yaml and
+// the entrypoint, read from memory, nothing digested again — so that a
+// caller holding thousands of packages until it installs them keeps only
+// the seals and not their decoded manifests; nil for any other package.
+// The package it returns is sealed over the same seal.
+func Reloader(pkg *format.Package) func() (*format.Package, error) {
+	s, ok := pkg.FS.(*sealedFS)
+	if !ok {
+		return nil
+	}
+	return s.load
 }
 
 // Sealed reports whether pkg is a sealed snapshot (Seal).

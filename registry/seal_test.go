@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -111,5 +112,44 @@ func TestFileDigestIsTheVerifiedOne(t *testing.T) {
 		if got, ok := kd.FileDigest("missing.md"); ok {
 			t.Errorf("%T.FileDigest(missing.md) = %q, want none", fsys, got)
 		}
+	}
+}
+
+// TestReloaderDecodesTheSealedBytes: a sealed package decoded again by
+// its Reloader is the package as verified — from the bytes the seal holds,
+// whatever the registry's files say now — and is sealed over the same
+// seal, so the files it installs are still checked against the verified
+// digests.
+func TestReloaderDecodesTheSealedBytes(t *testing.T) {
+	r, pkgDir := localSample(t)
+	pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Reloader(pkg) != nil {
+		t.Errorf("Reloader of a package that is not sealed is not nil")
+	}
+	sealed := Seal(pkg, "demo-skill", "1.0.0")
+	load := Reloader(sealed)
+	if load == nil {
+		t.Fatal("Reloader(sealed) = nil")
+	}
+	os.WriteFile(filepath.Join(pkgDir, "SKILL.md"), []byte("---\nname: demo-skill\ndescription: Changed.\n---\n"), 0o644)
+	got, err := load()
+	if err != nil {
+		t.Fatalf("reload = %v", err)
+	}
+	if got == sealed || got.Entrypoint == sealed.Entrypoint {
+		t.Errorf("reload returned the sealed package itself, want a fresh decode")
+	}
+	if got.Entrypoint.Text("description") != "Demo." || got.Manifest.Name != "demo-skill" || !slices.Equal(got.Files, sealed.Files) {
+		t.Errorf("reload = %q, %q, %v; want the verified package", got.Entrypoint.Text("description"), got.Manifest.Name, got.Files)
+	}
+	if !Sealed(got) || got.FS != sealed.FS {
+		t.Errorf("reload FS = %T, want the same seal", got.FS)
+	}
+	os.WriteFile(filepath.Join(pkgDir, "references", "a.md"), []byte("# A, changed\n"), 0o644)
+	if _, err := fs.ReadFile(got.FS, "references/a.md"); codeOf(err) != CodeIntegrityMismatch {
+		t.Errorf("reloaded references/a.md changed after verification = %v, want %s", err, CodeIntegrityMismatch)
 	}
 }

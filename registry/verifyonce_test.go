@@ -282,3 +282,47 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestSetKeepsSealedUndecoded: past the budget, Set keeps only the sealed
+// payload of a snapshot, not its decoded manifest and entrypoint (most of
+// what a small package costs, thousands of times over in a large
+// resolution); Snapshot decodes them again from the verified bytes it
+// held, with the positions validation reports, not from the registry's
+// files, which may have changed, and without digesting again.
+func TestSetKeepsSealedUndecoded(t *testing.T) {
+	old := keptBudget
+	keptBudget = 10 // bytes: smaller than demo-skill
+	t.Cleanup(func() { keptBudget = old })
+	c := countDigests(t)
+	r, pkgDir := localSample(t)
+	set := NewSet(nil, r)
+	if _, err := set.Requirements(t.Context(), "team", "demo-skill", "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	ks := set.kept[keptKey{"team", "demo-skill", "1.0.0"}]
+	if ks.pkg != nil || ks.sealed == nil {
+		t.Fatalf("kept past the budget: decoded package %v, sealed payload %v; want only the sealed payload", ks.pkg != nil, ks.sealed != nil)
+	}
+	os.WriteFile(filepath.Join(pkgDir, "skill.yaml"), []byte("name: demo-skill\nversion: 1.0.0\ndescription: Changed.\nfiles: [SKILL.md]\n"), 0o644)
+	os.WriteFile(filepath.Join(pkgDir, "SKILL.md"), []byte("---\nname: demo-skill\ndescription: Changed.\n---\n"), 0o644)
+	pkg, _, err := set.Snapshot(t.Context(), "team", "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatalf("Snapshot = %v", err)
+	}
+	if got := c.get("demo-skill@1.0.0"); got != 1 {
+		t.Errorf("digests = %d, want 1", got)
+	}
+	want, _ := format.Load(samplePackage(), format.LoadOptions{})
+	if !Sealed(pkg) || pkg.Manifest == nil || pkg.Entrypoint == nil {
+		t.Fatalf("handed over Sealed = %v, manifest %v, entrypoint %v; want a sealed, decoded package", Sealed(pkg), pkg.Manifest != nil, pkg.Entrypoint != nil)
+	}
+	if pkg.Manifest.Description != "Demo." || pkg.Entrypoint.Text("description") != "Demo." || !slices.Equal(pkg.Files, want.Files) {
+		t.Errorf("handed over %q / %q, files %v; want the verified %q, files %v", pkg.Manifest.Description, pkg.Entrypoint.Text("description"), pkg.Files, "Demo.", want.Files)
+	}
+	if got, w := pkg.Manifest.Pos("description"), want.Manifest.Pos("description"); got != w || got.Line == 0 {
+		t.Errorf("manifest position of description = %v, want %v (validation reports it)", got, w)
+	}
+	if got, w := pkg.Entrypoint.Pos("description"), want.Entrypoint.Pos("description"); got != w || got.Line == 0 {
+		t.Errorf("entrypoint position of description = %v, want %v", got, w)
+	}
+}

@@ -49,6 +49,9 @@ import (
 // written.
 func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 	for i, it := range items {
+		if it.Pkg == nil && it.Load != nil {
+			continue // checked once loaded (loaded)
+		}
 		if it.Pkg == nil || it.Pkg.Name() == "" {
 			return nil, fmt.Errorf("install: item %d has no loaded package", i)
 		}
@@ -57,6 +60,25 @@ func Install(ctx context.Context, items []Item, opts Options) (*Report, error) {
 		}
 	}
 	return install(ctx, items, &opts)
+}
+
+// loaded returns item i's package, decoding it when the item has only
+// Load, with the checks Install makes of a loaded one.
+func loaded(it Item, i int) (*format.Package, error) {
+	if it.Pkg != nil {
+		return it.Pkg, nil
+	}
+	pkg, err := it.Load()
+	if err != nil {
+		return nil, err
+	}
+	if pkg == nil || pkg.Name() == "" {
+		return nil, fmt.Errorf("install: item %d has no loaded package", i)
+	}
+	if !safeName(pkg.Name()) {
+		return nil, nameError(pkg.Name())
+	}
+	return pkg, nil
 }
 
 // install is Install under the lock.
@@ -73,9 +95,12 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		pkg := it.Pkg
+		pkg, err := loaded(it, i)
+		if err != nil {
+			return rep, err
+		}
 		if opts.Release {
-			items[i].Pkg = nil // the transactions keep what staging needs
+			items[i].Pkg, items[i].Load = nil, nil // the transactions keep what staging needs
 		}
 		name := pkg.Name()
 		fsys := pkg.FS

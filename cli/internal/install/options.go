@@ -36,6 +36,11 @@ type Item struct {
 	// through Pkg.FS (a verified in-memory snapshot for registry packages,
 	// the staged folder for sources).
 	Pkg *format.Package
+	// Load, when Pkg is nil, decodes the package when Install plans it,
+	// so that a caller installing thousands of packages need not hold
+	// them all decoded until then (with Release, each is dropped once
+	// planned). Its error stops the install before anything is written.
+	Load func() (*format.Package, error)
 	// Dir is the folder the package was loaded from, read when Pkg.FS is
 	// nil; "" for a package held in memory.
 	Dir string

@@ -1,11 +1,14 @@
 package install
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // TestReleaseDropsPackages: with Options.Release, Install lets go of each
@@ -57,6 +60,62 @@ func TestStagedTransactionsDropFiles(t *testing.T) {
 			if got := readFile(t, filepath.Join(tx.stage, "SKILL.md")); got != "x\n" {
 				t.Errorf("stageAll(%d): staged SKILL.md = %q", n, got)
 			}
+		}
+	}
+}
+
+// TestInstallLoadsItemsWhenPlanned: an item with only Load is decoded when
+// Install plans it — one at a time, each dropped with Release — and
+// installs as the decoded item would; a Load that fails, or that gives a
+// package with an unsafe name, stops the install before anything is
+// written.
+func TestInstallLoadsItemsWhenPlanned(t *testing.T) {
+	w := newWorld(t)
+	var lazy []Item
+	loads := 0
+	for _, spec := range []pkgSpec{{name: "lazy-a", version: "1.0.0", extra: map[string]string{"a.md": "alpha\n"}}, {name: "lazy-b", version: "1.0.0"}} {
+		it := writePkg(t, w.base, spec)
+		pkg := it.Pkg
+		it.Pkg, it.Load = nil, func() (*format.Package, error) { loads++; return pkg, nil }
+		lazy = append(lazy, it)
+	}
+	opts := w.opts(t, agents.ScopeProject)
+	opts.Release = true
+	rep, err := Install(t.Context(), lazy, opts)
+	if err != nil {
+		t.Fatalf("Install(lazy items) = %v", err)
+	}
+	if loads != 2 || len(rep.Results) == 0 {
+		t.Errorf("Install loaded %d packages (%d results), want each of the 2 once", loads, len(rep.Results))
+	}
+	for _, it := range lazy {
+		if it.Load != nil || it.Pkg != nil {
+			t.Errorf("Install with Release kept the item's Load or package")
+		}
+	}
+	if got := readFile(t, filepath.Join(w.project, ".claude", "skills", "lazy-a", "references", "a.md")); got != "alpha\n" {
+		t.Errorf("lazy-a's a.md = %q, want %q", got, "alpha\n")
+	}
+
+	for _, tt := range []struct {
+		name string
+		load func() (*format.Package, error)
+		want string
+	}{
+		{"failing", func() (*format.Package, error) { return nil, errors.New("the seal broke") }, "the seal broke"},
+		{"unsafe name", func() (*format.Package, error) {
+			return &format.Package{Manifest: &format.Manifest{Name: "../escape", Version: "1.0.0"}}, nil
+		}, "escape"},
+	} {
+		w := newWorld(t)
+		good := writePkg(t, w.base, pkgSpec{name: "lazy-ok", version: "1.0.0"})
+		before := snapshot(t, w.project)
+		_, err := Install(t.Context(), []Item{good, {Load: tt.load}}, w.opts(t, agents.ScopeProject))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Install with a %s Load = %v, want an error naming %q", tt.name, err, tt.want)
+		}
+		if after := snapshot(t, w.project); after != before {
+			t.Errorf("Install with a %s Load wrote to the project:\n%s\nwant\n%s", tt.name, after, before)
 		}
 	}
 }

@@ -25,8 +25,18 @@ func TestNeedsAgentVersions(t *testing.T) {
 		{[]install.Item{pkg(), pkg(format.AgentCompat{ID: "codex", MinVersion: "0.5.0"})}, true},
 	}
 	for i, tt := range tests {
-		if got := needsAgentVersions(tt.items); got != tt.want {
+		var fs []fetched
+		for _, it := range tt.items {
+			fs = append(fs, fetched{item: it})
+		}
+		if got := needsAgentVersions(fs); got != tt.want {
 			t.Errorf("needsAgentVersions(case %d) = %v, want %v", i, got, tt.want)
 		}
+	}
+	// A package past the held budget is only sealed when apply runs
+	// (Pkg nil, decoded again by install): fetch recorded what it sets.
+	sealed := []fetched{{item: install.Item{Load: func() (*format.Package, error) { return nil, nil }}, agentVersions: true}}
+	if !needsAgentVersions(sealed) {
+		t.Errorf("needsAgentVersions(a sealed package with a minVersion) = false, want true")
 	}
 }

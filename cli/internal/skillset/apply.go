@@ -24,13 +24,14 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 	var rep *install.Report
 	var states map[string]bool
 	put := func() error {
+		agentVersions := needsAgentVersions(fs)
 		items := make([]install.Item, len(order))
 		for i, k := range order {
 			// Install drops each decoded package once it is planned
 			// (Options.Release); nothing after it needs them.
-			items[i], fs[k].item.Pkg = fs[k].item, nil
+			items[i], fs[k].item.Pkg, fs[k].item.Load = fs[k].item, nil, nil
 		}
-		if opts.AgentVersions == nil && needsAgentVersions(items) {
+		if opts.AgentVersions == nil && agentVersions {
 			// compatibility.agents[].minVersion is checked against what
 			// detection reads; only read when a package sets one.
 			opts.AgentVersions = p.ws.AgentVersions(p.ctx, p.Agents, p.reports, p.Env)
@@ -241,15 +242,10 @@ func sortResults(rep *install.Report, fs []fetched) {
 
 // needsAgentVersions reports whether a package to install limits an agent
 // by version (compatibility.agents[].minVersion).
-func needsAgentVersions(items []install.Item) bool {
-	for _, it := range items {
-		if it.Pkg == nil || it.Pkg.Manifest == nil {
-			continue
-		}
-		for _, a := range it.Pkg.Manifest.Compatibility.Agents {
-			if a.MinVersion != "" {
-				return true
-			}
+func needsAgentVersions(fs []fetched) bool {
+	for _, f := range fs {
+		if f.agentVersions || limitsAgentVersions(f.item.Pkg) {
+			return true
 		}
 	}
 	return false

@@ -238,10 +238,12 @@ func pronoun(names []string) string {
 func (p *op) wantedStates(fs []fetched) (map[string]bool, error) {
 	out := map[string]bool{}
 	var unlocked []string
+	seen := map[string]bool{} // not slices.Contains: a run may hold 10,000 packages
 	for _, f := range fs {
 		if e, ok := p.lockedEntry(f.name); ok {
 			out[f.name] = e.Disabled
-		} else if !slices.Contains(unlocked, f.name) {
+		} else if !seen[f.name] {
+			seen[f.name] = true
 			unlocked = append(unlocked, f.name)
 		}
 	}
@@ -267,8 +269,10 @@ func (p *op) wantedStates(fs []fetched) (map[string]bool, error) {
 // join rep's.
 func (p *op) switchStates(rep *install.Report, states map[string]bool, force, dryRun bool) error {
 	var names []string
+	seen := map[string]bool{} // not slices.Contains: a run may hold 10,000 packages
 	for _, r := range rep.Results {
-		if r.Root != "" && !slices.Contains(names, r.Name) {
+		if r.Root != "" && !seen[r.Name] {
+			seen[r.Name] = true
 			names = append(names, r.Name)
 		}
 	}
@@ -285,15 +289,20 @@ func (p *op) switchStates(rep *install.Report, states map[string]bool, force, dr
 	}
 	flip := map[bool][]string{}
 	var stays []string
+	staying, flipping := map[string]bool{}, map[string]bool{}
 	for _, in := range found {
 		if in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
 			continue
 		}
 		want := states[in.Name]
-		if want && !slices.Contains(stays, in.Name) {
+		if want && !staying[in.Name] {
+			staying[in.Name] = true
 			stays = append(stays, in.Name)
 		}
-		if in.Disabled != want && !slices.Contains(flip[want], in.Name) {
+		// A name flips one way only: it is in flip[want] for the one want
+		// states has for it.
+		if in.Disabled != want && !flipping[in.Name] {
+			flipping[in.Name] = true
 			flip[want] = append(flip[want], in.Name)
 		}
 	}

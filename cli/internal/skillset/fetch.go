@@ -18,10 +18,16 @@ import (
 	"github.com/agent-skills/agent-skills/validate"
 )
 
-// fetched is a verified payload in a temporary folder.
+// fetched is a verified package to install: decoded (item.Pkg), or past
+// the held budget only sealed, decoded again when install plans it
+// (item.Load).
 type fetched struct {
 	want
 	item install.Item
+	// agentVersions says the package limits an agent by version
+	// (compatibility.agents[].minVersion): install then needs the
+	// versions detection reads.
+	agentVersions bool
 }
 
 // fetch reads and verifies every wanted package into memory (a snapshot
@@ -42,9 +48,10 @@ type fetched struct {
 func (p *op) fetch(wants []want) ([]fetched, error) {
 	defer p.progress.Done()
 	type result struct {
-		item  install.Item
-		diags format.Diagnostics
-		err   error
+		item          install.Item
+		diags         format.Diagnostics
+		err           error
+		agentVersions bool
 	}
 	res := make([]result, len(wants))
 	var (
@@ -69,10 +76,12 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		for i := take(); i >= 0; i = take() {
 			w := wants[i]
 			item, diags, err := p.fetchOne(w, vopts)
+			var agentVersions bool
 			if err == nil {
-				item.Pkg = keepWithin(item.Pkg, w, &held)
+				agentVersions = limitsAgentVersions(item.Pkg)
+				item = keepWithin(item, w, &held)
 			}
-			res[i] = result{item, diags, err}
+			res[i] = result{item, diags, err, agentVersions}
 			mu.Lock()
 			if err != nil && i < failed {
 				failed = i
@@ -94,7 +103,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 	}
 	wg.Wait()
 
-	var out []fetched
+	out := make([]fetched, 0, len(wants))
 	var invalid []string
 	for i, w := range wants {
 		r := res[i]
@@ -107,7 +116,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 			continue
 		}
 		p.out.warned(w.name+"@"+w.version, warningsOnly(r.diags))
-		out = append(out, fetched{want: w, item: r.item})
+		out = append(out, fetched{want: w, item: r.item, agentVersions: r.agentVersions})
 	}
 	switch len(invalid) {
 	case 0:
@@ -125,29 +134,52 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 
 // fetchHeldBudget bounds the payload bytes the fetched packages hold in
 // memory until they are installed. Past it, a package is sealed
-// (registry.Seal): only its manifest and entrypoint stay in memory, and
-// the installer reads its other files again from the registry, each
-// checked against the digest the verification computed, so memory stays
+// (registry.Seal): only the bytes of its manifest and entrypoint stay in
+// memory, and the installer reads its other files again from the
+// registry, each checked against the digest the verification computed;
+// the decoded package is dropped once validated and decoded again from
+// those bytes when install plans it (registry.Reloader), so memory stays
 // flat however many packages a run installs.
 var fetchHeldBudget int64 = 8 << 20
 
-// keepWithin returns pkg, or pkg sealed when holding it would pass
-// fetchHeldBudget. A package the registry set handed over sealed (past
-// its own budget) is returned as it is, with coded errors.
-func keepWithin(pkg *format.Package, w want, held *atomic.Int64) *format.Package {
-	if registry.Sealed(pkg) {
-		out := *pkg
-		out.FS = codedFS{pkg.FS}
-		return &out
+// keepWithin returns it, or, when holding its package would pass
+// fetchHeldBudget, it with only the package's seal (see fetched). A
+// package the registry set handed over sealed (past its own budget) is
+// only sealed too. The seal's reads report coded errors.
+func keepWithin(it install.Item, w want, held *atomic.Int64) install.Item {
+	pkg := it.Pkg
+	if !registry.Sealed(pkg) {
+		size := registry.HeldBytes(pkg)
+		if size == 0 || held.Add(size) <= fetchHeldBudget {
+			return it
+		}
+		held.Add(-size)
+		pkg = registry.Seal(pkg, w.name, w.version)
 	}
-	size := registry.HeldBytes(pkg)
-	if size == 0 || held.Add(size) <= fetchHeldBudget {
-		return pkg
+	reload := registry.Reloader(pkg)
+	it.Pkg, it.Load = nil, func() (*format.Package, error) {
+		pkg, err := reload()
+		if err != nil {
+			return nil, coded(err)
+		}
+		pkg.FS = codedFS{pkg.FS}
+		return pkg, nil
 	}
-	held.Add(-size)
-	sealed := registry.Seal(pkg, w.name, w.version)
-	sealed.FS = codedFS{sealed.FS}
-	return sealed
+	return it
+}
+
+// limitsAgentVersions reports whether pkg limits an agent by version
+// (compatibility.agents[].minVersion).
+func limitsAgentVersions(pkg *format.Package) bool {
+	if pkg == nil || pkg.Manifest == nil {
+		return false
+	}
+	for _, a := range pkg.Manifest.Compatibility.Agents {
+		if a.MinVersion != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // codedFS reports a registry error met while a file is read (a sealed

@@ -48,6 +48,11 @@ func (p *op) keepLocal(fs []fetched) ([]fetched, error) {
 		}
 		mem := fstest.MapFS{}
 		pkg := f.item.Pkg
+		if pkg == nil { // past the held budget: only sealed (see fetched)
+			if pkg, err = f.item.Load(); err != nil {
+				return nil, err
+			}
+		}
 		for _, name := range pkg.Files {
 			data, err := fs2bytes(pkg.FS, name)
 			if err != nil {
@@ -69,7 +74,7 @@ func (p *op) keepLocal(fs []fetched) ([]fetched, error) {
 		}
 		slices.Sort(kept)
 		p.info("%s: keeping your version of %s", f.name, strings.Join(kept, ", "))
-		fs[i].item.Pkg = np
+		fs[i].item.Pkg, fs[i].item.Load = np, nil
 	}
 	return fs, nil
 }

@@ -3,7 +3,6 @@ package skillset
 import (
 	"errors"
 	"fmt"
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"io"
 	"io/fs"
 	"maps"
@@ -13,6 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 
 	"github.com/agent-skills/agent-skills/registry"
 )
@@ -114,7 +116,16 @@ func TestInstallPastTheHeldBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	var held atomic.Int64
-	sealed := keepWithin(pkg, want{name: "held-a", version: "1.0.0"}, &held)
+	// Past the budget the item keeps only the seal; the package is
+	// decoded again from it when install plans it.
+	it := keepWithin(install.Item{Pkg: pkg}, want{name: "held-a", version: "1.0.0"}, &held)
+	if it.Pkg != nil || it.Load == nil {
+		t.Fatalf("keepWithin over budget kept the decoded package (%v) / no Load (%v), want only the seal", it.Pkg != nil, it.Load == nil)
+	}
+	sealed, err := it.Load()
+	if err != nil || sealed.Name() != "held-a" {
+		t.Fatalf("Load of the sealed item = %v, %v; want held-a", sealed, err)
+	}
 	if registry.HeldBytes(sealed) != 0 || held.Load() != 0 {
 		t.Fatalf("keepWithin over budget held %d bytes (%d counted), want a sealed package", registry.HeldBytes(sealed), held.Load())
 	}
@@ -124,7 +135,14 @@ func TestInstallPastTheHeldBudget(t *testing.T) {
 	}
 	// A package the registry set handed over sealed (past its own
 	// budget) is kept as it is, with coded errors too.
-	handed := keepWithin(registry.Seal(pkg, "held-a", "1.0.0"), want{name: "held-a", version: "1.0.0"}, &held)
+	handedItem := keepWithin(install.Item{Pkg: registry.Seal(pkg, "held-a", "1.0.0")}, want{name: "held-a", version: "1.0.0"}, &held)
+	if handedItem.Pkg != nil || handedItem.Load == nil {
+		t.Fatalf("keepWithin of a package handed over sealed kept the decoded package, want only the seal")
+	}
+	handed, err := handedItem.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := fs.ReadFile(handed.FS, "references/a.md"); codeOf(err) != registry.CodeIntegrityMismatch || held.Load() != 0 {
 		t.Errorf("reading a changed file of a package handed over sealed = %v (%s, %d bytes counted), want %s", err, codeOf(err), held.Load(), registry.CodeIntegrityMismatch)
 	}
