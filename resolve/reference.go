@@ -125,3 +125,22 @@ func exactVersion(r string) string {
 	}
 	return s
 }
+
+// Satisfies reports whether version lies in the range r (a semver range,
+// an exact version, "latest" or empty; empty, "latest" and "*" admit
+// every version, a pre-release too). A range or version that does not
+// parse is an error.
+func Satisfies(version, r string) (bool, error) {
+	v, err := semver.StrictNewVersion(version)
+	if err != nil {
+		return false, fmt.Errorf("version %q: %w", version, err)
+	}
+	if normRange(r) == "*" {
+		return true, nil
+	}
+	c, err := parseRange(r)
+	if err != nil {
+		return false, fmt.Errorf("range %q: %w", r, err)
+	}
+	return c.Check(v), nil
+}

@@ -66,3 +66,32 @@ func FuzzParseReference(f *testing.F) {
 		}
 	})
 }
+
+func TestSatisfies(t *testing.T) {
+	for _, tc := range []struct {
+		version, rng string
+		want         bool
+	}{
+		{"1.2.0", "^1.2.0", true},
+		{"1.9.3", "^1.2.0", true},
+		{"2.0.0", "^1.2.0", false},
+		{"1.1.9", "^1.2.0", false},
+		{"1.2.0", "1.2.0", true},
+		{"1.2.1", "=1.2.0", false},
+		{"0.0.0-local-699a54e065fd", "", true},
+		{"0.0.0-local-699a54e065fd", "latest", true},
+		{"0.0.0-local-699a54e065fd", "*", true},
+		{"0.0.0-local-699a54e065fd", "^1.0.0", false},
+	} {
+		got, err := Satisfies(tc.version, tc.rng)
+		if err != nil || got != tc.want {
+			t.Errorf("Satisfies(%q, %q) = %v, %v; want %v", tc.version, tc.rng, got, err, tc.want)
+		}
+	}
+	if _, err := Satisfies("1.2", "^1"); err == nil {
+		t.Error("Satisfies accepted a version that is not strict semver")
+	}
+	if _, err := Satisfies("1.2.0", "^^1"); err == nil {
+		t.Error("Satisfies accepted a malformed range")
+	}
+}

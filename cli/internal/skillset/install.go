@@ -127,12 +127,12 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	for _, ref := range refs {
 		named[ref.Name] = true
 	}
-	for _, f := range srcFetched {
-		if m := f.item.Pkg.Manifest; m != nil && !r.NoDeps {
-			for _, d := range m.Dependencies {
-				refs = append(refs, resolve.Reference{Name: d.Name, Range: d.Version})
-			}
+	if !r.NoDeps {
+		deps, err := sourceDependencyRefs(srcFetched)
+		if err != nil {
+			return p.out, err
 		}
+		refs = append(refs, deps...)
 	}
 	var plan *resolve.Plan
 	var wants []want
@@ -181,6 +181,62 @@ func noneInstallable(skipped []Skip) error {
 		Message: fmt.Sprintf("none of the %d skills --skill '*' chose can be installed (%s); nothing was installed", len(skipped), strings.Join(names, ", ")),
 		Detail:  []string{"each skill's reasons are listed above"},
 		Try:     []string{"report the problems to the skills' maintainers"}}
+}
+
+// sourceDependencyRefs returns the dependencies of the source packages
+// that the registries must resolve. A dependency that another package of
+// the same install's sources provides is that package — a collection that
+// ships a skill and the skill it depends on installs each once — and is
+// recorded as the dependency's version here; when its version is outside
+// the range the dependent asks for, the install is refused, since one
+// name cannot be installed twice.
+func sourceDependencyRefs(srcFetched []fetched) ([]resolve.Reference, error) {
+	provided := map[string]string{}
+	for _, f := range srcFetched {
+		provided[f.name] = f.version
+	}
+	var refs []resolve.Reference
+	for i, f := range srcFetched {
+		m := f.item.Pkg.Manifest
+		if m == nil {
+			continue
+		}
+		for _, d := range m.Dependencies {
+			v, ok := provided[d.Name]
+			if !ok {
+				refs = append(refs, resolve.Reference{Name: d.Name, Range: d.Version})
+				continue
+			}
+			if in, err := resolve.Satisfies(v, d.Version); err != nil || !in {
+				return nil, &askerr.Error{Code: resolve.CodeDependencyConflict,
+					Message: fmt.Sprintf("%s needs %s %s, but the %s installed from the same sources is %s", f.name, d.Name, rangeText(d.Version), d.Name, v),
+					Detail:  []string{fmt.Sprintf("%s comes from %s; %s from %s", f.name, f.source, d.Name, sourceOf(srcFetched, d.Name))},
+					Try:     []string{fmt.Sprintf("leave %s out of --skill to install it from the registries, or ask the maintainers to align the versions", d.Name)},
+					Err:     err}
+			}
+			srcFetched[i].deps[d.Name] = v
+			srcFetched[i].item.Dependencies[d.Name] = v
+		}
+	}
+	return refs, nil
+}
+
+// rangeText shows a dependency's range; an empty one admits any version.
+func rangeText(r string) string {
+	if r == "" {
+		return "(any version)"
+	}
+	return r
+}
+
+// sourceOf names the source the package called name was fetched from.
+func sourceOf(srcFetched []fetched, name string) string {
+	for _, f := range srcFetched {
+		if f.name == name {
+			return f.source
+		}
+	}
+	return ""
 }
 
 // sourceDependencies records, for each source package, the versions the
