@@ -626,7 +626,9 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
-	m.v.wrote(t.root, t.name+".json", data, t.rec)
+	// The view keeps the receipt itself: nothing changes it after the
+	// commit, and an install of thousands holds one copy, not two.
+	m.v.wroteOwn(t.root, t.name+".json", data, t.rec)
 	s.root(t.root)
 	s.add(p)
 	return nil
