@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"testing"
 
@@ -65,5 +66,13 @@ func TestEncodeMatchesJSON(t *testing.T) {
 	}
 	if got, want := runJournalData(nil), []byte(`{"schemaVersion":1,"entries":[]}`); !bytes.Equal(got, want) {
 		t.Errorf("runJournalData(nil) = %s, want %s", got, want)
+	}
+}
+
+func TestModeString(t *testing.T) {
+	for m, want := range map[fs.FileMode]string{0o644: "0644", 0o755: "0755", 0o600: "0600", 0o4755: "0755", 0o7: "0007"} {
+		if got := modeString(m); got != want {
+			t.Errorf("modeString(%o) = %q, want %q", m, got, want)
+		}
 	}
 }
