@@ -628,7 +628,7 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 	}
 	// The view keeps the receipt itself: nothing changes it after the
 	// commit, and an install of thousands holds one copy, not two.
-	m.v.wroteOwn(t.root, t.name+".json", data, t.rec)
+	m.v.wrote(t.root, t.name+".json", data, t.rec)
 	s.root(t.root)
 	s.add(p)
 	return nil
