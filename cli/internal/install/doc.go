@@ -58,17 +58,19 @@
 // run journal is one file per root, created in place (O_EXCL), since one
 // that does not parse was being written before any swap of its run; it
 // is removed after the last commit's sync, or once every transaction of
-// its root is undone; every receipt is written to a temporary
-// file (O_EXCL) and renamed into place — with RENAME_NOREPLACE where there
-// was none — so that a receipt file is never written through and no
-// instant shows a torn one; the receipts of each root are written on a
-// goroutine of their own, the fault-injection hook still called on the
-// caller's. Planning (layouts, receipts read, destinations inspected)
-// runs per item on up to four goroutines and staging per transaction on
-// up to four, taken in order, so output and errors are a serial run's;
-// the swaps run one after the other. Each call lists a root's receipts folder once
+// its root is undone; a receipt where there was none is
+// created in place (O_EXCL), since until its pending receipt is removed,
+// after the sync that follows the receipts, recovery and Scan take the
+// receipt from the pending one whenever the new files are in place; a
+// receipt that replaces another, or a receipt-only transaction's, goes
+// through a temporary file renamed over it, so that a receipt file is
+// never written through. Each call lists a root's receipts folder once
 // and opens only the receipts listed, once each (Options.Memo carries that
-// from one call to the next under the run lock).
+// from one call to the next under the run lock). Planning (layouts,
+// receipts read, destinations inspected) runs per item on up to four
+// goroutines, and staging per transaction on up to four, taken in order,
+// so that output and errors are a serial run's; the swaps and the commits
+// run one after the other.
 //
 // Syncing uses one syncfs(2) per file system and phase on Linux, an fsync
 // per file and folder elsewhere. An error in any step, or a hook that

@@ -85,9 +85,6 @@ func run(txns []*txn, opts *Options) (err error) {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	// The swaps run one after the other: with the rename-aside fallback
-	// a swap is two renames, and a destination is missing between them,
-	// which only a crash inside that swap may show.
 	for _, t := range txns {
 		if err := hookAt(opts, PointBeforeSwap); err != nil {
 			return err
@@ -103,18 +100,16 @@ func run(txns []*txn, opts *Options) (err error) {
 	if err := s.flush(); err != nil {
 		return err
 	}
-	// The receipts of each root are written on a goroutine of their own
-	// (perRoot): each root's receipts folder is one folder, whose entries
-	// the kernel creates under that folder's own lock. A commit is a
-	// rename of a complete file, so no instant shows a torn receipt.
-	if err := m.premake(txns); err != nil {
-		return err
-	}
-	err = perRoot(txns, opts, &s, PointBeforeReceipt, PointAfterReceipt, func(t *txn, s *syncer) error {
-		return t.commit(s, &m)
-	})
-	if err != nil {
-		return err
+	for _, t := range txns {
+		if err := hookAt(opts, PointBeforeReceipt); err != nil {
+			return err
+		}
+		if err := t.commit(&s, &m); err != nil {
+			return err
+		}
+		if err := hookAt(opts, PointAfterReceipt); err != nil {
+			return err
+		}
 	}
 	if err := s.flush(); err != nil {
 		return err
@@ -195,152 +190,6 @@ func stageAll(txns []*txn, s *syncer) error {
 	}
 	return nil
 }
-
-// perRoot runs step on every transaction, with the hook called at
-// before and after each, and stops at the first error: the transactions
-// of each root in their order, the roots on a goroutine each when there
-// are several and the machine has more than one processor. The hook is
-// always called on the caller's goroutine, which serves the workers'
-// calls in turn, so that a hook that panics or calls runtime.Goexit ends
-// the caller, as it does without workers; the workers are stopped first.
-// Every transaction before the first one in order that fails is run, as
-// one loop would, and that one's error is returned; what later ones did,
-// the caller's undo reverses, as it does what earlier ones did. A panic in a worker is re-raised here once
-// every worker stopped.
-func perRoot(txns []*txn, opts *Options, s *syncer, before, after string, step func(t *txn, s *syncer) error) error {
-	var roots []string
-	byRoot := map[string][]int{}
-	for i, t := range txns {
-		if _, ok := byRoot[t.root]; !ok {
-			roots = append(roots, t.root)
-		}
-		byRoot[t.root] = append(byRoot[t.root], i)
-	}
-	if len(roots) < 2 || runtime.GOMAXPROCS(0) < 2 {
-		for _, t := range txns {
-			if err := hookAt(opts, before); err != nil {
-				return err
-			}
-			if err := step(t, s); err != nil {
-				return err
-			}
-			if err := hookAt(opts, after); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	type hookCall struct {
-		point string
-		reply chan error
-	}
-	calls := make(chan hookCall)
-	abort := make(chan struct{})
-	errs := make([]error, len(txns))
-	subs := make([]syncer, len(roots))
-	// failedAt is the first transaction in order that failed: a worker
-	// stops before any later one, and runs every earlier one, as one loop
-	// would have, so the error returned does not depend on the timing.
-	var failedAt atomic.Int64
-	failedAt.Store(int64(len(txns)))
-	fail := func(i int) {
-		for {
-			cur := failedAt.Load()
-			if int64(i) >= cur || failedAt.CompareAndSwap(cur, int64(i)) {
-				return
-			}
-		}
-	}
-	var panicked atomic.Value
-	var wg sync.WaitGroup
-	for g, root := range roots {
-		reply := make(chan error, 1)
-		hook := func(point string) error {
-			if opts.Hook == nil {
-				return nil
-			}
-			select {
-			case calls <- hookCall{point, reply}:
-			case <-abort:
-				return errInterrupted
-			}
-			select {
-			case err := <-reply:
-				return err
-			case <-abort:
-				// The hook did not return: it panicked or called
-				// runtime.Goexit on the caller's goroutine.
-				return errInterrupted
-			}
-		}
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					panicked.CompareAndSwap(nil, r)
-					fail(-1)
-				}
-			}()
-			for _, i := range byRoot[root] {
-				if failedAt.Load() < int64(i) {
-					return
-				}
-				err := hook(before)
-				if err == nil {
-					err = step(txns[i], &subs[g])
-				}
-				if err == nil {
-					err = hook(after)
-				}
-				if err != nil {
-					errs[i] = err
-					fail(i)
-					return
-				}
-			}
-		})
-	}
-	finished := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(finished)
-	}()
-	served := false
-	defer func() {
-		if !served {
-			// The hook panicked or called runtime.Goexit: stop the
-			// workers before the caller undoes what they did.
-			close(abort)
-			<-finished
-			for i := range subs {
-				s.merge(&subs[i])
-			}
-		}
-	}()
-	for waiting := true; waiting; {
-		select {
-		case c := <-calls:
-			c.reply <- hookAt(opts, c.point)
-		case <-finished:
-			waiting = false
-		}
-	}
-	served = true
-	for i := range subs {
-		s.merge(&subs[i])
-	}
-	if r := panicked.Load(); r != nil {
-		panic(r)
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// errInterrupted stops a worker whose caller is unwinding.
-var errInterrupted = errors.New("install interrupted")
 
 // hookAt calls the fault-injection hook for point.
 func hookAt(opts *Options, point string) error {

@@ -455,20 +455,6 @@ func (m *madeDirs) receipts(root string) error { return m.make(root, "receipts")
 // staging makes root's staging folder unless this run did already.
 func (m *madeDirs) staging(root string) error { return m.make(root, "staging") }
 
-// premake makes, before the commits run on a goroutine per root
-// (perRoot), the receipts folder of every root where a receipt is
-// written that this run has not made yet, so that they only read m.
-func (m *madeDirs) premake(txns []*txn) error {
-	for _, t := range txns {
-		if t.rec != nil {
-			if err := m.receipts(t.root); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 func (m *madeDirs) make(root, sub string) error {
 	key := filepath.Join(root, sub)
 	if m.done[key] {
@@ -486,18 +472,13 @@ func (m *madeDirs) make(root, sub string) error {
 
 // writeReplace writes data to p through a temporary file renamed over it,
 // so that p is never seen half-written. Durability is the syncer's job.
-func writeReplace(p string, data []byte) error { return writeRenamed(p, data, renameRaw) }
-
-// writeRenamed writes data to a temporary file beside p
-// (.<base>.tmp-<16 hex digits>, which recovery removes) and renames it to
-// p with rename.
-func writeRenamed(p string, data []byte, rename func(from, to string) error) error {
+func writeReplace(p string, data []byte) error {
 	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp-"+newID())
 	if err := writeNew(tmp, data, 0o644); err != nil {
 		removeFile(tmp)
 		return err
 	}
-	if err := rename(tmp, p); err != nil {
+	if err := renameRaw(tmp, p); err != nil {
 		removeFile(tmp)
 		return err
 	}
@@ -617,7 +598,7 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 	t.rjson = nil
 	err := errExist
 	if t.pending && t.oldReceipt == nil {
-		err = writeRenamed(p, data, renameNoReplace)
+		err = writeNew(p, data, 0o644)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		err = writeReplace(p, data)
