@@ -245,6 +245,7 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 	}
 	hashes := map[string]string{}
 	shared := map[string]*sharedFile{}
+	contents := map[string]knownContent{}
 	for _, tgt := range plan.Targets {
 		var pt targetPlan
 		readers := pick(compatible, tgt.Readers)
@@ -259,7 +260,7 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 		}
 		dest := tgt.Dest(name)
 		pt.dest = dest
-		pt.err = planTarget(&pt, tgt, layout, dest, it, opts, dg, fsys, hashes, shared, base, now)
+		pt.err = planTarget(&pt, tgt, layout, dest, it, opts, dg, fsys, hashes, shared, contents, base, now)
 		p.targets = append(p.targets, pt)
 		if pt.err != nil {
 			return p
@@ -270,11 +271,11 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 
 // planTarget fills pt, the plan of one item for the root of tgt whose
 // destination dest is the item's alone.
-func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest string, it Item, opts *Options, dg *format.Digester, fsys fs.FS, hashes map[string]string, shared map[string]*sharedFile, base Result, now string) error {
+func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest string, it Item, opts *Options, dg *format.Digester, fsys fs.FS, hashes map[string]string, shared map[string]*sharedFile, contents map[string]knownContent, base Result, now string) error {
 	name := base.Name
 	disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
 	place := placeOf(dest, tgt.Shape, disabled)
-	files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared)
+	files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared, contents)
 	if err != nil {
 		return err
 	}
@@ -530,12 +531,23 @@ type knownDigests interface {
 	FileDigest(name string) (string, bool)
 }
 
+// knownContent is a file a layout synthesised for one of a package's
+// roots (skill.yaml for a SKILL.md-only source, agents/openai.yaml), and
+// its digest.
+type knownContent struct {
+	data   []byte
+	digest string
+}
+
 // project turns a layout into the files to stage and their receipt
 // records. A file-shaped layout's single entry is recorded under the
 // destination's own name. hashes caches the digests of package files
-// copied into several roots, and shared their small files' bytes (see
-// sharedFile).
-func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile) ([]stagedFile, []fileRecord, error) {
+// copied into several roots, shared their small files' bytes (see
+// sharedFile), and contents the files synthesised for an earlier root:
+// a root whose layout synthesises the same bytes at the same path keeps
+// that copy and its digest, so that a package planned into two roots
+// holds its skill.yaml once until it is staged.
+func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile, contents map[string]knownContent) ([]stagedFile, []fileRecord, error) {
 	files := make([]stagedFile, 0, len(l.Entries))
 	recs := make([]fileRecord, 0, len(l.Entries))
 	for _, e := range l.Entries {
@@ -575,6 +587,8 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				}
 				hashes[e.CopyFrom] = digest
 			}
+		} else if kc, ok := contents[e.Path]; ok && bytes.Equal(kc.data, e.Content) {
+			f.content, digest = kc.data, kc.digest
 		} else {
 			f.content = e.Content
 			d, err := dg.FileDigest(bytes.NewReader(e.Content))
@@ -582,6 +596,7 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				return nil, nil, err
 			}
 			digest = d
+			contents[e.Path] = knownContent{data: e.Content, digest: d}
 		}
 		files = append(files, f)
 		recs = append(recs, fileRecord{Path: f.rel, Digest: digest, Mode: modeString(f.perm)})
