@@ -66,7 +66,11 @@
 // through a temporary file renamed over it, so that a receipt file is
 // never written through. Each call lists a root's receipts folder once
 // and opens only the receipts listed, once each (Options.Memo carries that
-// from one call to the next under the run lock).
+// from one call to the next under the run lock). Planning (layouts,
+// receipts read, destinations inspected) runs per item on up to four
+// goroutines, and staging per transaction on up to four, taken in order,
+// so that output and errors are a serial run's; the swaps and the commits
+// run one after the other.
 //
 // Syncing uses one syncfs(2) per file system and phase on Linux, an fsync
 // per file and folder elsewhere. An error in any step, or a hook that

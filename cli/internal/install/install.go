@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -88,97 +91,43 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 		return rep, err
 	}
 	now := opts.now().UTC().Format(time.RFC3339)
+	plans, err := planAll(ctx, items, opts, dg, now)
+	if err != nil {
+		return rep, err
+	}
+	// The plans are taken in the order of the items, as one loop over
+	// them would: the report and the first error do not depend on which
+	// goroutine planned what.
 	var txns []*txn
 	var refused, blocked []Result
 	dests := map[string]string{}
-	for i, it := range items {
-		if err := ctx.Err(); err != nil {
-			return rep, err
+	for _, p := range plans {
+		if p.err != nil {
+			return rep, p.err
 		}
-		pkg, err := loaded(it, i)
-		if err != nil {
-			return rep, err
-		}
-		if opts.Release {
-			items[i].Pkg, items[i].Load = nil, nil // the transactions keep what staging needs
-		}
-		name := pkg.Name()
-		fsys := pkg.FS
-		if fsys == nil {
-			fsys = os.DirFS(it.Dir)
-		}
-		base := Result{Name: name, Version: pkg.Version(), Kind: pkg.Kind, Role: it.Role}
-		compatible, skips := compatibleAgents(pkg, opts.Agents, opts.AgentVersions)
-		for _, s := range skips {
-			r := base
-			r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
-			rep.Results = append(rep.Results, r)
-		}
-		plan := agents.PlanRoots(compatible, pkg.Kind, opts.Scope, opts.Env)
-		for _, s := range plan.Skips {
-			r := base
-			r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
-			rep.Results = append(rep.Results, r)
-		}
-		for _, d := range plan.Duplicates {
-			rep.Duplicates = append(rep.Duplicates, Duplicate{Name: name, Duplicate: d})
-		}
-		hashes := map[string]string{}
-		shared := map[string]*sharedFile{}
-		for _, tgt := range plan.Targets {
-			readers := pick(compatible, tgt.Readers)
-			layout, err := agents.LayoutForRoot(pkg, readers)
-			if err != nil {
-				return rep, err
+		rep.Results = append(rep.Results, p.skips...)
+		rep.Duplicates = append(rep.Duplicates, p.dups...)
+		for _, pt := range p.targets {
+			if pt.layoutErr != nil {
+				return rep, pt.layoutErr
 			}
-			if err := layout.Check(tgt.Shape); err != nil {
-				return rep, err
+			if other, ok := dests[pt.dest]; ok {
+				return rep, fmt.Errorf("install: %s and %s both install to %s", other, p.name, pt.dest)
 			}
-			dest := tgt.Dest(name)
-			if other, ok := dests[dest]; ok {
-				return rep, fmt.Errorf("install: %s and %s both install to %s", other, name, dest)
+			dests[pt.dest] = p.name
+			if pt.err != nil {
+				return rep, pt.err
 			}
-			dests[dest] = name
-			disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
-			place := placeOf(dest, tgt.Shape, disabled)
-			files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared)
-			if err != nil {
-				return rep, err
+			switch {
+			case pt.blocked:
+				blocked = append(blocked, pt.r)
+			case pt.r.Outcome == OutcomeRefused:
+				refused = append(refused, pt.r)
+			case pt.t != nil:
+				txns = append(txns, pt.t)
+				pt.t.share()
 			}
-			r := base
-			r.Root, r.Dest, r.Readers = tgt.Root, place, slices.Clone(tgt.Readers)
-			if disabled {
-				if f := ambiguousName(recs, tgt.Shape); f != "" {
-					r.Outcome, r.Reason = OutcomeRefused, fmt.Sprintf("it is disabled here, and the new version has a file named %s, which a disabled SKILL.md would be named too", f)
-					blocked = append(blocked, r)
-					rep.Results = append(rep.Results, r)
-					continue
-				}
-				files, recs = hideFiles(files, recs, tgt.Shape)
-			}
-			t := &txn{
-				kind: txnWrite, root: tgt.Root, name: name, dest: place, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
-				rec: &receipt{
-					SchemaVersion: receiptSchema, Name: name, Version: pkg.Version(), Kind: pkg.Kind,
-					Shape: tgt.Shape, Registry: it.Registry, Source: it.Source, Subpath: it.Subpath, Resolved: it.Resolved, Integrity: it.Integrity,
-					Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
-					Disabled: disabled,
-				},
-			}
-			for _, f := range recs {
-				r.Files = append(r.Files, f.Path)
-			}
-			keep, err := classify(t, dest, &r, opts, dg)
-			if err != nil {
-				return rep, err
-			}
-			if r.Outcome == OutcomeRefused {
-				refused = append(refused, r)
-			} else if keep {
-				txns = append(txns, t)
-				t.share()
-			}
-			rep.Results = append(rep.Results, r)
+			rep.Results = append(rep.Results, pt.r)
 		}
 	}
 	if len(refused) > 0 {
@@ -191,6 +140,201 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 		return rep, nil
 	}
 	return rep, run(txns, opts)
+}
+
+// itemPlan is what planning one item gives: its skips and duplicates,
+// and a plan per root, or the error that stopped it.
+type itemPlan struct {
+	name    string
+	skips   []Result
+	dups    []Duplicate
+	targets []targetPlan
+	err     error
+}
+
+// targetPlan is one item's plan for one root: its result and, when it
+// writes anything, its transaction. layoutErr is an error met before the
+// destination is known to be the item's alone, err one met after.
+type targetPlan struct {
+	dest      string
+	layoutErr error
+	err       error
+	r         Result
+	blocked   bool
+	t         *txn
+}
+
+// planWorkers bounds the goroutines that plan items at once.
+const planWorkers = 4
+
+// planAll plans every item — projecting each package once per root and
+// comparing each destination with its receipt, which only read — on up
+// to planWorkers goroutines, as many as the machine has processors, each
+// with its own Digester. Once an item fails, no later one is started; the
+// caller takes the plans in order, so the first failure in order is the
+// one reported. A panic in a worker is re-raised here once every worker
+// stopped.
+func planAll(ctx context.Context, items []Item, opts *Options, dg *format.Digester, now string) ([]itemPlan, error) {
+	plans := make([]itemPlan, len(items))
+	workers := min(runtime.GOMAXPROCS(0), planWorkers, len(items))
+	if workers <= 1 {
+		for i := range items {
+			plans[i] = planItem(ctx, items, i, opts, dg, now)
+			if plans[i].failed() {
+				break
+			}
+		}
+		return plans, nil
+	}
+	var next atomic.Int64
+	var failed atomic.Bool
+	var panicked atomic.Value
+	var wg sync.WaitGroup
+	for w := range workers {
+		wdg := dg
+		if w > 0 {
+			wdg = format.NewDigester()
+		}
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, r)
+					failed.Store(true)
+				}
+			}()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(items) {
+					return
+				}
+				if plans[i] = planItem(ctx, items, i, opts, wdg, now); plans[i].failed() {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
+	return plans, nil
+}
+
+// failed reports whether planning the item met an error.
+func (p *itemPlan) failed() bool {
+	if p.err != nil {
+		return true
+	}
+	for _, pt := range p.targets {
+		if pt.layoutErr != nil || pt.err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// planItem plans items[i] in every root its agents need (see Install).
+func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *format.Digester, now string) (p itemPlan) {
+	if err := ctx.Err(); err != nil {
+		return itemPlan{err: err}
+	}
+	it := items[i]
+	pkg, err := loaded(it, i)
+	if err != nil {
+		return itemPlan{err: err}
+	}
+	if opts.Release {
+		items[i].Pkg, items[i].Load = nil, nil // the transactions keep what staging needs
+	}
+	name := pkg.Name()
+	p.name = name
+	fsys := pkg.FS
+	if fsys == nil {
+		fsys = os.DirFS(it.Dir)
+	}
+	base := Result{Name: name, Version: pkg.Version(), Kind: pkg.Kind, Role: it.Role}
+	compatible, skips := compatibleAgents(pkg, opts.Agents, opts.AgentVersions)
+	for _, s := range skips {
+		r := base
+		r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
+		p.skips = append(p.skips, r)
+	}
+	plan := agents.PlanRoots(compatible, pkg.Kind, opts.Scope, opts.Env)
+	for _, s := range plan.Skips {
+		r := base
+		r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
+		p.skips = append(p.skips, r)
+	}
+	for _, d := range plan.Duplicates {
+		p.dups = append(p.dups, Duplicate{Name: name, Duplicate: d})
+	}
+	hashes := map[string]string{}
+	shared := map[string]*sharedFile{}
+	contents := map[string]knownContent{}
+	for _, tgt := range plan.Targets {
+		var pt targetPlan
+		readers := pick(compatible, tgt.Readers)
+		layout, err := agents.LayoutForRoot(pkg, readers)
+		if err == nil {
+			err = layout.Check(tgt.Shape)
+		}
+		if err != nil {
+			pt.layoutErr = err
+			p.targets = append(p.targets, pt)
+			return p
+		}
+		dest := tgt.Dest(name)
+		pt.dest = dest
+		pt.err = planTarget(&pt, tgt, layout, dest, it, opts, dg, fsys, hashes, shared, contents, base, now)
+		p.targets = append(p.targets, pt)
+		if pt.err != nil {
+			return p
+		}
+	}
+	return p
+}
+
+// planTarget fills pt, the plan of one item for the root of tgt whose
+// destination dest is the item's alone.
+func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest string, it Item, opts *Options, dg *format.Digester, fsys fs.FS, hashes map[string]string, shared map[string]*sharedFile, contents map[string]knownContent, base Result, now string) error {
+	name := base.Name
+	disabled := stateIn(opts.meta(), tgt.Root, name, dest, tgt.Shape, it.Disabled, dg)
+	place := placeOf(dest, tgt.Shape, disabled)
+	files, recs, err := project(layout, tgt.Shape, dest, fsys, dg, hashes, shared, contents)
+	if err != nil {
+		return err
+	}
+	r := base
+	r.Root, r.Dest, r.Readers = tgt.Root, place, slices.Clone(tgt.Readers)
+	if disabled {
+		if f := ambiguousName(recs, tgt.Shape); f != "" {
+			r.Outcome, r.Reason = OutcomeRefused, fmt.Sprintf("it is disabled here, and the new version has a file named %s, which a disabled SKILL.md would be named too", f)
+			pt.r, pt.blocked = r, true
+			return nil
+		}
+		files, recs = hideFiles(files, recs, tgt.Shape)
+	}
+	t := &txn{
+		kind: txnWrite, root: tgt.Root, name: name, dest: place, shape: tgt.Shape, files: files, keepRole: it.KeepRole,
+		rec: &receipt{
+			SchemaVersion: receiptSchema, Name: name, Version: base.Version, Kind: base.Kind,
+			Shape: tgt.Shape, Registry: it.Registry, Source: it.Source, Subpath: it.Subpath, Resolved: it.Resolved, Integrity: it.Integrity,
+			Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
+			Disabled: disabled,
+		},
+	}
+	for _, f := range recs {
+		r.Files = append(r.Files, f.Path)
+	}
+	keep, err := classify(t, dest, &r, opts, dg)
+	if err != nil {
+		return err
+	}
+	if r.Outcome != OutcomeRefused && keep {
+		pt.t = t
+	}
+	pt.r = r
+	return nil
 }
 
 // stateIn returns whether the package name, whose enabled place in root
@@ -412,12 +556,23 @@ type knownDigests interface {
 	FileDigest(name string) (string, bool)
 }
 
+// knownContent is a file a layout synthesised for one of a package's
+// roots (skill.yaml for a SKILL.md-only source, agents/openai.yaml), and
+// its digest.
+type knownContent struct {
+	data   []byte
+	digest string
+}
+
 // project turns a layout into the files to stage and their receipt
 // records. A file-shaped layout's single entry is recorded under the
 // destination's own name. hashes caches the digests of package files
-// copied into several roots, and shared their small files' bytes (see
-// sharedFile).
-func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile) ([]stagedFile, []fileRecord, error) {
+// copied into several roots, shared their small files' bytes (see
+// sharedFile), and contents the files synthesised for an earlier root:
+// a root whose layout synthesises the same bytes at the same path keeps
+// that copy and its digest, so that a package planned into two roots
+// holds its skill.yaml once until it is staged.
+func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *format.Digester, hashes map[string]string, shared map[string]*sharedFile, contents map[string]knownContent) ([]stagedFile, []fileRecord, error) {
 	files := make([]stagedFile, 0, len(l.Entries))
 	recs := make([]fileRecord, 0, len(l.Entries))
 	for _, e := range l.Entries {
@@ -457,6 +612,8 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				}
 				hashes[e.CopyFrom] = digest
 			}
+		} else if kc, ok := contents[e.Path]; ok && bytes.Equal(kc.data, e.Content) {
+			f.content, digest = kc.data, kc.digest
 		} else {
 			f.content = e.Content
 			d, err := dg.FileDigest(bytes.NewReader(e.Content))
@@ -464,6 +621,7 @@ func project(l agents.Layout, shape agents.Shape, dest string, fsys fs.FS, dg *f
 				return nil, nil, err
 			}
 			digest = d
+			contents[e.Path] = knownContent{data: e.Content, digest: d}
 		}
 		files = append(files, f)
 		recs = append(recs, fileRecord{Path: f.rel, Digest: digest, Mode: modeString(f.perm)})

@@ -270,7 +270,11 @@ func (v *metaView) read(root, file string) ([]byte, error) {
 }
 
 // wrote records that this run wrote data to root's receipts-folder file
-// file (a regular file); rec, when not nil, is the receipt data encodes.
+// file (a regular file); rec, when not nil, is the receipt data encodes,
+// which the caller hands over and never changes again (a committed
+// transaction's): the view keeps it as it is, not a copy, and hands out
+// copies of it (decoded). Its dependencies, which the caller's Item may
+// share, are copied.
 func (v *metaView) wrote(root, file string, data []byte, rec *receipt) {
 	if v == nil {
 		return
@@ -281,7 +285,10 @@ func (v *metaView) wrote(root, file string, data []byte, rec *receipt) {
 		rm.ents[file] = 0
 		f := metaFile{data: data}
 		if rec != nil && roundTrips(rec) {
-			f.rec = cloneReceipt(rec)
+			if rec.Dependencies != nil {
+				rec.Dependencies = maps.Clone(rec.Dependencies)
+			}
+			f.rec = rec
 		}
 		rm.files[file] = f
 	}

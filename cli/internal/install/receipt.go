@@ -69,8 +69,17 @@ type fileRecord struct {
 	Mode   string `json:"mode"`
 }
 
-// modeString renders permission bits as a four-digit octal string.
-func modeString(m fs.FileMode) string { return fmt.Sprintf("%04o", m.Perm()) }
+// modeString renders permission bits as a four-digit octal string; the
+// two modes staging writes are constants, not a string per file.
+func modeString(m fs.FileMode) string {
+	switch m.Perm() {
+	case 0o644:
+		return "0644"
+	case 0o755:
+		return "0755"
+	}
+	return fmt.Sprintf("%04o", m.Perm())
+}
 
 // journal is the content of a pending receipt: the receipt the package
 // will have once the transaction commits (nil for an uninstall), and, when

@@ -86,9 +86,19 @@ type escape struct {
 // with the operating system's own error.
 func resolveBelow(anchor, p string) (string, *escape) {
 	anchor = filepath.Clean(anchor)
-	real := anchor
-	if r, err := filepath.EvalSymlinks(anchor); err == nil {
-		real = r
+	// real is anchor with its own links resolved, needed only for a link
+	// whose target is not spelt from anchor: resolved then, once, so that
+	// a path without links below anchor costs one lstat per element below
+	// it and none for the elements of anchor itself.
+	var real string
+	realAnchor := func() string {
+		if real == "" {
+			real = anchor
+			if r, err := filepath.EvalSymlinks(anchor); err == nil {
+				real = r
+			}
+		}
+		return real
 	}
 	rel, ok := relWithin(anchor, p)
 	if !ok {
@@ -127,7 +137,7 @@ func resolveBelow(anchor, p string) (string, *escape) {
 		}
 		r, ok := relWithin(anchor, abs)
 		if !ok {
-			if r, ok = relWithin(real, abs); !ok {
+			if r, ok = relWithin(realAnchor(), abs); !ok {
 				return p, &escape{link: next, target: target}
 			}
 		}

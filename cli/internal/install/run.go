@@ -204,15 +204,18 @@ func hookAt(opts *Options, point string) error {
 // second would find the first one's package where it expects the old one,
 // and undoing the pair could not succeed. Nothing has been written yet.
 func checkAliases(txns []*txn) error {
-	var roots []string
+	var roots, missing []string
 	var infos []os.FileInfo
 	for _, t := range txns {
-		if slices.Contains(roots, t.root) {
+		if slices.Contains(roots, t.root) || slices.Contains(missing, t.root) {
 			continue
 		}
 		info, err := os.Stat(t.root)
 		if err != nil {
-			continue // created by the run: a new folder is nobody's alias
+			// Created by the run: a new folder is nobody's alias. Stat
+			// once per root, not once per transaction.
+			missing = append(missing, t.root)
+			continue
 		}
 		for i, other := range infos {
 			if os.SameFile(info, other) {

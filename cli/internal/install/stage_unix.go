@@ -71,7 +71,10 @@ func (t *txn) stageInto(d *stageDir, s *syncer) error {
 		} else if err := createAt(fd, f.rel, f); err != nil {
 			return ioError("stage", t.stagedPath(f.rel), pathErr("create", t.stagedPath(f.rel), err))
 		}
-		s.add(t.stagedPath(f.rel))
+		if syncsPaths {
+			// Two paths built per staged file, only where they are used.
+			s.add(t.stagedPath(f.rel))
+		}
 	}
 	for _, rel := range t.keep {
 		from := t.destPath(rel)

@@ -27,9 +27,12 @@ func (s *syncer) root(r string) {
 	}
 }
 
-// add records a written file, and its folder.
+// add records a written file, and its folder, where flush syncs them
+// one by one (syncsPaths).
 func (s *syncer) add(p string) {
-	s.paths = append(s.paths, p, filepath.Dir(p))
+	if syncsPaths {
+		s.paths = append(s.paths, p, filepath.Dir(p))
+	}
 }
 
 // merge adds what o recorded.

@@ -8,6 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// syncsPaths is false: flush syncs whole file systems, so the syncer
+// need not record every path written.
+const syncsPaths = false
+
 // flush makes every write under the recorded roots durable with one
 // syncfs(2) per file system, which is far cheaper than an fsync per file
 // and folder when a hundred packages are installed at once.

@@ -7,6 +7,9 @@ import (
 	"os"
 )
 
+// syncsPaths is true: flush syncs each recorded file and folder.
+const syncsPaths = true
+
 // flush makes every recorded file and folder durable with one fsync each.
 func (s *syncer) flush() error {
 	for _, p := range s.paths {

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -145,6 +147,11 @@ type txn struct {
 	aside string
 	mode  swapMode
 
+	// entry is t's pending receipt as its run journal holds it, and rjson
+	// the receipt in it (compact JSON, which the receipt file holds
+	// indented), both encoded once, while staging (encode).
+	entry, rjson []byte
+
 	staged, pending, swapped, committed bool
 }
 
@@ -178,6 +185,7 @@ func (t *txn) needsStage() bool {
 // doStage writes the new version into the staging area, through the
 // root's staging folder that sd made and opened once for the run.
 func (t *txn) doStage(s *syncer, sd *stageDirs) error {
+	t.encode()
 	if !t.needsStage() {
 		return nil
 	}
@@ -290,19 +298,69 @@ func carry(from, to string) error {
 	return writeStaged(to, stagedFile{fsys: os.DirFS(dir), copyFrom: base, perm: info.Mode().Perm()})
 }
 
-// journalEntry is t's pending receipt, as its root's run journal holds
-// it: the receipt to be, the destination and, for the rename-aside
-// fallback, where the old version goes.
-func (t *txn) journalEntry() []byte {
-	e := runEntry{Name: t.name, journal: journal{Receipt: t.rec}}
-	e.Dest, _ = filepath.Rel(t.root, t.dest)
+// encode renders t's receipt and pending receipt once, on the staging
+// goroutine: rjson is what json.Marshal gives for the receipt, entry what
+// it gives for t's runEntry — the journal holds the receipt compact, and
+// the commit indents the same bytes into the receipt file (receiptData).
+// A receipt-only transaction has no pending receipt (writeJournals).
+func (t *txn) encode() {
+	if t.rec != nil && t.rjson == nil {
+		// A receipt holds only strings, ints and slices of them, which
+		// always marshal.
+		t.rjson, _ = json.Marshal(t.rec)
+	}
+	if t.kind == txnReceipt || t.entry != nil {
+		return
+	}
+	dest, _ := filepath.Rel(t.root, t.dest)
+	var aside string
 	// Recovery renames the old version back only when the destination is
 	// missing and the transaction meant something to be there.
 	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		e.Aside, _ = filepath.Rel(t.root, t.aside)
+		aside, _ = filepath.Rel(t.root, t.aside)
 	}
-	data, _ := json.Marshal(e)
-	return data
+	e := make([]byte, 0, len(t.rjson)+len(t.name)+len(dest)+len(aside)+48)
+	e = append(e, `{"name":`...)
+	e = appendJSONString(e, t.name)
+	e = append(e, `,"dest":`...)
+	e = appendJSONString(e, dest)
+	if t.rjson != nil {
+		e = append(e, `,"receipt":`...)
+		start := len(e)
+		e = append(e, t.rjson...)
+		// The receipt's bytes are the entry's, which the view keeps.
+		t.rjson = e[start:len(e):len(e)]
+	}
+	if aside != "" {
+		e = append(e, `,"aside":`...)
+		e = appendJSONString(e, aside)
+	}
+	t.entry = append(e, '}')
+}
+
+// appendJSONString appends s as json.Marshal encodes a string.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// journalEntry is t's pending receipt, as its root's run journal holds
+// it: the receipt to be, the destination and, for the rename-aside
+// fallback, where the old version goes (see encode).
+func (t *txn) journalEntry() []byte {
+	t.encode()
+	return t.entry
+}
+
+// receiptData is the receipt file t commits: encodeReceipt's bytes, from
+// the receipt encode rendered.
+func (t *txn) receiptData() []byte {
+	t.encode()
+	var b bytes.Buffer
+	b.Grow(len(t.rjson) + len(t.rjson)/2)
+	_ = json.Indent(&b, t.rjson, "", "  ")
+	b.WriteByte('\n')
+	return b.Bytes()
 }
 
 // writeJournals writes, for each root, one run journal
@@ -332,12 +390,13 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 			return err
 		}
 		s.root(root)
-		rj := runJournal{SchemaVersion: receiptSchema, Entries: make([]json.RawMessage, len(ts))}
+		entries := make([]json.RawMessage, len(ts))
 		names := make([]string, len(ts))
 		for i, t := range ts {
-			rj.Entries[i], names[i] = t.journalEntry(), t.name
+			entries[i], names[i] = t.journalEntry(), t.name
+			t.entry = nil // the view keeps it (wroteRun)
 		}
-		data, _ := json.Marshal(rj)
+		data := runJournalData(entries)
 		file := ".run-" + newID() + ".pending"
 		p := filepath.Join(receiptsDir(root), file)
 		if m.journals == nil {
@@ -349,13 +408,34 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 			m.v.forget(root)
 			return ioError("write the pending receipts", p, err)
 		}
-		m.v.wroteRun(root, file, names, rj.Entries)
+		m.v.wroteRun(root, file, names, entries)
 		for _, t := range ts {
 			t.pending = true
 		}
 		s.add(p)
 	}
 	return nil
+}
+
+// runJournalData is what json.Marshal gives for the runJournal of
+// entries, which are compact JSON already (encode): no reflection, and no
+// second pass over them.
+func runJournalData(entries []json.RawMessage) []byte {
+	size := 64
+	for _, e := range entries {
+		size += len(e) + 1
+	}
+	data := make([]byte, 0, size)
+	data = append(data, `{"schemaVersion":`...)
+	data = strconv.AppendInt(data, receiptSchema, 10)
+	data = append(data, `,"entries":[`...)
+	for i, e := range entries {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, e...)
+	}
+	return append(data, "]}"...)
 }
 
 // madeDirs remembers, for one run, the roots whose receipts folder was
@@ -514,7 +594,8 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		return err
 	}
 	t.committed = true
-	data := encodeReceipt(t.rec)
+	data := t.receiptData()
+	t.rjson = nil
 	err := errExist
 	if t.pending && t.oldReceipt == nil {
 		err = writeNew(p, data, 0o644)
@@ -526,6 +607,8 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
+	// The view keeps the receipt itself: nothing changes it after the
+	// commit, and an install of thousands holds one copy, not two.
 	m.v.wrote(t.root, t.name+".json", data, t.rec)
 	s.root(t.root)
 	s.add(p)
