@@ -40,6 +40,8 @@ type Item struct {
 	// so that a caller installing thousands of packages need not hold
 	// them all decoded until then (with Release, each is dropped once
 	// planned). Its error stops the install before anything is written.
+	// Install plans items on several goroutines: the Loads of different
+	// items may run at the same time, each is called once.
 	Load func() (*format.Package, error)
 	// Dir is the folder the package was loaded from, read when Pkg.FS is
 	// nil; "" for a package held in memory.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -72,11 +73,11 @@ func TestStagedTransactionsDropFiles(t *testing.T) {
 func TestInstallLoadsItemsWhenPlanned(t *testing.T) {
 	w := newWorld(t)
 	var lazy []Item
-	loads := 0
+	var loads atomic.Int32 // the items are planned, and so loaded, concurrently
 	for _, spec := range []pkgSpec{{name: "lazy-a", version: "1.0.0", extra: map[string]string{"a.md": "alpha\n"}}, {name: "lazy-b", version: "1.0.0"}} {
 		it := writePkg(t, w.base, spec)
 		pkg := it.Pkg
-		it.Pkg, it.Load = nil, func() (*format.Package, error) { loads++; return pkg, nil }
+		it.Pkg, it.Load = nil, func() (*format.Package, error) { loads.Add(1); return pkg, nil }
 		lazy = append(lazy, it)
 	}
 	opts := w.opts(t, agents.ScopeProject)
@@ -85,8 +86,8 @@ func TestInstallLoadsItemsWhenPlanned(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Install(lazy items) = %v", err)
 	}
-	if loads != 2 || len(rep.Results) == 0 {
-		t.Errorf("Install loaded %d packages (%d results), want each of the 2 once", loads, len(rep.Results))
+	if n := loads.Load(); n != 2 || len(rep.Results) == 0 {
+		t.Errorf("Install loaded %d packages (%d results), want each of the 2 once", n, len(rep.Results))
 	}
 	for _, it := range lazy {
 		if it.Load != nil || it.Pkg != nil {
