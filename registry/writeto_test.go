@@ -3,6 +3,7 @@ package registry
 import (
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,13 +49,20 @@ func TestFilesCopyWithoutBuffer(t *testing.T) {
 			if got, _ := os.ReadFile(filepath.Join(dir, "out")); string(got) != string(f.Data) {
 				t.Errorf("%s: io.Copy of %s wrote %q, want %q", c.name, p, got, f.Data)
 			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			for range 8 {
-				copyOnce()
+			// TotalAlloc counts every goroutine of the process (a test
+			// before this one may leave some running): the least of three
+			// windows is this loop's own, and a copy buffer shows in each.
+			per := uint64(math.MaxUint64)
+			for range 3 {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for range 8 {
+					copyOnce()
+				}
+				runtime.ReadMemStats(&after)
+				per = min(per, (after.TotalAlloc-before.TotalAlloc)/8)
 			}
-			runtime.ReadMemStats(&after)
-			if per := (after.TotalAlloc - before.TotalAlloc) / 8; per >= 16<<10 {
+			if per >= 16<<10 {
 				t.Errorf("%s: io.Copy of %s allocated %d bytes per copy, want no copy buffer", c.name, p, per)
 			}
 		}
