@@ -7,11 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -176,47 +173,16 @@ const planWorkers = 4
 // stopped.
 func planAll(ctx context.Context, items []Item, opts *Options, dg *format.Digester, now string) ([]itemPlan, error) {
 	plans := make([]itemPlan, len(items))
-	workers := min(runtime.GOMAXPROCS(0), planWorkers, len(items))
-	if workers <= 1 {
-		for i := range items {
-			plans[i] = planItem(ctx, items, i, opts, dg, now)
-			if plans[i].failed() {
-				break
-			}
+	// Each goroutine digests with its own Digester (w indexes only its own).
+	var digesters [planWorkers]*format.Digester
+	digesters[0] = dg
+	inOrder(len(items), planWorkers, func(w, i int) bool {
+		if digesters[w] == nil {
+			digesters[w] = format.NewDigester()
 		}
-		return plans, nil
-	}
-	var next atomic.Int64
-	var failed atomic.Bool
-	var panicked atomic.Value
-	var wg sync.WaitGroup
-	for w := range workers {
-		wdg := dg
-		if w > 0 {
-			wdg = format.NewDigester()
-		}
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					panicked.CompareAndSwap(nil, r)
-					failed.Store(true)
-				}
-			}()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(items) {
-					return
-				}
-				if plans[i] = planItem(ctx, items, i, opts, wdg, now); plans[i].failed() {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if r := panicked.Load(); r != nil {
-		panic(r)
-	}
+		plans[i] = planItem(ctx, items, i, opts, digesters[w], now)
+		return plans[i].failed()
+	})
 	return plans, nil
 }
 

@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // run executes the transactions in phases — stage all, write the pending
@@ -137,51 +134,18 @@ const stageWorkers = 4
 func stageAll(txns []*txn, s *syncer) error {
 	var sd stageDirs
 	defer sd.close()
-	workers := min(runtime.GOMAXPROCS(0), stageWorkers, len(txns))
-	if workers <= 1 {
-		for _, t := range txns {
-			t.prepare()
-			if err := t.doStage(s, &sd); err != nil {
-				return err
-			}
-			t.files = nil // staged: let the package's bytes go
-		}
-		return nil
-	}
 	errs := make([]error, len(txns))
 	subs := make([]syncer, len(txns))
-	var next atomic.Int64
-	var failed atomic.Bool
-	var panicked atomic.Value
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					panicked.CompareAndSwap(nil, r)
-					failed.Store(true)
-				}
-			}()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(txns) {
-					return
-				}
-				txns[i].prepare()
-				if errs[i] = txns[i].doStage(&subs[i], &sd); errs[i] != nil {
-					failed.Store(true)
-				} else {
-					txns[i].files = nil // staged: let the package's bytes go
-				}
-			}
-		})
-	}
-	wg.Wait()
+	inOrder(len(txns), stageWorkers, func(_, i int) bool {
+		txns[i].prepare()
+		if errs[i] = txns[i].doStage(&subs[i], &sd); errs[i] != nil {
+			return true
+		}
+		txns[i].files = nil // staged: let the package's bytes go
+		return false
+	})
 	for i := range subs {
 		s.merge(&subs[i])
-	}
-	if r := panicked.Load(); r != nil {
-		panic(r)
 	}
 	for _, err := range errs {
 		if err != nil {
