@@ -310,19 +310,11 @@ func encodeOrdered(m map[string]any, order []string, style yaml.Style) ([]byte, 
 	// yaml.v3's emitter costs kilobytes per document, and an install
 	// renders one per package and agent root: what format writes itself
 	// comes out byte for byte the same.
-	if out, ok := format.AppendYAML(nil, root); ok {
-		return out, nil
-	}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
+	out, err := format.EncodeYAML(nil, root)
+	if err != nil {
 		return nil, fmt.Errorf("agents: cannot encode front matter: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("agents: cannot encode front matter: %w", err)
-	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 // strNode returns a string scalar node.

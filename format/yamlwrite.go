@@ -1,11 +1,31 @@
 package format
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
+
+// EncodeYAML appends to b the document root as a yaml.v3 Encoder set to
+// an indent of 2 writes it: through AppendYAML when root is within what
+// that writes, by yaml.v3 otherwise.
+func EncodeYAML(b []byte, root *yaml.Node) ([]byte, error) {
+	if out, ok := AppendYAML(b, root); ok {
+		return out, nil
+	}
+	buf := bytes.NewBuffer(b)
+	enc := yaml.NewEncoder(buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 // AppendYAML appends to b the bytes a yaml.v3 Encoder set to an indent of
 // 2 writes for the document root, and reports true, when root is within

@@ -377,3 +377,19 @@ func TestSynthManifestBytesAreYAMLv3s(t *testing.T) {
 		}
 	}
 }
+
+// encodeSynth is synthManifest's header and m written by yaml.v3 alone,
+// the reference synthManifest's bytes are held to.
+func encodeSynth(m *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(synthHeader)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

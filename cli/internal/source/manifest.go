@@ -1,7 +1,6 @@
 package source
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -132,25 +131,9 @@ func shipsLicense(fsys fs.FS, license string) bool {
 // same version always gives the same manifest, hence the same integrity.
 func synthManifest(b bareSkill, version string) ([]byte, error) {
 	m := synthNode(b, version)
-	if out, ok := format.AppendYAML([]byte(synthHeader), m); ok {
-		return out, nil // the bytes yaml.v3 writes, without its emitter's cost
-	}
-	return encodeSynth(m)
-}
-
-// encodeSynth is synthManifest's header and m by yaml.v3.
-func encodeSynth(m *yaml.Node) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(synthHeader)
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	// The bytes yaml.v3 writes, without its emitter's cost when format
+	// can write them itself.
+	return format.EncodeYAML([]byte(synthHeader), m)
 }
 
 // synthNode is the mapping of synthManifest.
