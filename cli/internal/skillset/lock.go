@@ -114,10 +114,16 @@ func portable(l *resolve.Lock, root string) *resolve.Lock {
 	}
 	for n, sk := range l.Skills {
 		if filepath.IsAbs(sk.Source) {
-			sk.Source = relativeWith(root, sk.Source, real)
-			if filepath.IsAbs(sk.Resolved) {
+			// A resolved location is the source plus "#<commit>:<path>":
+			// only the source's part is a folder, whose links real has
+			// resolved already (each resolved location walked in vain
+			// made six lstat calls per skill).
+			if rest, ok := strings.CutPrefix(sk.Resolved, sk.Source+"#"); ok {
+				sk.Resolved = relativeWith(root, sk.Source, real) + "#" + rest
+			} else if filepath.IsAbs(sk.Resolved) {
 				sk.Resolved = relativeWith(root, sk.Resolved, real)
 			}
+			sk.Source = relativeWith(root, sk.Source, real)
 		}
 		out.Skills[n] = sk
 	}
