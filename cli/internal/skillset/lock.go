@@ -118,12 +118,15 @@ func portable(l *resolve.Lock, root string) *resolve.Lock {
 			// only the source's part is a folder, whose links real has
 			// resolved already (each resolved location walked in vain
 			// made six lstat calls per skill).
-			if rest, ok := strings.CutPrefix(sk.Resolved, sk.Source+"#"); ok {
-				sk.Resolved = relativeWith(root, sk.Source, real) + "#" + rest
+			// The project root itself stays as it was: "." plus the rest
+			// would not read back as a path (localize).
+			src := relativeWith(root, sk.Source, real)
+			if rest, ok := strings.CutPrefix(sk.Resolved, sk.Source+"#"); ok && src != "." {
+				sk.Resolved = src + "#" + rest
 			} else if filepath.IsAbs(sk.Resolved) {
 				sk.Resolved = relativeWith(root, sk.Resolved, real)
 			}
-			sk.Source = relativeWith(root, sk.Source, real)
+			sk.Source = src
 		}
 		out.Skills[n] = sk
 	}

@@ -178,3 +178,40 @@ func TestRestoreWants(t *testing.T) {
 		}
 	}
 }
+
+// TestPortableResolved: a local source's resolved location (the folder,
+// "#<commit>:" and the skill's path) is made relative with its source,
+// the folder's links resolved, and left alone when the source stays
+// outside the project.
+func TestPortableResolved(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	mkdir(t, filepath.Join(root, "vendor", "src", "skills", "a"))
+	outside := filepath.Join(base, "elsewhere")
+	mkdir(t, outside)
+	// The project reached through a link: only the real paths compare.
+	linked := filepath.Join(base, "link")
+	if err := os.Symlink(root, linked); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, source, resolved string
+		wantSource, wantRes    string
+	}{
+		{"inside", filepath.Join(root, "vendor", "src"), filepath.Join(root, "vendor", "src") + "#:skills/a",
+			"./vendor/src", "./vendor/src#:skills/a"},
+		{"through a link", filepath.Join(linked, "vendor", "src"), filepath.Join(linked, "vendor", "src") + "#:skills/a",
+			"./vendor/src", "./vendor/src#:skills/a"},
+		{"git commit", filepath.Join(root, "vendor", "src"), filepath.Join(root, "vendor", "src") + "#0123abcd:skills/a",
+			"./vendor/src", "./vendor/src#0123abcd:skills/a"},
+		{"outside", outside, outside + "#:skills/a", outside, outside + "#:skills/a"},
+		{"root itself", root, root + "#:skills/a", ".", root + "#:skills/a"},
+	}
+	for _, tt := range tests {
+		l := lockOf(map[string]resolve.LockedSkill{"a": {Version: "1.0.0", Source: tt.source, Resolved: tt.resolved, Integrity: sum1}})
+		got := portable(l, root).Skills["a"]
+		if got.Source != tt.wantSource || got.Resolved != tt.wantRes {
+			t.Errorf("%s: portable gave source %q resolved %q, want %q and %q", tt.name, got.Source, got.Resolved, tt.wantSource, tt.wantRes)
+		}
+	}
+}
