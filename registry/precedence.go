@@ -326,6 +326,9 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	if s.kept == nil {
 		s.kept = map[keptKey]keptSnapshot{}
 	}
+	// The resolver's names and versions may be slices of an index's whole
+	// text; kept, they would keep it all in memory after it is released.
+	k.name, k.version = strings.Clone(k.name), strings.Clone(k.version)
 	if s.keptBytes+size <= keptBudget {
 		s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
 		s.keptBytes += size
@@ -334,6 +337,17 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	if s.keptSealed < keptSealedMax {
 		s.kept[k] = keptSnapshot{sealed: sealFS(pkg, k.name, k.version), integrity: integrity}
 		s.keptSealed++
+	}
+}
+
+// ReleaseIndexes drops the indexes the registries of the set have loaded,
+// for a caller that has read everything it needs of them (an install, once
+// its packages are fetched, holds thousands of skills' entries otherwise
+// until it ends); an index asked for afterwards is loaded again. The
+// snapshots the set keeps for Snapshot are not dropped.
+func (s *Set) ReleaseIndexes() {
+	for _, r := range s.regs {
+		r.ReleaseIndex()
 	}
 }
 
