@@ -28,6 +28,23 @@ type Set struct {
 	kept       map[keptKey]keptSnapshot
 	keptBytes  int64
 	keptSealed int
+	// paths holds one copy of each file path the sealed snapshots name
+	// (most packages have the same few: skill.yaml, SKILL.md, …).
+	paths map[string]string
+}
+
+// sharedPath returns the set's copy of the path p, made on first use;
+// s.mu is held.
+func (s *Set) sharedPath(p string) string {
+	if c, ok := s.paths[p]; ok {
+		return c
+	}
+	if s.paths == nil {
+		s.paths = map[string]string{}
+	}
+	c := strings.Clone(p)
+	s.paths[c] = c
+	return c
 }
 
 // keptKey names one package of one registry.
@@ -335,7 +352,7 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 		return
 	}
 	if s.keptSealed < keptSealedMax {
-		s.kept[k] = keptSnapshot{sealed: sealFS(pkg, k.name, k.version), integrity: integrity}
+		s.kept[k] = keptSnapshot{sealed: sealFS(pkg, k.name, k.version, s.sharedPath), integrity: integrity}
 		s.keptSealed++
 	}
 }

@@ -3,6 +3,7 @@ package registry
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -109,5 +110,45 @@ func TestKeptStringsAreNotIndexSlices(t *testing.T) {
 	}
 	if integrity != v.Integrity || within(integrity, v.Integrity) {
 		t.Errorf("Snapshot integrity %q (shared: %v), want a copy of %q", integrity, within(integrity, v.Integrity), v.Integrity)
+	}
+}
+
+// TestSealedPathsAreShared: the paths a sealed snapshot keeps are the
+// set's one copy of each (two packages share them), not slices of what
+// the loader decoded, which would keep each package's skill.yaml whole.
+func TestSealedPathsAreShared(t *testing.T) {
+	old := keptBudget
+	keptBudget = 10 // bytes: every snapshot is sealed
+	t.Cleanup(func() { keptBudget = old })
+	r, _ := localSample(t)
+	set := NewSet(nil, r)
+	// The same package kept twice, under two versions' keys, as two
+	// packages with the same file names would be.
+	pkg, integrity, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.keep(keptKey{"team", "demo-skill", "1.0.0"}, pkg, integrity)
+	set.keep(keptKey{"team", "demo-skill", "2.0.0"}, other, integrity)
+	a, b := set.kept[keptKey{"team", "demo-skill", "1.0.0"}].sealed, set.kept[keptKey{"team", "demo-skill", "2.0.0"}].sealed
+	if a == nil || b == nil || len(a.files) != len(b.files) || len(a.files) == 0 {
+		t.Fatalf("sealed = %v, %v; want two seals of the same files", a, b)
+	}
+	loaded := map[*byte]bool{}
+	for _, p := range append(slices.Clone(pkg.Files), other.Files...) {
+		loaded[unsafe.StringData(p)] = true
+	}
+	for i := range a.files {
+		pa, pb := a.files[i].path, b.files[i].path
+		if unsafe.StringData(pa) != unsafe.StringData(pb) {
+			t.Errorf("sealed path %q: two copies, want one shared by both seals", pa)
+		}
+		if loaded[unsafe.StringData(pa)] {
+			t.Errorf("sealed path %q is the loaded package's string, want the set's copy", pa)
+		}
 	}
 }
