@@ -152,3 +152,58 @@ func TestSealedPathsAreShared(t *testing.T) {
 		}
 	}
 }
+
+// TestSealsCountAgainstTheBudget: the seals a resolution keeps count
+// against keptBudget with the whole payloads, so a package kept whole is
+// sealed, oldest first, once the seals after it need the room; what is
+// handed over is still the verified package.
+func TestSealsCountAgainstTheBudget(t *testing.T) {
+	r, pkgDir := localSample(t)
+	pkg, integrity, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := HeldBytes(pkg)
+	old := keptBudget
+	keptBudget = size + 16 // one whole package, and not a seal besides
+	t.Cleanup(func() { keptBudget = old })
+	c := countDigests(t)
+	set := NewSet(nil, r)
+	first, second := keptKey{"team", "demo-skill", "1.0.0"}, keptKey{"team", "demo-skill", "2.0.0"}
+	set.keep(first, pkg, integrity)
+	if ks := set.kept[first]; ks.pkg == nil || set.keptBytes != size {
+		t.Fatalf("first package within the budget: whole %v, %d bytes counted; want it whole, %d", ks.pkg != nil, set.keptBytes, size)
+	}
+	other, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.keep(second, other, integrity)
+	for _, k := range []keptKey{first, second} {
+		if ks := set.kept[k]; ks.pkg != nil || ks.sealed == nil {
+			t.Errorf("%s@%s after a seal past the budget: whole %v, sealed %v; want sealed", k.name, k.version, ks.pkg != nil, ks.sealed != nil)
+		}
+	}
+	if set.keptBytes != 0 || set.keptSealed != 2 || set.sealedBytes <= 0 {
+		t.Errorf("counted %d payload bytes, %d seals of %d bytes; want 0, 2 seals", set.keptBytes, set.keptSealed, set.sealedBytes)
+	}
+	// The registry's copy changes: the first package, sealed after it was
+	// kept whole, still hands over the verified bytes, and is not
+	// verified again.
+	digests := c.get("demo-skill@1.0.0")
+	os.WriteFile(filepath.Join(pkgDir, "SKILL.md"), []byte("---\nname: demo-skill\ndescription: Changed.\n---\n"), 0o644)
+	got, gotIntegrity, err := set.Snapshot(t.Context(), "team", "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatalf("Snapshot = %v", err)
+	}
+	if !Sealed(got) || gotIntegrity != integrity || got.Entrypoint.Text("description") != "Demo." {
+		t.Errorf("handed over sealed %v, integrity %s, description %q; want the verified, sealed package", Sealed(got), gotIntegrity, got.Entrypoint.Text("description"))
+	}
+	if n := c.get("demo-skill@1.0.0"); n != digests {
+		t.Errorf("digests = %d after Snapshot, want %d (not verified again)", n, digests)
+	}
+	set.Snapshot(t.Context(), "team", "demo-skill", "2.0.0")
+	if set.kept != nil || set.held != nil || set.keptSealed != 0 || set.sealedBytes != 0 {
+		t.Errorf("after both were taken: kept %v, held %v, %d seals of %d bytes; want nothing", set.kept, set.held, set.keptSealed, set.sealedBytes)
+	}
+}
