@@ -207,3 +207,32 @@ func TestSealsCountAgainstTheBudget(t *testing.T) {
 		t.Errorf("after both were taken: kept %v, held %v, %d seals of %d bytes; want nothing", set.kept, set.held, set.keptSealed, set.sealedBytes)
 	}
 }
+
+// TestSealedLoadSharesPaths: a package decoded again from its seal names
+// its files with the seal's copies of the paths, not slices of the
+// skill.yaml it decoded, which a caller keeping the paths would keep.
+func TestSealedLoadSharesPaths(t *testing.T) {
+	r, _ := localSample(t)
+	pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := Seal(pkg, "demo-skill", "1.0.0")
+	again, err := Reloader(sealed)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seal := sealed.FS.(*sealedFS)
+	if !slices.Equal(again.Files, pkg.Files) || again.EntrypointFile != pkg.EntrypointFile {
+		t.Fatalf("reloaded files %v (entrypoint %s), want %v (%s)", again.Files, again.EntrypointFile, pkg.Files, pkg.EntrypointFile)
+	}
+	for _, p := range append(slices.Clone(again.Files), again.EntrypointFile) {
+		e, ok := seal.file(p)
+		if !ok {
+			t.Fatalf("seal has no %s", p)
+		}
+		if unsafe.StringData(p) != unsafe.StringData(e.path) {
+			t.Errorf("reloaded path %q is not the seal's copy", p)
+		}
+	}
+}

@@ -78,7 +78,21 @@ func sealFS(pkg *format.Package, name, version string, own func(string) string) 
 // the entrypoint are read, both from memory; nothing is digested again.
 func (s *sealedFS) load() (*format.Package, error) {
 	pkg, _, err := loadChecked(s, s.name, s.version)
-	return pkg, err
+	if err != nil {
+		return nil, err
+	}
+	// The loader's paths may be slices of the decoded skill.yaml; a
+	// caller that keeps them (an installer's plan) would keep that whole.
+	// The seal's copies are the same strings.
+	for i, p := range pkg.Files {
+		if e, ok := s.file(p); ok {
+			pkg.Files[i] = e.path
+		}
+	}
+	if e, ok := s.file(pkg.EntrypointFile); ok {
+		pkg.EntrypointFile = e.path
+	}
+	return pkg, nil
 }
 
 // Reloader returns, for a sealed snapshot (Seal), the function that
