@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -305,7 +306,7 @@ func (h *httpBackend) resolved(v *Version) string {
 	if u, err := h.tarballURL(v); err == nil {
 		return u.String()
 	}
-	return v.Tarball
+	return strings.Clone(v.Tarball) // not a slice of the index's whole text
 }
 
 // cappedBody fails a download that grows beyond its limit; left starts

@@ -23,11 +23,33 @@ type Set struct {
 	mu     sync.Mutex
 	warned map[string]bool
 	// kept holds the snapshots Requirements verified, until Snapshot takes
-	// them, within keptBudget bytes of payload; past it, sealed, at most
-	// keptSealedMax of them.
-	kept       map[keptKey]keptSnapshot
-	keptBytes  int64
-	keptSealed int
+	// them, whole while their payloads (keptBytes) and the seals
+	// (sealedBytes) fit keptBudget; past it, sealed, at most keptSealedMax
+	// of them. held lists the keys of whole ones in the order they were
+	// kept (some may have been taken since), the first to be sealed when
+	// the seals grow past the budget.
+	kept        map[keptKey]keptSnapshot
+	keptBytes   int64
+	sealedBytes int64
+	keptSealed  int
+	held        []keptKey
+	// paths holds one copy of each file path the sealed snapshots name
+	// (most packages have the same few: skill.yaml, SKILL.md, …).
+	paths map[string]string
+}
+
+// sharedPath returns the set's copy of the path p, made on first use;
+// s.mu is held.
+func (s *Set) sharedPath(p string) string {
+	if c, ok := s.paths[p]; ok {
+		return c
+	}
+	if s.paths == nil {
+		s.paths = map[string]string{}
+	}
+	c := strings.Clone(p)
+	s.paths[c] = c
+	return c
 }
 
 // keptKey names one package of one registry.
@@ -42,12 +64,17 @@ type keptSnapshot struct {
 	pkg       *format.Package
 	sealed    *sealedFS
 	integrity string
-	size      int64
+	size      int64 // payload bytes of a whole one
+	cost      int64 // sealCost of a sealed one
 }
 
-// keptBudget bounds the payload bytes Set keeps between resolution and
-// fetch: within it, a package resolution verified is handed over whole and
-// is not read, loaded or digested again. Past it, only the snapshot's
+// keptBudget bounds the memory Set keeps between resolution and fetch:
+// the payload bytes of the packages it keeps whole and what their seals
+// take (sealCost). Within it, a package resolution verified is handed over
+// whole and is not read, loaded or digested again. The seals count too,
+// so that a large resolution (10,000 packages, ~9 MB of seals) seals the
+// packages it held whole as it goes instead of holding 8 MiB of payloads
+// on top of them. Past it, only the snapshot's
 // sealed payload is kept (Seal: the bytes of its manifest and entrypoint,
 // and the digest of each other file, which is read again from the
 // registry and checked when it is installed), and the manifest and
@@ -326,14 +353,65 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	if s.kept == nil {
 		s.kept = map[keptKey]keptSnapshot{}
 	}
-	if s.keptBytes+size <= keptBudget {
+	// The resolver's names and versions may be slices of an index's whole
+	// text; kept, they would keep it all in memory after it is released.
+	k.name, k.version = strings.Clone(k.name), strings.Clone(k.version)
+	if s.keptBytes+s.sealedBytes+size <= keptBudget {
 		s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
 		s.keptBytes += size
+		s.held = append(s.held, k)
 		return
 	}
-	if s.keptSealed < keptSealedMax {
-		s.kept[k] = keptSnapshot{sealed: sealFS(pkg, k.name, k.version), integrity: integrity}
-		s.keptSealed++
+	if s.keptSealed >= keptSealedMax {
+		return
+	}
+	s.sealKept(k, pkg, integrity)
+	// The seals grew: whole packages give way, oldest first.
+	for s.keptBytes+s.sealedBytes > keptBudget && len(s.held) > 0 {
+		h := s.held[0]
+		s.held = s.held[1:]
+		ks, ok := s.kept[h]
+		if !ok || ks.pkg == nil {
+			continue // taken, or sealed already
+		}
+		s.keptBytes -= ks.size
+		if s.keptSealed >= keptSealedMax {
+			delete(s.kept, h) // verified again when fetched
+			continue
+		}
+		s.sealKept(h, ks.pkg, ks.integrity)
+	}
+}
+
+// sealKept keeps the snapshot pkg of k sealed; s.mu is held.
+func (s *Set) sealKept(k keptKey, pkg *format.Package, integrity string) {
+	sealed := sealFS(pkg, k.name, k.version, s.sharedPath)
+	cost := sealCost(sealed)
+	s.kept[k] = keptSnapshot{sealed: sealed, integrity: integrity, cost: cost}
+	s.sealedBytes += cost
+	s.keptSealed++
+}
+
+// sealCost estimates the memory a kept seal takes: the bytes it holds and
+// about 64 bytes for each file's entry and digest, and 256 for the rest
+// (its key, the seal itself and its place in the map); measured at about
+// 870 bytes for a small three-file package.
+func sealCost(s *sealedFS) int64 {
+	n := int64(256)
+	for _, e := range s.files {
+		n += 64 + int64(len(e.data))
+	}
+	return n
+}
+
+// ReleaseIndexes drops the indexes the registries of the set have loaded,
+// for a caller that has read everything it needs of them (an install, once
+// its packages are fetched, holds thousands of skills' entries otherwise
+// until it ends); an index asked for afterwards is loaded again. The
+// snapshots the set keeps for Snapshot are not dropped.
+func (s *Set) ReleaseIndexes() {
+	for _, r := range s.regs {
+		r.ReleaseIndex()
 	}
 }
 
@@ -354,11 +432,12 @@ func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*fo
 	if ok {
 		delete(s.kept, k)
 		s.keptBytes -= ks.size
-		if ks.size == 0 {
+		s.sealedBytes -= ks.cost
+		if ks.sealed != nil {
 			s.keptSealed--
 		}
 		if len(s.kept) == 0 {
-			s.kept = nil // a map keeps its buckets: thousands, after a large resolution
+			s.kept, s.held = nil, nil // a map keeps its buckets: thousands, after a large resolution
 		}
 	}
 	s.mu.Unlock()

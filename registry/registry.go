@@ -33,6 +33,9 @@ type Registry interface {
 	// keeping it for the life of the value; git and http registries serve
 	// a cached copy when the network fails, with a notice.
 	Index(ctx context.Context) (*Index, error)
+	// ReleaseIndex drops the index Index keeps, for a caller that has read
+	// all it needs of it; the next Index loads it again.
+	ReleaseIndex()
 	// Package returns the verified package name@version, read in place
 	// (local, git, bundled) or from the payload cache (tarballs): its
 	// digest equals the index integrity and its manifest names name and
@@ -265,6 +268,15 @@ func (r *registry) Index(ctx context.Context) (*Index, error) {
 	}
 	r.idx = idx
 	return idx, nil
+}
+
+// ReleaseIndex drops the index Index loaded, so that its memory can be
+// reclaimed; a later Index loads it again. A failure is kept: a registry
+// that could not be reached is still asked once per command.
+func (r *registry) ReleaseIndex() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.idx = nil
 }
 
 // Resolved says where name@version's payload comes from.

@@ -41,7 +41,7 @@ func HeldBytes(pkg *format.Package) int64 {
 // package is still exactly what was verified. A package that is not a
 // snapshot is returned unchanged.
 func Seal(pkg *format.Package, name, version string) *format.Package {
-	s := sealFS(pkg, name, version)
+	s := sealFS(pkg, name, version, strings.Clone)
 	if s == nil {
 		return pkg
 	}
@@ -51,15 +51,18 @@ func Seal(pkg *format.Package, name, version string) *format.Package {
 }
 
 // sealFS is the payload of the snapshot pkg, sealed; nil when pkg is not a
-// snapshot.
-func sealFS(pkg *format.Package, name, version string) *sealedFS {
+// snapshot. The paths it keeps are copies made by own (a caller sealing
+// thousands of packages shares one copy of each path among them): a path
+// the loader found may be a slice of the decoded skill.yaml, which the
+// seal would otherwise keep whole for each package.
+func sealFS(pkg *format.Package, name, version string, own func(string) string) *sealedFS {
 	m, ok := pkg.FS.(*snapshotFS)
 	if !ok {
 		return nil
 	}
 	s := &sealedFS{src: m.src, name: name, version: version, files: make([]sealedEntry, 0, len(m.MapFS))}
 	for p, f := range m.MapFS {
-		e := sealedEntry{path: p, size: int64(len(f.Data)), sum: m.sums[p]}
+		e := sealedEntry{path: own(p), size: int64(len(f.Data)), sum: m.sums[p]}
 		if p == format.ManifestFile || p == pkg.EntrypointFile {
 			e.data = f.Data
 		}
@@ -75,7 +78,21 @@ func sealFS(pkg *format.Package, name, version string) *sealedFS {
 // the entrypoint are read, both from memory; nothing is digested again.
 func (s *sealedFS) load() (*format.Package, error) {
 	pkg, _, err := loadChecked(s, s.name, s.version)
-	return pkg, err
+	if err != nil {
+		return nil, err
+	}
+	// The loader's paths may be slices of the decoded skill.yaml; a
+	// caller that keeps them (an installer's plan) would keep that whole.
+	// The seal's copies are the same strings.
+	for i, p := range pkg.Files {
+		if e, ok := s.file(p); ok {
+			pkg.Files[i] = e.path
+		}
+	}
+	if e, ok := s.file(pkg.EntrypointFile); ok {
+		pkg.EntrypointFile = e.path
+	}
+	return pkg, nil
 }
 
 // Reloader returns, for a sealed snapshot (Seal), the function that

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"sync/atomic"
 	"testing/fstest"
 
@@ -39,7 +40,9 @@ func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.
 	if err != nil {
 		return nil, "", err
 	}
-	return pkg, v.Integrity, nil
+	// A copy: the index's strings are slices of its whole text, which a
+	// caller holding thousands of integrities would otherwise keep.
+	return pkg, strings.Clone(v.Integrity), nil
 }
 
 // snapshotOf is Verify over an in-memory copy of fsys, made in one pass:

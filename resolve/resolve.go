@@ -324,10 +324,23 @@ func suggestionRoots(s *solver, refs []Reference, requested map[string]bool, pin
 // buildPlan turns a successful search into a sorted Plan.
 func buildPlan(s *solver, requested, suggested map[string]bool, warnings []Warning) *Plan {
 	p := &Plan{Skills: make([]Selection, 0, len(s.queue))}
+	// The versions are copied, once each: the source's strings may be
+	// slices of a whole registry index, which a plan that outlives the
+	// resolution would otherwise keep in memory (10,000 selections of
+	// "1.0.0" share one copy).
+	versions := map[string]string{}
+	version := func(v string) string {
+		c, ok := versions[v]
+		if !ok {
+			c = strings.Clone(v)
+			versions[v] = c
+		}
+		return c
+	}
 	for _, n := range s.queue {
 		sel := Selection{
 			Name:         n.e.name,
-			Version:      n.e.vers[n.sel].raw,
+			Version:      version(n.e.vers[n.sel].raw),
 			Registry:     n.e.owner,
 			Role:         RoleDependency,
 			Deprecated:   n.e.vers[n.sel].deprecated,
@@ -340,7 +353,7 @@ func buildPlan(s *solver, requested, suggested map[string]bool, warnings []Warni
 			sel.Role = RoleSuggested
 		}
 		for _, d := range n.deps {
-			sel.Dependencies[d.to.e.name] = d.to.e.vers[d.to.sel].raw
+			sel.Dependencies[d.to.e.name] = version(d.to.e.vers[d.to.sel].raw)
 		}
 		p.Skills = append(p.Skills, sel)
 		for _, sk := range n.skips {

@@ -4,8 +4,10 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +16,28 @@ import (
 // WriteFile writes data to path atomically: it writes a temporary file in the
 // same folder, syncs it, renames it over path and syncs the folder.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return write(path, perm, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// WriteWith is WriteFile for a file that write produces, through a
+// buffer, instead of one held whole in memory (a large file encoded as it
+// is written). When write fails, path is left as it was.
+func WriteWith(path string, perm fs.FileMode, produce func(io.Writer) error) error {
+	return write(path, perm, func(f *os.File) error {
+		bw := bufio.NewWriterSize(f, 64<<10)
+		if err := produce(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// write makes path atomically with the contents fill writes into the
+// temporary file.
+func write(path string, perm fs.FileMode, fill func(*os.File) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -27,7 +51,7 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return err
 	}
 	if err := f.Chmod(perm); err != nil {

@@ -2,8 +2,10 @@ package atomicfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +64,35 @@ func TestWriteTreeCleansUpOnError(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 0 {
 		t.Errorf("parent holds %v, want nothing after a failed write", entries)
+	}
+}
+
+// TestWriteWith: the produced bytes replace the file; a producer that
+// fails leaves the old file and no temporary one.
+func TestWriteWith(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "journal")
+	big := strings.Repeat("x", 200<<10) // past the buffer
+	if err := WriteWith(p, 0o600, func(w io.Writer) error {
+		_, err := io.WriteString(w, big)
+		return err
+	}); err != nil {
+		t.Fatalf("WriteWith = %v", err)
+	}
+	if got, err := os.ReadFile(p); err != nil || string(got) != big {
+		t.Fatalf("ReadFile after WriteWith = %d bytes, %v, want %d", len(got), err, len(big))
+	}
+	boom := errors.New("boom")
+	if err := WriteWith(p, 0o600, func(w io.Writer) error {
+		io.WriteString(w, "partial")
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatalf("WriteWith(failing) = %v, want %v", err, boom)
+	}
+	if got, _ := os.ReadFile(p); string(got) != big {
+		t.Errorf("after a failed WriteWith the file holds %d bytes, want the old %d", len(got), len(big))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %d entries, want 1 (no temporary files left)", len(entries))
 	}
 }

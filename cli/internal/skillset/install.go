@@ -158,6 +158,9 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if err != nil {
 		return p.out, err
 	}
+	// Nothing after the fetch reads the registries' indexes: for a large
+	// registry they are megabytes the rest of the run does not need.
+	p.Registries.ReleaseIndexes()
 	all := regFetched // not copied when there are no sources: 10,000 packages hold ~3 MiB here
 	if len(srcFetched) > 0 {
 		all = append(srcFetched, regFetched...)

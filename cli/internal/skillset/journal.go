@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,17 +174,87 @@ func nameList(names []string) string {
 // writeJournal makes j durable at path before the roots change: a
 // journal that is not on disk cannot be finished.
 func writeJournal(path string, j *journal) error {
-	data, err := json.MarshalIndent(j, "", "  ")
-	if err != nil {
-		return askerr.Internal("cannot encode the run journal", err)
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return askerr.IO("cannot create "+filepath.Dir(path), err)
 	}
-	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+	var encErr error
+	err := atomicfile.WriteWith(path, 0o600, func(w io.Writer) error {
+		encErr = encodeJournal(w, j)
+		return encErr
+	})
+	switch {
+	case encErr != nil && !errors.As(encErr, new(*writeError)):
+		return askerr.Internal("cannot encode the run journal", encErr)
+	case err != nil:
 		return askerr.IO("cannot write the run journal "+path, err)
 	}
 	return nil
+}
+
+// writeError is a failure of the writer encodeJournal writes to.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+// encodeJournal writes j as json.MarshalIndent(j, "", "  ") and a newline
+// would, one skill at a time: the journal of an install of 10,000 skills
+// is megabytes, which the whole-value encoder would hold two or three
+// copies of at once.
+func encodeJournal(w io.Writer, j *journal) error {
+	head := *j
+	head.Skills = nil
+	data, err := json.MarshalIndent(&head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The head ends with the last field, "skills": null, and "}".
+	const tail = "null\n}"
+	if !bytes.HasSuffix(data, []byte(tail)) {
+		return fmt.Errorf("the journal's head ends in %q, not skills", data[max(0, len(data)-len(tail)):])
+	}
+	write := func(b []byte) error {
+		if _, err := w.Write(b); err != nil {
+			return &writeError{err}
+		}
+		return nil
+	}
+	if err := write(data[:len(data)-len(tail)]); err != nil {
+		return err
+	}
+	switch {
+	case j.Skills == nil:
+		return write([]byte(tail + "\n"))
+	case len(j.Skills) == 0:
+		return write([]byte("{}\n}\n"))
+	}
+	// One buffer and two encoders serve every skill: an entry is encoded
+	// as MarshalIndent would nest it (its lines indented by four spaces),
+	// the newline each Encode ends with dropped.
+	var buf bytes.Buffer
+	keys, entries := json.NewEncoder(&buf), json.NewEncoder(&buf)
+	entries.SetIndent("    ", "  ")
+	for i, n := range slices.Sorted(maps.Keys(j.Skills)) {
+		buf.Reset()
+		if i == 0 {
+			buf.WriteString("{\n    ")
+		} else {
+			buf.WriteString(",\n    ")
+		}
+		if err := keys.Encode(n); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1)
+		buf.WriteString(": ")
+		if err := entries.Encode(j.Skills[n]); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1)
+		if err := write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return write([]byte("\n  }\n}\n"))
 }
 
 // removes reports whether j removed skill name.

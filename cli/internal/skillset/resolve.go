@@ -76,8 +76,9 @@ func (p *op) resolveKeeping(refs []resolve.Reference, moved map[string]bool, opt
 		return nil, nil, strandedDetail(err, kept)
 	}
 	p.warnStranded(kept, stayed(plan, kept))
-	var wants []want
-	for _, w := range p.wantsFromPlan(plan) {
+	all := p.wantsFromPlan(plan)
+	wants := all[:0] // filtered in place: one want per selection is ~1.6 MB at 10,000
+	for _, w := range all {
 		if s, ok := kept[w.name]; ok && s.Registry == w.registry && s.Version == w.version {
 			continue // nothing can be fetched, and nothing changes
 		}
