@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,7 +144,8 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		for _, name := range packageNames(ri, opts.meta()) {
+		names, listing := packageNames(ri, opts.meta())
+		for _, name := range names {
 			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
 				continue
 			}
@@ -161,7 +163,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			var disk *onDisk
 			if opts.ReceiptsOnly {
-				disk, err = presence(dest, ri.loc.Shape)
+				disk, err = listing.presence(ri.path, dest, ri.loc.Shape)
 			} else {
 				disk, err = inspect(dest, ri.loc.Shape, rec, dg)
 			}
@@ -206,11 +208,14 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 // packageNames lists the names of the packages in a root: folders (or
 // links) for the directory shape, files with the location's extension for
 // the file shape, hidden entries excluded, plus every name with a receipt.
-func packageNames(ri rootInfo, v *metaView) []string {
+// It returns the root's listing too, which says what is at each name.
+func packageNames(ri rootInfo, v *metaView) ([]string, rootListing) {
 	names := receiptNames(v, ri.path)
-	ents, _ := os.ReadDir(ri.path)
+	ents, err := os.ReadDir(ri.path)
+	listing := rootListing{listed: err == nil, types: make(map[string]fs.FileMode, len(ents))}
 	for _, e := range ents {
 		n := e.Name()
+		listing.types[n] = e.Type()
 		if strings.HasPrefix(n, ".") {
 			continue
 		}
@@ -228,7 +233,37 @@ func packageNames(ri rootInfo, v *metaView) []string {
 		}
 	}
 	slices.Sort(names)
-	return names
+	return names, listing
+}
+
+// rootListing is what a root held when Scan listed it: the type of each
+// entry (a link is a link), by name.
+type rootListing struct {
+	listed bool
+	types  map[string]fs.FileMode
+}
+
+// presence is presence(dest, shape), answered from the listing when dest
+// is an entry of the root it lists: the listing gives each entry's type
+// as lstat would, and a package of a scan of receipts (right after a run
+// wrote them) needs nothing more. That was an lstat per package and root,
+// twice after every install.
+func (l rootListing) presence(root, dest string, shape agents.Shape) (*onDisk, error) {
+	if !l.listed || filepath.Dir(dest) != root {
+		return presence(dest, shape)
+	}
+	d := &onDisk{}
+	typ, ok := l.types[filepath.Base(dest)]
+	if !ok {
+		return d, nil
+	}
+	d.exists = true
+	if shape == agents.ShapeFile {
+		d.kindOK = typ.IsRegular()
+	} else {
+		d.kindOK = typ.IsDir()
+	}
+	return d, nil
 }
 
 // unmanagedVersion reads the version of a package put in place by hand
