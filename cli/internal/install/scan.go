@@ -140,13 +140,22 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 	if err := guard(&opts, roots); err != nil {
 		return out, err
 	}
+	// A set, not slices.Contains: a run asks about each of its packages
+	// in every root, 10,000 of them in some.
+	var wanted map[string]bool
+	if len(opts.Names) > 0 {
+		wanted = make(map[string]bool, len(opts.Names))
+		for _, n := range opts.Names {
+			wanted[n] = true
+		}
+	}
 	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
 		names, listing := packageNames(ri, opts.meta())
 		for _, name := range names {
-			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
+			if wanted != nil && !wanted[name] {
 				continue
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
@@ -211,6 +220,10 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 // It returns the root's listing too, which says what is at each name.
 func packageNames(ri rootInfo, v *metaView) ([]string, rootListing) {
 	names := receiptNames(v, ri.path)
+	has := make(map[string]bool, len(names)) // a root may hold 10,000
+	for _, n := range names {
+		has[n] = true
+	}
 	ents, err := os.ReadDir(ri.path)
 	listing := rootListing{listed: err == nil, types: make(map[string]fs.FileMode, len(ents))}
 	for _, e := range ents {
@@ -228,7 +241,8 @@ func packageNames(ri rootInfo, v *metaView) ([]string, rootListing) {
 		} else if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
 			continue
 		}
-		if !slices.Contains(names, n) {
+		if !has[n] {
+			has[n] = true
 			names = append(names, n)
 		}
 	}
