@@ -115,11 +115,7 @@ func (c *installCmd) list(e *env) error {
 // stdinIsTerminal reports whether standard input is a terminal.
 func (e *env) stdinIsTerminal() bool {
 	f, ok := e.stdin.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && ui.IsTerminalFile(f)
 }
 
 // pickSkills asks on the terminal which of several skills to install.

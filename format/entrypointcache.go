@@ -1,5 +1,7 @@
 package format
 
+import "sync"
+
 // EntrypointCache remembers entrypoints decoded through it, by their bytes,
 // name, kind and size limit, so that a caller decoding the same file more
 // than once decodes it once: an install reads each SKILL.md's front matter
@@ -9,9 +11,10 @@ package format
 // another's; the decoded values themselves are shared and never changed.
 // It holds at most maxCachedEntrypoints entries and then decodes without
 // remembering, so a source of 10,000 skills does not keep them all. The
-// zero value is ready; a nil cache only decodes. It is not safe for
-// concurrent use.
+// zero value is ready; a nil cache only decodes. It is safe for
+// concurrent use: a source's skills are materialised in parallel.
 type EntrypointCache struct {
+	mu     sync.Mutex
 	byData map[string][]cachedEntrypoint
 	n      int
 }
@@ -40,12 +43,24 @@ func (c *EntrypointCache) decode(data []byte, file string, kind Kind, limit int6
 	if c == nil {
 		return decodeEntrypoint(data, file, kind, limit)
 	}
+	c.mu.Lock()
+	for _, h := range c.byData[string(data)] {
+		if h.file == file && h.kind == kind && h.limit == limit {
+			c.mu.Unlock()
+			return h.copy()
+		}
+	}
+	c.mu.Unlock()
+	// Decoded outside the lock; two callers decoding the same bytes at
+	// once get equal results, and the first remembered is kept.
+	e, diags := decodeEntrypoint(data, file, kind, limit)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, h := range c.byData[string(data)] {
 		if h.file == file && h.kind == kind && h.limit == limit {
 			return h.copy()
 		}
 	}
-	e, diags := decodeEntrypoint(data, file, kind, limit)
 	if c.n < maxCachedEntrypoints {
 		if c.byData == nil {
 			c.byData = map[string][]cachedEntrypoint{}

@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,12 +140,22 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 	if err := guard(&opts, roots); err != nil {
 		return out, err
 	}
+	// A set, not slices.Contains: a run asks about each of its packages
+	// in every root, 10,000 of them in some.
+	var wanted map[string]bool
+	if len(opts.Names) > 0 {
+		wanted = make(map[string]bool, len(opts.Names))
+		for _, n := range opts.Names {
+			wanted[n] = true
+		}
+	}
 	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		for _, name := range packageNames(ri, opts.meta()) {
-			if len(opts.Names) > 0 && !slices.Contains(opts.Names, name) {
+		names, listing := packageNames(ri, opts.meta())
+		for _, name := range names {
+			if wanted != nil && !wanted[name] {
 				continue
 			}
 			dest := shapeDest(ri.path, name, ri.loc)
@@ -161,7 +172,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			}
 			var disk *onDisk
 			if opts.ReceiptsOnly {
-				disk, err = presence(dest, ri.loc.Shape)
+				disk, err = listing.presence(ri.path, dest, ri.loc.Shape)
 			} else {
 				disk, err = inspect(dest, ri.loc.Shape, rec, dg)
 			}
@@ -206,11 +217,18 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 // packageNames lists the names of the packages in a root: folders (or
 // links) for the directory shape, files with the location's extension for
 // the file shape, hidden entries excluded, plus every name with a receipt.
-func packageNames(ri rootInfo, v *metaView) []string {
+// It returns the root's listing too, which says what is at each name.
+func packageNames(ri rootInfo, v *metaView) ([]string, rootListing) {
 	names := receiptNames(v, ri.path)
-	ents, _ := os.ReadDir(ri.path)
+	has := make(map[string]bool, len(names)) // a root may hold 10,000
+	for _, n := range names {
+		has[n] = true
+	}
+	ents, err := os.ReadDir(ri.path)
+	listing := rootListing{listed: err == nil, types: make(map[string]fs.FileMode, len(ents))}
 	for _, e := range ents {
 		n := e.Name()
+		listing.types[n] = e.Type()
 		if strings.HasPrefix(n, ".") {
 			continue
 		}
@@ -223,12 +241,43 @@ func packageNames(ri rootInfo, v *metaView) []string {
 		} else if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
 			continue
 		}
-		if !slices.Contains(names, n) {
+		if !has[n] {
+			has[n] = true
 			names = append(names, n)
 		}
 	}
 	slices.Sort(names)
-	return names
+	return names, listing
+}
+
+// rootListing is what a root held when Scan listed it: the type of each
+// entry (a link is a link), by name.
+type rootListing struct {
+	listed bool
+	types  map[string]fs.FileMode
+}
+
+// presence is presence(dest, shape), answered from the listing when dest
+// is an entry of the root it lists: the listing gives each entry's type
+// as lstat would, and a package of a scan of receipts (right after a run
+// wrote them) needs nothing more. That was an lstat per package and root,
+// twice after every install.
+func (l rootListing) presence(root, dest string, shape agents.Shape) (*onDisk, error) {
+	if !l.listed || filepath.Dir(dest) != root {
+		return presence(dest, shape)
+	}
+	d := &onDisk{}
+	typ, ok := l.types[filepath.Base(dest)]
+	if !ok {
+		return d, nil
+	}
+	d.exists = true
+	if shape == agents.ShapeFile {
+		d.kindOK = typ.IsRegular()
+	} else {
+		d.kindOK = typ.IsDir()
+	}
+	return d, nil
 }
 
 // unmanagedVersion reads the version of a package put in place by hand

@@ -17,9 +17,9 @@ import (
 
 // Staging is most of an install's system calls: a file per package file
 // per root. So the staged copy is written through file descriptors: the
-// root's staging folder is opened once per run (stageDirs), each staged
-// folder once per transaction, and every sub-folder and file is created
-// relative to it with mkdirat and openat. A file is created with its
+// root's staging folder is opened once per run (stageDirs), and every
+// staged folder, sub-folder and file is created relative to it with
+// mkdirat and openat. A file is created with its
 // mode (an fchmod only when the umask would take bits of it), written with
 // write(2) and closed: no os.File, whose poller registration costs four
 // fcntl and a failing epoll_ctl per file, and no MkdirAll, which stats
@@ -54,21 +54,22 @@ func (t *txn) stageInto(d *stageDir, s *syncer) error {
 	if err := unix.Mkdirat(d.fd, name, 0o755); err != nil {
 		return ioError("stage", t.stage, pathErr("mkdir", t.stage, err))
 	}
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return ioError("stage", t.stage, pathErr("open", t.stage, err))
-	}
-	defer unix.Close(fd)
+	// Everything below the staged folder is created relative to the
+	// staging folder's descriptor, through the staged folder's name
+	// ("<name>/<rel>"): opening the staged folder and closing it again
+	// cost two system calls per transaction and guarded nothing more, the
+	// commit renames the staged folder by its path.
 	var made map[string]bool
 	for _, f := range t.files {
-		if err := mkParents(fd, f.rel, &made); err != nil {
+		rel := name + "/" + f.rel
+		if err := mkParents(d.fd, rel, len(name)+1, &made); err != nil {
 			return ioError("stage", t.stagedPath(f.rel), pathErr("mkdir", t.stagedPath(f.rel), err))
 		}
 		if f.from != "" {
 			if err := carry(f.from, t.stagedPath(f.rel)); err != nil {
 				return ioError("stage", t.stagedPath(f.rel), err)
 			}
-		} else if err := createAt(fd, f.rel, f); err != nil {
+		} else if err := createAt(d.fd, rel, f); err != nil {
 			return ioError("stage", t.stagedPath(f.rel), pathErr("create", t.stagedPath(f.rel), err))
 		}
 		if syncsPaths {
@@ -79,7 +80,7 @@ func (t *txn) stageInto(d *stageDir, s *syncer) error {
 	for _, rel := range t.keep {
 		from := t.destPath(rel)
 		p := t.stagedPath(rel)
-		if err := mkParents(fd, rel, &made); err != nil {
+		if err := mkParents(d.fd, name+"/"+rel, len(name)+1, &made); err != nil {
 			return ioError("stage", p, pathErr("mkdir", p, err))
 		}
 		if err := carry(from, p); err != nil {
@@ -100,9 +101,10 @@ func pathErr(op, p string, err error) error {
 }
 
 // mkParents creates the folders above the slash-separated rel below the
-// folder dirfd, each once per staged copy (made remembers them).
-func mkParents(dirfd int, rel string, made *map[string]bool) error {
-	for i := 0; i < len(rel); i++ {
+// folder dirfd from its byte from on (the folders before it exist), each
+// once per staged copy (made remembers them).
+func mkParents(dirfd int, rel string, from int, made *map[string]bool) error {
+	for i := from; i < len(rel); i++ {
 		if rel[i] != '/' {
 			continue
 		}

@@ -141,3 +141,36 @@ func TestTrackedFilesAreComparedInPlace(t *testing.T) {
 		})
 	}
 }
+
+// mkParents makes the folders of a path below a descriptor from a byte on,
+// each once: staging creates "<staged folder>/<rel>" relative to the
+// staging folder, whose staged folder it has just made.
+func TestMkParentsFrom(t *testing.T) {
+	dir := t.TempDir()
+	fd, err := openDirFd(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFd(fd)
+	var made map[string]bool
+	// "x" is before from: it is not made, so the folders below it cannot be.
+	if err := mkParents(fd, "x/a/b.md", 2, &made); !errors.Is(err, syscall.ENOENT) {
+		t.Errorf("mkParents(x/a/b.md, 2) without x = %v, want ENOENT", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"x/a/b.md", "x/a/c/d.md", "x/e.md"} {
+		if err := mkParents(fd, rel, 2, &made); err != nil {
+			t.Fatalf("mkParents(%q, 2) = %v", rel, err)
+		}
+	}
+	for _, p := range []string{"x/a", "x/a/c"} {
+		if info, err := os.Lstat(filepath.Join(dir, p)); err != nil || !info.IsDir() {
+			t.Errorf("%s is not a folder after mkParents: %v", p, err)
+		}
+	}
+	if want := map[string]bool{"x/a": true, "x/a/c": true}; len(made) != len(want) || !made["x/a"] || !made["x/a/c"] {
+		t.Errorf("mkParents made %v, want %v", made, want)
+	}
+}

@@ -150,27 +150,14 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 		f    Found
 		rank int
 	}
-	var cands []cand
-	seen := map[string]bool{}
-	over := 0 // skill folders past the cap: counted, not read
-	add := func(p string, rank int, plugin string) {
-		if seen[p] {
-			return
-		}
-		if len(cands) >= maxSkills {
-			if isSkillFolder(fsys, p) {
-				seen[p] = true
-				over++
-			}
-			return
-		}
-		if f, ok := skillAt(fsys, p); ok {
-			seen[p] = true
-			f.Plugin = plugin
-			f.Nested = nestedSkills(fsys, p)
-			cands = append(cands, cand{f, rank})
-		}
+	// The folders that may hold a skill, in the order they are offered:
+	// the walk's, then the plugins a marketplace names.
+	type place struct {
+		p      string
+		rank   int
+		plugin string
 	}
+	var places []place
 	walk(fsys, root, 0, func(p string) {
 		rank := 1
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
@@ -181,10 +168,59 @@ func discover(fsys fs.FS, root string, maxSkills int) (discovery, error) {
 		case slices.Contains(agentDirs, first):
 			rank = 2
 		}
-		add(p, rank, "")
+		places = append(places, place{p, rank, ""})
 	})
 	for _, ps := range marketplaceSkills(fsys, root) {
-		add(ps.path, 3, ps.plugin)
+		places = append(places, place{ps.path, 3, ps.plugin})
+	}
+	// Each skill folder is read (its SKILL.md decoded, its folders listed
+	// for nested skills) on its own, in parallel for the first maxSkills
+	// folders, the most that can be offered; the cap and the order are
+	// then applied to the results in order, as one goroutine would.
+	type read struct {
+		f        Found
+		ok, done bool
+	}
+	reads := make([]read, len(places))
+	var first []int // the first place of each folder, up to maxSkills of them
+	firstOf := map[string]bool{}
+	for i, pl := range places {
+		if len(first) < maxSkills && !firstOf[pl.p] {
+			firstOf[pl.p] = true
+			first = append(first, i)
+		}
+	}
+	readAt := func(p string) read {
+		f, ok := skillAt(fsys, p)
+		if ok {
+			f.Nested = nestedSkills(fsys, p)
+		}
+		return read{f: f, ok: ok, done: true}
+	}
+	eachParallel(len(first), materialiseWorkers, func(k int) { reads[first[k]] = readAt(places[first[k]].p) })
+	var cands []cand
+	seen := map[string]bool{}
+	over := 0 // skill folders past the cap: counted, not read
+	for i, pl := range places {
+		if seen[pl.p] {
+			continue
+		}
+		if len(cands) >= maxSkills {
+			if isSkillFolder(fsys, pl.p) {
+				seen[pl.p] = true
+				over++
+			}
+			continue
+		}
+		r := reads[i]
+		if !r.done {
+			r = readAt(pl.p)
+		}
+		if r.ok {
+			seen[pl.p] = true
+			r.f.Plugin = pl.plugin
+			cands = append(cands, cand{r.f, pl.rank})
+		}
 	}
 	if over > 0 {
 		return discovery{}, tooManySkills(len(cands)+over, maxSkills, root)

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
@@ -218,12 +220,15 @@ type tree struct {
 	co     *checkout
 	local  bool // a folder on this machine, read in place
 	clean  func()
-	// names are the packages materialised in place from the tree so far.
+	// names are the packages materialised in place from the tree so far,
+	// under mu: materialiseChosen materialises them in parallel.
+	mu    sync.Mutex
 	names map[string]bool
-	dg    *format.Digester
+	// spare are digesters for materialise, one per goroutine at a time.
+	spare sync.Pool
 	// kept is how many bytes of verified files its packages keep in
 	// memory, of pinnedBudget.
-	kept int64
+	kept atomic.Int64
 }
 
 // keep spends n bytes of pinnedBudget, reporting whether they fit. The
@@ -235,24 +240,41 @@ func (t *tree) keep(n int64) bool {
 		held.Add(-n)
 		return false
 	}
-	t.kept += n
+	t.kept.Add(n)
 	return true
 }
 
 // release gives the tree's bytes back to pinnedBudget.
 func (t *tree) release() {
-	held.Add(-t.kept)
-	t.kept = 0
+	held.Add(-t.kept.Swap(0))
 }
 
-// digester returns the tree's digester, made on first use: each one
-// holds a 64 KiB buffer, and a tree digests many packages one by one.
-func (t *tree) digester() *format.Digester {
-	if t.dg == nil {
-		t.dg = format.NewDigester()
+// claim records that the package name is materialised in place from t,
+// reporting false when one of that name already was.
+func (t *tree) claim(name string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names[name] {
+		return false
 	}
-	return t.dg
+	if t.names == nil {
+		t.names = map[string]bool{}
+	}
+	t.names[name] = true
+	return true
 }
+
+// borrowDigester returns a digester for one materialise, to be given back
+// with returnDigester: materialise runs on several goroutines at once.
+func (t *tree) borrowDigester() *format.Digester {
+	if dg, ok := t.spare.Get().(*format.Digester); ok {
+		return dg
+	}
+	return format.NewDigester()
+}
+
+// returnDigester gives back a digester borrowDigester returned.
+func (t *tree) returnDigester(dg *format.Digester) { t.spare.Put(dg) }
 
 // openTree is open followed by opening the tree's files as a treeFS, so
 // that discovery and materialisation never follow a link inside the
@@ -355,7 +377,9 @@ func Fetch(ctx context.Context, r Ref, opts Options) (*Result, error) {
 		case t.co != nil:
 			return PseudoVersion(t.co.time, t.commit), nil
 		}
-		return contentVersion(r.Kind, fsys, files, t.digester())
+		dg := t.borrowDigester() // materialise calls it on several goroutines
+		defer t.returnDigester(dg)
+		return contentVersion(r.Kind, fsys, files, dg)
 	}
 	pkgs, refused, err := materialiseChosen(ctx, t, chosen, namedSkills(r, &opts), version, &opts)
 	if err != nil {

@@ -10,8 +10,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
@@ -32,21 +35,48 @@ type versionFunc func(b bareSkill, fsys fs.FS, files []string) (string, error)
 // the error names each refused skill with all its reasons. On an error
 // nothing is left in opts.Dir.
 func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[string]bool, version versionFunc, opts *Options) ([]*Package, []Skipped, error) {
+	siblings := newSiblingIndex(t.src)
+	// Listing the siblings for every skill of a collection made each
+	// skill's options a list of all the others; materialise asks for
+	// them only for a skill with a link out of its folder.
+	type result struct {
+		p   *Package
+		err error
+	}
+	results := make([]result, len(chosen))
+	one := func(i int) {
+		f := chosen[i]
+		results[i].p, results[i].err = materialise(ctx, t, f, version, "", func() []string { return siblings.of(f.Path) }, opts)
+	}
+	if opts.InPlace {
+		// Verified in memory, each skill on its own: in parallel (reading,
+		// decoding, validating and digesting 500 skills was a fifth of an
+		// install, on one processor). The results are taken in order
+		// below, so what is installed, skipped or refused does not depend
+		// on the timing.
+		eachParallel(len(chosen), materialiseWorkers, one)
+	} else {
+		for i := range chosen {
+			if one(i); results[i].err != nil {
+				if _, ok := skipOf(chosen[i], results[i].err); !ok {
+					break // fails the call below, as it always did: nothing more is copied
+				}
+			}
+		}
+	}
 	var pkgs []*Package
 	var skipped []Skipped
 	var refused []refusedSkill
 	fail := func(err error) ([]*Package, []Skipped, error) {
-		for _, p := range pkgs {
-			os.RemoveAll(p.Dir)
+		for _, r := range results {
+			if r.p != nil && r.p.Dir != "" {
+				os.RemoveAll(r.p.Dir)
+			}
 		}
 		return nil, nil, err
 	}
-	siblings := newSiblingIndex(t.src)
-	for _, f := range chosen {
-		// Listing the siblings for every skill of a collection made each
-		// skill's options a list of all the others; materialise asks for
-		// them only for a skill with a link out of its folder.
-		p, err := materialise(ctx, t, f, version, "", func() []string { return siblings.of(f.Path) }, opts)
+	for i, f := range chosen {
+		p, err := results[i].p, results[i].err
 		if err == nil {
 			pkgs = append(pkgs, p)
 			continue
@@ -65,6 +95,48 @@ func materialiseChosen(ctx context.Context, t *tree, chosen []Found, named map[s
 		return fail(refusedError(refused, t.url, opts.AllOrNothing))
 	}
 	return pkgs, skipped, nil
+}
+
+// materialiseWorkers bounds the goroutines that materialise a source's
+// skills at once.
+const materialiseWorkers = 4
+
+// eachParallel calls fn(i) for every i in [0, n) on up to limit
+// goroutines and no more than the machine has processors, taking the
+// indexes in order; with one, on the caller's. A panic in fn is re-raised
+// here once every goroutine stopped.
+func eachParallel(n, limit int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), limit, n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var panicked atomic.Value
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, r)
+					next.Store(int64(n)) // no more indexes
+				}
+			}()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+	if r := panicked.Load(); r != nil {
+		panic(r)
+	}
 }
 
 // namedSkills returns the skills r and opts name, "*" included.
@@ -161,6 +233,7 @@ func leavesPackage(diags format.Diagnostics) bool {
 // install quadratic (at 500 skills, two thirds of the install's time).
 type siblingIndex struct {
 	fsys     fs.FS
+	mu       sync.Mutex          // materialise asks from several goroutines
 	byParent map[string][]string // parent folder -> its folders holding a SKILL.md
 }
 
@@ -178,11 +251,13 @@ func (s *siblingIndex) of(p string) []string {
 	if parent == "." {
 		parent = ""
 	}
+	s.mu.Lock()
 	all, ok := s.byParent[parent]
 	if !ok {
 		all = skillFolders(s.fsys, parent)
 		s.byParent[parent] = all
 	}
+	s.mu.Unlock()
 	var out []string
 	for _, n := range all {
 		if n != self {
@@ -231,12 +306,14 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 		fsys fs.FS
 	)
 	var sums *snapSums
+	dg := t.borrowDigester()
+	defer t.returnDigester(dg)
 	if opts.InPlace {
 		var err error
 		if snap, err = snapshotTree(ctx, t.src, f.Path, format.DefaultLimits()); err != nil {
 			return nil, err
 		}
-		sums = &snapSums{snap: snap, raw: map[string]string{}, dg: t.digester()}
+		sums = &snapSums{snap: snap, raw: map[string]string{}, dg: dg}
 		fsys = snapFS{snap, sums}
 	} else {
 		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
@@ -323,7 +400,7 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 			return nil, err
 		}
 	}
-	sum, err := digestFiles(fsys, pkg.Files, t.digester())
+	sum, err := digestFiles(fsys, pkg.Files, dg)
 	if err != nil {
 		return nil, err
 	}
@@ -338,17 +415,13 @@ func materialise(ctx context.Context, t *tree, f Found, version versionFunc, wan
 	if snap != nil {
 		// Two skills of one fetch with one name would be one folder of the
 		// copy: the same refusal.
-		if t.names[name] {
+		if !t.claim(name) {
 			return nil, fmt.Errorf("source: two skills of %s are named %s", t.url, name)
 		}
 		pinned, err := newPinnedFS(t.fsys, f.Path, where, snap, pkg.Files, mem, sums.of, t.keep)
 		if err != nil {
 			return nil, err
 		}
-		if t.names == nil {
-			t.names = map[string]bool{}
-		}
-		t.names[name] = true
 		pkg.FS = pinned
 	} else {
 		dest = filepath.Join(opts.Dir, name)

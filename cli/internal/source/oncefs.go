@@ -21,7 +21,10 @@ import (
 // walk of a skill that snapshots it, format.Load — is answered from what
 // was read. Discovery, materialisation and validation all read the source
 // through one onceFS; before it, a skill's SKILL.md was opened seven times
-// and each folder listed four.
+// and each folder listed four. It is safe for concurrent use and reads
+// outside its lock (the skills of a source are materialised in
+// parallel): two goroutines asking for one path at the same moment may
+// both read it, and the first read kept is the one both are given.
 //
 // What it answers is what the treeFS gave when it was first asked, so the
 // limits and refusals stay the treeFS's: no link is followed (a folder is
@@ -42,13 +45,13 @@ type onceFS struct {
 	mu    sync.Mutex
 	dirs  map[string]*listing // by path, "." for the root
 	files map[string]*readOnce
-	buf   []byte // getdents buffer, under mu
 	// cached is how many bytes of files files holds, at most onceCache.
 	cached int64
 	// entrypoints decodes the front matter of the SKILL.md files read
 	// here, each once: discovery, the skill.yaml synthesised for a bare
-	// skill and format.Load all decode it (see entrypointsOf). It is used
-	// by one goroutine at a time, as discovery and materialisation are.
+	// skill and format.Load all decode it (see entrypointsOf); the skills
+	// of a source are materialised in parallel, and the cache is safe for
+	// that.
 	entrypoints format.EntrypointCache
 }
 
@@ -99,17 +102,27 @@ func (s *onceFS) Close() error { return s.t.Close() }
 // listing it on first use.
 func (s *onceFS) list(name string) *listing {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if l, ok := s.dirs[name]; ok {
+	l, ok := s.dirs[name]
+	s.mu.Unlock()
+	if ok {
 		return l
 	}
+	// Listed outside the lock, so that the skills materialised in
+	// parallel read their folders in parallel; the first listing kept is
+	// the one every caller sees.
+	return s.keepListing(name, s.listNow(name))
+}
+
+// listNow lists the folder name from the treeFS.
+func (s *onceFS) listNow(name string) *listing {
 	l := &listing{}
-	raw, ok := s.t.listRaw(name, &s.buf)
+	bp := getdentsBufs.Get().(*[]byte)
+	raw, ok := s.t.listRaw(name, bp)
+	getdentsBufs.Put(bp)
 	if !ok {
 		ents, err := s.t.ReadDir(name)
 		if err != nil {
 			l.err = err
-			s.dirs[name] = l
 			return l
 		}
 		raw = make([]rawEntry, len(ents))
@@ -122,9 +135,23 @@ func (s *onceFS) list(name string) *listing {
 	for i, r := range raw {
 		l.ents[i] = onceEntry{s: s, dir: name, name: r.name, typ: r.typ}
 	}
+	return l
+}
+
+// keepListing remembers l as the listing of name, unless another was
+// remembered first, which it returns instead.
+func (s *onceFS) keepListing(name string, l *listing) *listing {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if first, ok := s.dirs[name]; ok {
+		return first
+	}
 	s.dirs[name] = l
 	return l
 }
+
+// getdentsBufs are the buffers folders are listed through.
+var getdentsBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // entry finds name in its folder's listing: ok is false when the folder
 // cannot be listed (the caller asks the treeFS for the exact error), and
@@ -168,10 +195,13 @@ func (s *onceFS) listed(name string) bool {
 // asks the treeFS).
 func (s *onceFS) file(name string) (*readOnce, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.files[name]; ok {
+	r, ok := s.files[name]
+	s.mu.Unlock()
+	if ok {
 		return r, true
 	}
+	// Read outside the lock, as list lists; the first read kept is the
+	// one every caller sees.
 	info, data, ok := s.t.readRaw(name, eagerRead)
 	if !ok {
 		info, data, ok = s.t.readChecked(name, eagerRead)
@@ -179,11 +209,16 @@ func (s *onceFS) file(name string) (*readOnce, bool) {
 	if !ok || info == nil {
 		return nil, false
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.files[name]; ok {
+		return r, true
+	}
 	if s.cached+int64(len(data)) > onceCache {
 		data = nil
 	}
 	s.cached += int64(len(data))
-	r := &readOnce{info: info, data: data}
+	r = &readOnce{info: info, data: data}
 	s.files[name] = r
 	return r, true
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -120,7 +121,12 @@ func TestOnceFSOpensOnce(t *testing.T) {
 	src := t.TempDir()
 	writeFiles(t, src, map[string]string{"skills/a/SKILL.md": skillMD("a", "A. Use it."), "skills/a/r/x.md": "x\n", "skills/b/SKILL.md": skillMD("b", "B. Use it.")})
 	opens := map[string]int{}
-	defer SetReadHook(func(op, name string) { opens[strings.TrimPrefix(name, src+"/")]++ })()
+	var mu sync.Mutex // discovery reads on several goroutines
+	defer SetReadHook(func(op, name string) {
+		mu.Lock()
+		opens[strings.TrimPrefix(name, src+"/")]++
+		mu.Unlock()
+	})()
 	tree, err := openTreeFS(src)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +169,12 @@ func TestOnceFSCacheBounded(t *testing.T) {
 	}
 	writeFiles(t, src, files)
 	opens := map[string]int{}
-	defer SetReadHook(func(op, name string) { opens[strings.TrimPrefix(name, src+"/")]++ })()
+	var mu sync.Mutex // discovery reads on several goroutines
+	defer SetReadHook(func(op, name string) {
+		mu.Lock()
+		opens[strings.TrimPrefix(name, src+"/")]++
+		mu.Unlock()
+	})()
 	tree, err := openTreeFS(src)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -20,6 +22,21 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 	}
 	p.validationWarnings(o)
 	p.notices(o)
+	// What goes to Out is written in blocks of 32 KiB, not a write(2)
+	// per line (1,001 of them for 500 skills in two agents); Err has
+	// nothing in between, so the two streams keep their order.
+	w := bufio.NewWriterSize(p.Out, 32<<10)
+	p.outcomeOut(w, o)
+	_ = w.Flush()
+	for _, d := range o.Duplicates {
+		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
+			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
+	}
+}
+
+// outcomeOut writes what Outcome prints on Out to w: the files a source
+// update changes, the results, the skills skipped and the summary.
+func (p *Printer) outcomeOut(w io.Writer, o *skillset.Outcome) {
 	// Quiet keeps what the user must see — a refusal, or the plan a dry
 	// run exists to print — and leaves out the confirmations.
 	quiet := p.opts.Quiet && !o.DryRun
@@ -27,29 +44,25 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 		if quiet {
 			break
 		}
-		fmt.Fprintf(p.Out, "%s %s (%s) → %s (%s) from %s:\n", Field(c.Name), Field(c.From), Field(Dash(short(c.FromCommit))),
+		fmt.Fprintf(w, "%s %s (%s) → %s (%s) from %s:\n", Field(c.Name), Field(c.From), Field(Dash(short(c.FromCommit))),
 			Field(c.To), Field(Dash(short(c.ToCommit))), Field(c.Source))
 		for _, g := range []struct {
 			label string
 			files []string
 		}{{"added", c.Added}, {"removed", c.Removed}, {"modified", c.Modified}} {
 			if len(g.files) > 0 {
-				fmt.Fprintf(p.Out, "  %-8s %s\n", g.label, Fields(g.files, ", "))
+				fmt.Fprintf(w, "  %-8s %s\n", g.label, Fields(g.files, ", "))
 			}
 		}
 	}
-	p.results(o.DryRun, o.Results)
-	p.skipped(o.Skipped)
+	p.results(w, o.DryRun, o.Results)
+	p.skipped(w, o.Skipped)
 	if s := o.Summary; s != nil {
 		if o.DryRun {
-			fmt.Fprintf(p.Out, "would install %d, skip %d\n", s.Installed, s.Skipped)
+			fmt.Fprintf(w, "would install %d, skip %d\n", s.Installed, s.Skipped)
 		} else {
-			fmt.Fprintf(p.Out, "installed %d, skipped %d\n", s.Installed, s.Skipped)
+			fmt.Fprintf(w, "installed %d, skipped %d\n", s.Installed, s.Skipped)
 		}
-	}
-	for _, d := range o.Duplicates {
-		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
-			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
 	}
 }
 
@@ -66,8 +79,8 @@ func (p *Printer) validationWarnings(o *skillset.Outcome) {
 	}
 }
 
-// skipped prints each skill the gate refused with every reason.
-func (p *Printer) skipped(skips []skillset.Skip) {
+// skipped writes to w each skill the gate refused with every reason.
+func (p *Printer) skipped(w io.Writer, skips []skillset.Skip) {
 	for _, s := range skips {
 		n := len(s.Diagnostics)
 		word := "problems"
@@ -78,8 +91,8 @@ func (p *Printer) skipped(skips []skillset.Skip) {
 		if where == "" {
 			where = "."
 		}
-		fmt.Fprintf(p.Out, "%s %s (%s): not installed, %d %s\n", p.Style.Yellow("skipped"), Field(s.Name), Field(where), n, word)
-		p.diagnostics(p.Out, "    ", where, s.Diagnostics)
+		fmt.Fprintf(w, "%s %s (%s): not installed, %d %s\n", p.Style.Yellow("skipped"), Field(s.Name), Field(where), n, word)
+		p.diagnostics(w, "    ", where, s.Diagnostics)
 	}
 }
 
@@ -114,9 +127,9 @@ var dryVerbs = map[install.Outcome]string{install.OutcomeInstalled: "would insta
 	install.OutcomeRemoved: "would remove", install.OutcomePreserved: "would remove",
 	install.OutcomeDisabled: "would disable", install.OutcomeEnabled: "would enable"}
 
-// results prints one line per package and agent folder; with --quiet,
+// results writes to w one line per package and agent folder; with --quiet,
 // only the refusals, unless it is a dry run's plan.
-func (p *Printer) results(dryRun bool, results []install.Result) {
+func (p *Printer) results(w io.Writer, dryRun bool, results []install.Result) {
 	for _, r := range results {
 		if p.opts.Quiet && !dryRun && r.Outcome != install.OutcomeRefused {
 			continue
@@ -127,20 +140,20 @@ func (p *Printer) results(dryRun bool, results []install.Result) {
 		}
 		switch r.Outcome {
 		case install.OutcomeSkipped:
-			fmt.Fprintf(p.Out, "%s %s for %s: %s\n", p.Style.Dim("skipped"), Field(r.Name), Field(r.Agent), Field(r.Reason))
+			fmt.Fprintf(w, "%s %s for %s: %s\n", p.Style.Dim("skipped"), Field(r.Name), Field(r.Agent), Field(r.Reason))
 		case install.OutcomeRefused:
-			fmt.Fprintf(p.Out, "%s %s in %s: %s\n", p.Style.Red("refused"), Field(r.Name), Field(p.Rel(r.Root)), Field(r.Reason))
+			fmt.Fprintf(w, "%s %s in %s: %s\n", p.Style.Red("refused"), Field(r.Name), Field(p.Rel(r.Root)), Field(r.Reason))
 			for _, m := range r.Modified {
-				fmt.Fprintf(p.Out, "    %s\n", Field(m))
+				fmt.Fprintf(w, "    %s\n", Field(m))
 			}
 		default:
 			ver := Field(r.Version)
 			if r.Previous != "" && r.Previous != r.Version {
 				ver = Field(r.Previous) + " → " + ver
 			}
-			fmt.Fprintf(p.Out, "%s %s %s → %s (%s)\n", p.Style.Green(word), Field(r.Name), ver, Field(p.Rel(r.Dest)), Fields(r.Readers, ", "))
+			fmt.Fprintf(w, "%s %s %s → %s (%s)\n", p.Style.Green(word), Field(r.Name), ver, Field(p.Rel(r.Dest)), Fields(r.Readers, ", "))
 			if len(r.Preserved) > 0 {
-				fmt.Fprintf(p.Out, "    kept your files: %s\n", Fields(r.Preserved, ", "))
+				fmt.Fprintf(w, "    kept your files: %s\n", Fields(r.Preserved, ", "))
 			}
 		}
 	}

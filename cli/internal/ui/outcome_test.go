@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -236,5 +237,59 @@ func TestOutcomeGate(t *testing.T) {
 	q.Flush()
 	if errs.Len() != 0 || !strings.HasSuffix(out.String(), "would install 1, skip 2\n") {
 		t.Errorf("Outcome(quiet, dry run) = stdout %q, stderr %q; want no warnings and the dry-run summary", out.String(), errs.String())
+	}
+}
+
+// writeLog records each write to one stream of a shared log.
+type writeLog struct {
+	stream string
+	log    *[]string
+}
+
+func (w writeLog) Write(b []byte) (int, error) {
+	*w.log = append(*w.log, w.stream+":"+string(b))
+	return len(b), nil
+}
+
+// TestOutcomeWritesStdoutInBlocks: the results of 500 skills in two
+// agents were a write(2) per line; they are one write per 32 KiB, with
+// the same bytes, and what goes to stderr keeps its place around them.
+func TestOutcomeWritesStdoutInBlocks(t *testing.T) {
+	o := sample(false)
+	o.Problems, o.Changes = nil, nil
+	var results []install.Result
+	for i := range 1000 {
+		results = append(results, install.Result{Name: fmt.Sprintf("skill-%03d", i/2), Version: "1.0.0",
+			Outcome: install.OutcomeInstalled, Dest: fmt.Sprintf("/w/p/.claude/skills/skill-%03d", i/2), Readers: []string{"claude-code"}})
+	}
+	o.Results = results
+	o.Summary = &skillset.Summary{Installed: 500}
+	var wantOut strings.Builder
+	for _, r := range results {
+		fmt.Fprintf(&wantOut, "installed %s 1.0.0 → .claude/skills/%s (claude-code)\n", r.Name, r.Name)
+	}
+	wantOut.WriteString("installed 500, skipped 0\n")
+	var log []string
+	p := New(writeLog{"out", &log}, writeLog{"err", &log}, Options{Cwd: "/w/p"})
+	p.Outcome(o)
+	p.Flush()
+	var got strings.Builder
+	outWrites := 0
+	for _, l := range log {
+		if s, ok := strings.CutPrefix(l, "out:"); ok {
+			got.WriteString(s)
+			outWrites++
+		}
+	}
+	if got.String() != wantOut.String() {
+		t.Errorf("Outcome() wrote on stdout\n%s\nwant\n%s", got.String(), wantOut.String())
+	}
+	if max := wantOut.Len()/(32<<10) + 1; outWrites > max {
+		t.Errorf("Outcome() wrote stdout in %d writes, want at most %d", outWrites, max)
+	}
+	// stderr: the notices before the results, the duplicate after them.
+	if first, last := log[0], log[len(log)-1]; !strings.HasPrefix(first, "err:warning: ASK_VERSION_DEPRECATED") ||
+		!strings.HasPrefix(last, "err:warning: copilot sees a through 2 roots") {
+		t.Errorf("Outcome() wrote first %q and last %q, want the notices first and the duplicate last", first, last)
 	}
 }

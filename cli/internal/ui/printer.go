@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -175,17 +174,4 @@ func WantColor(w io.Writer, getenv func(string) string, args []string) bool {
 		}
 	}
 	return IsTerminal(w)
-}
-
-// IsTerminal reports whether w (beneath a backstop) is a character device.
-func IsTerminal(w io.Writer) bool {
-	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
