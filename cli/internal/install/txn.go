@@ -1,7 +1,6 @@
 package install
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -147,11 +146,6 @@ type txn struct {
 	aside string
 	mode  swapMode
 
-	// entry is t's pending receipt as its run journal holds it, and rjson
-	// the receipt in it (compact JSON, which the receipt file holds
-	// indented), both encoded once, while staging (encode).
-	entry, rjson []byte
-
 	staged, pending, swapped, committed bool
 }
 
@@ -185,7 +179,6 @@ func (t *txn) needsStage() bool {
 // doStage writes the new version into the staging area, through the
 // root's staging folder that sd made and opened once for the run.
 func (t *txn) doStage(s *syncer, sd *stageDirs) error {
-	t.encode()
 	if !t.needsStage() {
 		return nil
 	}
@@ -298,69 +291,47 @@ func carry(from, to string) error {
 	return writeStaged(to, stagedFile{fsys: os.DirFS(dir), copyFrom: base, perm: info.Mode().Perm()})
 }
 
-// encode renders t's receipt and pending receipt once, on the staging
-// goroutine: rjson is what json.Marshal gives for the receipt, entry what
-// it gives for t's runEntry — the journal holds the receipt compact, and
-// the commit indents the same bytes into the receipt file (receiptData).
-// A receipt-only transaction has no pending receipt (writeJournals).
-func (t *txn) encode() {
-	if t.rec != nil && t.rjson == nil {
-		// A receipt holds only strings, ints and slices of them, which
-		// always marshal.
-		t.rjson, _ = json.Marshal(t.rec)
-	}
-	if t.kind == txnReceipt || t.entry != nil {
-		return
-	}
+// appendEntry appends t's pending receipt as its root's run journal
+// holds it — what json.Marshal gives for t's runEntry: the receipt to be
+// (compact; the receipt file holds it indented), the destination and, for
+// the rename-aside fallback, where the old version goes. It is encoded
+// where the journal is written and kept nowhere: the commit encodes the
+// receipt again (appendReceipt), which costs less than keeping the bytes
+// of thousands of receipts from one step to the other.
+func (t *txn) appendEntry(e []byte) []byte {
 	dest, _ := filepath.Rel(t.root, t.dest)
-	var aside string
-	// Recovery renames the old version back only when the destination is
-	// missing and the transaction meant something to be there.
-	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		aside, _ = filepath.Rel(t.root, t.aside)
-	}
-	e := make([]byte, 0, len(t.rjson)+len(t.name)+len(dest)+len(aside)+48)
 	e = append(e, `{"name":`...)
 	e = appendJSONString(e, t.name)
 	e = append(e, `,"dest":`...)
 	e = appendJSONString(e, dest)
-	if t.rjson != nil {
+	if t.rec != nil {
 		e = append(e, `,"receipt":`...)
-		start := len(e)
-		e = append(e, t.rjson...)
-		// The receipt's bytes are the entry's, which the view keeps.
-		t.rjson = e[start:len(e):len(e)]
+		e = appendReceipt(e, t.rec, false)
 	}
-	if aside != "" {
+	// Recovery renames the old version back only when the destination is
+	// missing and the transaction meant something to be there.
+	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
+		aside, _ := filepath.Rel(t.root, t.aside)
 		e = append(e, `,"aside":`...)
 		e = appendJSONString(e, aside)
 	}
-	t.entry = append(e, '}')
+	return append(e, '}')
 }
 
-// appendJSONString appends s as json.Marshal encodes a string.
+// appendJSONString appends s as json.Marshal encodes a string: as it is,
+// quoted, when it holds only printable ASCII that JSON and its HTML
+// escaping leave alone (every name, path and digest agent-skills writes),
+// otherwise through json.Marshal.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
-}
-
-// journalEntry is t's pending receipt, as its root's run journal holds
-// it: the receipt to be, the destination and, for the rename-aside
-// fallback, where the old version goes (see encode).
-func (t *txn) journalEntry() []byte {
-	t.encode()
-	return t.entry
-}
-
-// receiptData is the receipt file t commits: encodeReceipt's bytes, from
-// the receipt encode rendered.
-func (t *txn) receiptData() []byte {
-	t.encode()
-	var b bytes.Buffer
-	b.Grow(len(t.rjson) + len(t.rjson)/2)
-	_ = json.Indent(&b, t.rjson, "", "  ")
-	b.WriteByte('\n')
-	return b.Bytes()
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // writeJournals writes, for each root, one run journal
@@ -390,13 +361,6 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 			return err
 		}
 		s.root(root)
-		entries := make([]json.RawMessage, len(ts))
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			entries[i], names[i] = t.journalEntry(), t.name
-			t.entry = nil // the view keeps it (wroteRun)
-		}
-		data := runJournalData(entries)
 		file := ".run-" + newID() + ".pending"
 		p := filepath.Join(receiptsDir(root), file)
 		if m.journals == nil {
@@ -404,11 +368,11 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 		}
 		// Named before it is written: undoing removes a partial one.
 		m.journals[root] = p
-		if err := writeNew(p, data, 0o644); err != nil {
+		if err := writeRunJournal(p, ts); err != nil {
 			m.v.forget(root)
 			return ioError("write the pending receipts", p, err)
 		}
-		m.v.wroteRun(root, file, names, entries)
+		m.v.wroteRun(root, file)
 		for _, t := range ts {
 			t.pending = true
 		}
@@ -417,25 +381,51 @@ func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
 	return nil
 }
 
-// runJournalData is what json.Marshal gives for the runJournal of
-// entries, which are compact JSON already (encode): no reflection, and no
-// second pass over them.
-func runJournalData(entries []json.RawMessage) []byte {
-	size := 64
-	for _, e := range entries {
-		size += len(e) + 1
+// journalChunk is how many bytes of a run journal are written at once.
+const journalChunk = 256 << 10
+
+// writeRunJournal writes the run journal of ts, which are compact JSON
+// (appendEntry): what json.Marshal gives for their runJournal, written as
+// it is encoded, a chunk at a time, so that the run never holds more than
+// a chunk of it. A journal cut short does not parse: recovery discards it
+// (see addRun). The file is created O_EXCL (nothing there is followed or
+// overwritten) with mode 0644 whatever the umask, as writeNew does.
+func writeRunJournal(p string, ts []*txn) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
 	}
-	data := make([]byte, 0, size)
-	data = append(data, `{"schemaVersion":`...)
-	data = strconv.AppendInt(data, receiptSchema, 10)
-	data = append(data, `,"entries":[`...)
-	for i, e := range entries {
+	err = writeEntries(f, ts)
+	if err == nil && 0o644&umask() != 0 {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeEntries writes the run journal of ts to w (see writeRunJournal).
+func writeEntries(w io.Writer, ts []*txn) error {
+	buf := make([]byte, 0, min(journalChunk+4<<10, 2<<10*(len(ts)+1)))
+	buf = append(buf, `{"schemaVersion":`...)
+	buf = strconv.AppendInt(buf, receiptSchema, 10)
+	buf = append(buf, `,"entries":[`...)
+	for i, t := range ts {
 		if i > 0 {
-			data = append(data, ',')
+			buf = append(buf, ',')
 		}
-		data = append(data, e...)
+		buf = t.appendEntry(buf)
+		if len(buf) >= journalChunk {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
 	}
-	return append(data, "]}"...)
+	buf = append(buf, "]}"...)
+	_, err := w.Write(buf)
+	return err
 }
 
 // madeDirs remembers, for one run, the roots whose receipts folder was
@@ -447,6 +437,8 @@ type madeDirs struct {
 	v    *metaView
 	// journals are the run journals written, by root.
 	journals map[string]string
+	// buf is the receipt files' encoding buffer, reused by every commit.
+	buf []byte
 }
 
 // receipts makes root's receipts folder unless this run did already.
@@ -594,8 +586,8 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		return err
 	}
 	t.committed = true
-	data := t.receiptData()
-	t.rjson = nil
+	data := append(appendReceipt(m.buf[:0], t.rec, true), '\n')
+	m.buf = data
 	err := errExist
 	if t.pending && t.oldReceipt == nil {
 		err = writeNew(p, data, 0o644)
@@ -607,9 +599,10 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
-	// The view keeps the receipt itself: nothing changes it after the
-	// commit, and an install of thousands holds one copy, not two.
+	// The view keeps the receipt itself, while it keeps any (metaKeep):
+	// nothing changes it after the commit. The transaction lets it go.
 	m.v.wrote(t.root, t.name+".json", data, t.rec)
+	t.rec = nil
 	s.root(t.root)
 	s.add(p)
 	return nil
