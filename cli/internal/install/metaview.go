@@ -60,7 +60,7 @@ type metaView struct {
 // does not hold (a listed regular file, opened without following a link).
 // Without a bound the view would hold every receipt of the run — tens of
 // MiB — until the command ends.
-const metaKeep = 3 << 19
+var metaKeep = 3 << 19
 
 // keep reports whether the view can hold n more bytes of root rm's files,
 // and counts them if so.
