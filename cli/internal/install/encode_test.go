@@ -42,7 +42,7 @@ func TestEncodeMatchesJSON(t *testing.T) {
 		e := runEntry{Name: tx.name, journal: journal{Receipt: tx.rec}}
 		e.Dest, _ = filepath.Rel(tx.root, tx.dest)
 		if tx.existed && tx.shape == agents.ShapeDirectory && tx.needsStage() {
-			e.Aside, _ = filepath.Rel(tx.root, tx.aside)
+			e.Aside, _ = filepath.Rel(tx.root, tx.asidePath())
 		}
 		wantEntry, err := json.Marshal(e)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -141,9 +142,9 @@ type txn struct {
 	oldReceipt []byte
 	existed    bool
 
-	id    string
+	// stage is the staged copy's place once prepared; the old version's
+	// (asidePath) is derived from it.
 	stage string
-	aside string
 	mode  swapMode
 
 	staged, pending, swapped, committed bool
@@ -160,10 +161,16 @@ func newID() string {
 // ".staged" and old ones in ".old" — never ".md", which Claude Code would
 // list as a command even below a hidden folder.
 func (t *txn) prepare() {
-	t.id = t.name + "." + newID()
-	base := filepath.Join(stagingDir(t.root), t.id)
-	t.stage = base + ".staged"
-	t.aside = base + ".old"
+	t.stage = filepath.Join(stagingDir(t.root), t.name+"."+newID()+".staged")
+}
+
+// asidePath is where the old version goes, next to the staged copy: one
+// string per transaction kept, not two, at thousands of transactions.
+func (t *txn) asidePath() string {
+	if t.stage == "" {
+		return ""
+	}
+	return strings.TrimSuffix(t.stage, ".staged") + ".old"
 }
 
 // destPath is where the installed package's file rel is.
@@ -311,7 +318,7 @@ func (t *txn) appendEntry(e []byte) []byte {
 	// Recovery renames the old version back only when the destination is
 	// missing and the transaction meant something to be there.
 	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		aside, _ := filepath.Rel(t.root, t.aside)
+		aside, _ := filepath.Rel(t.root, t.asidePath())
 		e = append(e, `,"aside":`...)
 		e = appendJSONString(e, aside)
 	}
@@ -496,7 +503,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			if err := m.staging(t.root); err != nil {
 				return err
 			}
-			if err := os.Rename(t.dest, t.aside); err != nil {
+			if err := os.Rename(t.dest, t.asidePath()); err != nil {
 				return ioError("remove", t.dest, err)
 			}
 			t.mode, t.swapped = swapAway, true
@@ -516,7 +523,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		}
 		t.mode = swapPlain
 	case t.shape == agents.ShapeFile:
-		if err := carry(t.dest, t.aside); err != nil {
+		if err := carry(t.dest, t.asidePath()); err != nil {
 			return ioError("keep the old version of", t.dest, err)
 		}
 		t.mode, t.swapped = swapFileHalf, true
@@ -536,7 +543,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		case err == nil:
 			t.mode = swapExchange
 		case errors.Is(err, errExchangeUnsupported):
-			if err := os.Rename(t.dest, t.aside); err != nil {
+			if err := os.Rename(t.dest, t.asidePath()); err != nil {
 				return ioError("move aside", t.dest, err)
 			}
 			// A crash here leaves the destination missing; the pending
@@ -651,7 +658,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 			}
 			for _, t := range byRoot[root] {
 				if t != nil {
-					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.aside)))
+					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.asidePath())))
 				}
 			}
 			r.Close()
@@ -681,7 +688,7 @@ func removeStaging(t *txn) error {
 	if t.stage == "" {
 		return nil
 	}
-	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.aside))
+	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.asidePath()))
 	os.Remove(stagingDir(t.root))
 	return err
 }
@@ -717,12 +724,12 @@ func (t *txn) undo(s *syncer) error {
 		case swapAside:
 			err = os.Rename(t.dest, t.stage)
 			if err == nil {
-				err = os.Rename(t.aside, t.dest)
+				err = os.Rename(t.asidePath(), t.dest)
 			}
 		case swapFileOver, swapAway, swapHalf:
-			err = os.Rename(t.aside, t.dest)
+			err = os.Rename(t.asidePath(), t.dest)
 		case swapFileHalf:
-			err = os.Remove(t.aside)
+			err = os.Remove(t.asidePath())
 		case swapMoved:
 			err = os.Rename(t.dest, t.from)
 		}
