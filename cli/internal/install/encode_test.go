@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // TestEncodeMatchesJSON checks that the pending receipts, the run journal
-// and the receipt files a run writes (appendEntry, writeEntries,
+// and the receipt files a run writes (appendEntry, madeDirs.journal,
 // appendReceipt) are the very bytes encoding/json gives for them
 // (json.Marshal of the runEntry and runJournal, encodeReceipt), strings
 // that JSON escapes or replaces included, and a journal of several chunks.
@@ -59,12 +60,30 @@ func TestEncodeMatchesJSON(t *testing.T) {
 		}
 		want.Entries = append(want.Entries, wantEntry)
 	}
+	// The journal as a run writes it: appended a batch at a time, a chunk
+	// written at a time, then completed and renamed.
 	journalOf := func(ts []*txn) []byte {
-		var b chunks
-		if err := writeEntries(&b, ts); err != nil {
+		if err := os.MkdirAll(receiptsDir(root), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		return b.Bytes()
+		m := madeDirs{v: &metaView{}}
+		var s syncer
+		for i := 0; i < len(ts); i += 7 {
+			if err := m.journal(ts[i:min(i+7, len(ts))], &s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(ts) == 0 {
+			if _, err := m.journalOf(root, &s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.closeJournals(ts, &s); err != nil {
+			t.Fatal(err)
+		}
+		data := readFile(t, m.journals[root])
+		os.Remove(m.journals[root])
+		return []byte(data)
 	}
 	wantData, err := json.Marshal(want)
 	if err != nil {
@@ -150,14 +169,4 @@ func TestAppendReceiptMatchesJSON(t *testing.T) {
 			t.Fatalf("case %d: appendReceipt indented =\n%s\nwant\n%s", i, got, want)
 		}
 	}
-}
-
-// chunks is a bytes.Buffer that copies each write, as a file does: a
-// writer that kept the slice it was given would see it reused.
-type chunks struct{ bytes.Buffer }
-
-func (c *chunks) Write(p []byte) (int, error) {
-	n, err := c.Buffer.Write(p)
-	clear(p)
-	return n, err
 }

@@ -244,13 +244,17 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 	if opts.Release {
 		items[i].Pkg, items[i].Load = nil, nil // the transactions keep what staging needs
 	}
-	name := pkg.Name()
+	// The name and version are copied out of the package's manifest text,
+	// which every result, transaction and receipt of the item would
+	// otherwise keep whole (a few hundred bytes per package, once the
+	// package itself is let go).
+	name := strings.Clone(pkg.Name())
 	p.name = name
 	fsys := pkg.FS
 	if fsys == nil {
 		fsys = os.DirFS(it.Dir)
 	}
-	base := Result{Name: name, Version: pkg.Version(), Kind: pkg.Kind, Role: it.Role}
+	base := Result{Name: name, Version: strings.Clone(pkg.Version()), Kind: pkg.Kind, Role: it.Role}
 	compatible, skips := compatibleAgents(pkg, opts.Agents, opts.AgentVersions)
 	for _, s := range skips {
 		r := base
@@ -321,8 +325,11 @@ func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest st
 			Disabled: disabled,
 		},
 	}
-	for _, f := range recs {
-		r.Files = append(r.Files, f.Path)
+	if len(recs) > 0 {
+		r.Files = make([]string, len(recs))
+		for i, f := range recs {
+			r.Files[i] = f.Path
+		}
 	}
 	keep, err := classify(t, dest, &r, opts, dg)
 	if err != nil {

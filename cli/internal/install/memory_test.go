@@ -115,3 +115,48 @@ func TestInstallInChunks(t *testing.T) {
 		}
 	}
 }
+
+// A run that keeps few receipts (metaKeep) lets the others go once its
+// run journals hold them, and its commits read them back from there: the
+// receipt files are exactly what encodeReceipt gives, for new installs,
+// upgrades and the rename-aside fallback, strings JSON escapes included.
+func TestReceiptsReadBackFromTheJournal(t *testing.T) {
+	old := metaKeep
+	metaKeep = 1 << 10
+	t.Cleanup(func() { metaKeep = old })
+	for _, noExchange := range []bool{false, true} {
+		w := newWorld(t)
+		opts := w.opts(t, agents.ScopeProject, "claude-code", "codex")
+		opts.noExchange = noExchange
+		var v1, v2 []Item
+		for i := range 12 {
+			it := writePkg(t, w.base, pkgSpec{name: fmt.Sprintf("p%02d", i), version: "1.0.0"})
+			it.Registry = "r<&>\u2028"
+			v1 = append(v1, it)
+			it = writePkg(t, w.base, pkgSpec{name: fmt.Sprintf("p%02d", i), version: "2.0.0", extra: map[string]string{"r.md": "two"}})
+			it.Registry = "r<&>\u2028"
+			v2 = append(v2, it)
+		}
+		versions := map[string]string{}
+		for _, items := range [][]Item{v1, v2} {
+			mustInstall(t, opts, items...)
+			for _, it := range items {
+				versions[it.Pkg.Name()] = it.Pkg.Version()
+			}
+			checkConsistent(t, opts, versions)
+			for _, root := range []string{".claude/skills", ".agents/skills"} {
+				for _, it := range items {
+					p := receiptPath(filepath.Join(w.project, root), it.Pkg.Name())
+					data := readFile(t, p)
+					rec, err := decodeReceipt([]byte(data), it.Pkg.Name())
+					if err != nil {
+						t.Fatalf("%s: %v", p, err)
+					}
+					if want := string(encodeReceipt(rec)); data != want || rec.Registry != it.Registry {
+						t.Errorf("%s =\n%s\nwant\n%s", p, data, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -56,7 +56,10 @@ func (r *runner) stage(ts []*txn) error {
 		r.started = true
 	}
 	r.txns = append(r.txns, ts...)
-	return stageAll(ts, &r.s)
+	if err := stageAll(ts, &r.s); err != nil {
+		return err
+	}
+	return r.m.journal(ts, &r.s)
 }
 
 // finish runs every phase after staging (see run).
@@ -75,7 +78,7 @@ func (r *runner) finish() error {
 			return err
 		}
 	}
-	if err := writeJournals(txns, s, m); err != nil {
+	if err := m.closeJournals(txns, s); err != nil {
 		return err
 	}
 	if err := s.flush(); err != nil {
@@ -107,6 +110,7 @@ func (r *runner) finish() error {
 			return err
 		}
 	}
+	m.closeReaders()
 	if err := s.flush(); err != nil {
 		return err
 	}
@@ -126,6 +130,7 @@ func (r *runner) settle(errp *error) {
 		return
 	}
 	txns, s, m := r.txns, &r.s, &r.m
+	m.closeReaders()
 	for _, t := range txns {
 		// Undoing rewrites receipts: the view lists them again.
 		m.v.forget(t.root)

@@ -1,6 +1,8 @@
 package install
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -134,8 +136,13 @@ type txn struct {
 	files []stagedFile
 	// keep are the user's files (relative to dest) carried over.
 	keep []string
-	// rec is the receipt after the commit; nil for txnRemove.
+	// rec is the receipt after the commit; nil for txnRemove, and once
+	// the run journal holds it for a run too large to keep every receipt
+	// (recIn).
 	rec *receipt
+	// recIn is where the receipt is in the root's run journal, when rec
+	// was let go: the commit reads it back from there.
+	recIn journalSpan
 	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
 	keepRole bool
 	// oldReceipt is the receipt file's bytes before, nil when none.
@@ -306,6 +313,14 @@ func carry(from, to string) error {
 // receipt again (appendReceipt), which costs less than keeping the bytes
 // of thousands of receipts from one step to the other.
 func (t *txn) appendEntry(e []byte) []byte {
+	e, _ = t.appendEntrySpan(e)
+	return e
+}
+
+// appendEntrySpan is appendEntry, also returning where in e the receipt
+// is (none: n is 0).
+func (t *txn) appendEntrySpan(e []byte) ([]byte, journalSpan) {
+	var span journalSpan
 	dest, _ := filepath.Rel(t.root, t.dest)
 	e = append(e, `{"name":`...)
 	e = appendJSONString(e, t.name)
@@ -313,7 +328,9 @@ func (t *txn) appendEntry(e []byte) []byte {
 	e = appendJSONString(e, dest)
 	if t.rec != nil {
 		e = append(e, `,"receipt":`...)
+		start := len(e)
 		e = appendReceipt(e, t.rec, false)
+		span = journalSpan{off: int64(start), n: len(e) - start}
 	}
 	// Recovery renames the old version back only when the destination is
 	// missing and the transaction meant something to be there.
@@ -322,7 +339,7 @@ func (t *txn) appendEntry(e []byte) []byte {
 		e = append(e, `,"aside":`...)
 		e = appendJSONString(e, aside)
 	}
-	return append(e, '}')
+	return append(e, '}'), span
 }
 
 // appendJSONString appends s as json.Marshal encodes a string: as it is,
@@ -341,98 +358,200 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// writeJournals writes, for each root, one run journal
-// (receipts/.run-<16 hex>.pending) holding the pending receipt of every
-// transaction of the run in that root but receipt-only ones: the journal
-// recovery reads after a crash. One file per root, not one per package:
-// each pending receipt was a file created before the swaps and removed
-// after the commit. It is written in place: the swaps wait until the
-// syncer has made it durable, and recovery discards a run journal that
-// does not parse, which can only be one whose swaps never happened. It is
-// created O_EXCL: nothing there is followed or overwritten.
-func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
-	byRoot := map[string][]*txn{}
-	var order []string
-	for _, t := range txns {
-		if t.kind == txnReceipt {
-			continue
-		}
-		if _, ok := byRoot[t.root]; !ok {
-			order = append(order, t.root)
-		}
-		byRoot[t.root] = append(byRoot[t.root], t)
-	}
-	for _, root := range order {
-		ts := byRoot[root]
-		if err := m.receipts(root); err != nil {
-			return err
-		}
-		s.root(root)
-		file := ".run-" + newID() + ".pending"
-		p := filepath.Join(receiptsDir(root), file)
-		if m.journals == nil {
-			m.journals = map[string]string{}
-		}
-		// Named before it is written: undoing removes a partial one.
-		m.journals[root] = p
-		if err := writeRunJournal(p, ts); err != nil {
-			m.v.forget(root)
-			return ioError("write the pending receipts", p, err)
-		}
-		m.v.wroteRun(root, file)
-		for _, t := range ts {
-			t.pending = true
-		}
-		s.add(p)
-	}
-	return nil
-}
+// The run journals: for each root, one file (receipts/.run-<16 hex>.pending)
+// holding the pending receipt of every transaction of the run in that
+// root but receipt-only ones — the journal recovery reads after a crash.
+// One file per root, not one per package: each pending receipt was a file
+// created before the swaps and removed after the commit.
+//
+// A journal is written as its transactions are staged, a batch at a time
+// (journal), under a temporary name recovery removes as it removes an
+// interrupted receipt write (.run.json.tmp-<16 hex>, see tmpReceipt), and
+// renamed to its own name once complete (closeJournals), where the whole
+// journal used to be written at once: after staging, before the flush that
+// makes it and the staged copies durable, before any swap. So a run never
+// holds more than a chunk of its journals, and a crash before that rename
+// leaves no journal at all, as before; recovery still discards a journal
+// that does not parse, which can only be one whose swaps never happened.
+// Both names are created O_EXCL: nothing there is followed or overwritten.
 
 // journalChunk is how many bytes of a run journal are written at once.
 const journalChunk = 256 << 10
 
-// writeRunJournal writes the run journal of ts, which are compact JSON
-// (appendEntry): what json.Marshal gives for their runJournal, written as
-// it is encoded, a chunk at a time, so that the run never holds more than
-// a chunk of it. A journal cut short does not parse: recovery discards it
-// (see addRun). The file is created O_EXCL (nothing there is followed or
-// overwritten) with mode 0644 whatever the umask, as writeNew does.
-func writeRunJournal(p string, ts []*txn) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	err = writeEntries(f, ts)
-	if err == nil && 0o644&umask() != 0 {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+// journalSpan is where a receipt is in its run journal file.
+type journalSpan struct {
+	off int64
+	n   int
 }
 
-// writeEntries writes the run journal of ts to w (see writeRunJournal).
-func writeEntries(w io.Writer, ts []*txn) error {
-	buf := make([]byte, 0, min(journalChunk+4<<10, 2<<10*(len(ts)+1)))
-	buf = append(buf, `{"schemaVersion":`...)
-	buf = strconv.AppendInt(buf, receiptSchema, 10)
-	buf = append(buf, `,"entries":[`...)
-	for i, t := range ts {
-		if i > 0 {
-			buf = append(buf, ',')
+// runJournalW is one root's run journal being written.
+type runJournalW struct {
+	tmp, final string
+	f          *os.File
+	buf        []byte
+	// written counts the bytes written to f; entries the entries.
+	written int64
+	entries int
+	// rd reads the receipts back at the commit (receiptFromJournal).
+	rd  *bufio.Reader
+	rf  *os.File
+	pos int64
+}
+
+// journal appends the pending receipts of ts, just staged, to the run
+// journals of their roots, creating each on first use. A receipt stays
+// with its transaction while the run keeps at most metaKeep bytes of them
+// (the receipts a view would keep after the commit); past that the
+// transaction lets it go, and its commit reads it back from the journal.
+func (m *madeDirs) journal(ts []*txn, s *syncer) error {
+	for _, t := range ts {
+		if t.kind == txnReceipt {
+			continue
 		}
-		buf = t.appendEntry(buf)
-		if len(buf) >= journalChunk {
-			if _, err := w.Write(buf); err != nil {
-				return err
+		j, err := m.journalOf(t.root, s)
+		if err != nil {
+			return err
+		}
+		if j.entries > 0 {
+			j.buf = append(j.buf, ',')
+		}
+		var span journalSpan
+		j.buf, span = t.appendEntrySpan(j.buf)
+		j.entries++
+		if span.n > 0 {
+			if m.recKept+span.n <= metaKeep {
+				m.recKept += span.n
+			} else {
+				// span is in buf, which follows what was written.
+				t.recIn = journalSpan{off: j.written + span.off, n: span.n}
+				t.rec = nil
 			}
-			buf = buf[:0]
+		}
+		if len(j.buf) >= journalChunk {
+			if _, err := j.f.Write(j.buf); err != nil {
+				return ioError("write the pending receipts", j.tmp, err)
+			}
+			j.written += int64(len(j.buf))
+			j.buf = j.buf[:0]
 		}
 	}
-	buf = append(buf, "]}"...)
-	_, err := w.Write(buf)
-	return err
+	return nil
+}
+
+// journalOf returns root's run journal, created on first use (its
+// receipts folder made first).
+func (m *madeDirs) journalOf(root string, s *syncer) (*runJournalW, error) {
+	if j := m.jw[root]; j != nil {
+		return j, nil
+	}
+	if err := m.receipts(root); err != nil {
+		return nil, err
+	}
+	s.root(root)
+	id := newID()
+	j := &runJournalW{
+		tmp:   filepath.Join(receiptsDir(root), ".run.json.tmp-"+id),
+		final: filepath.Join(receiptsDir(root), ".run-"+id+".pending"),
+	}
+	if m.journals == nil {
+		m.journals, m.jw = map[string]string{}, map[string]*runJournalW{}
+	}
+	// Named before it is written: undoing removes a partial one.
+	m.journals[root] = j.tmp
+	f, err := os.OpenFile(j.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		delete(m.journals, root)
+		return nil, ioError("write the pending receipts", j.tmp, err)
+	}
+	j.f = f
+	j.buf = make([]byte, 0, journalChunk+8<<10)
+	j.buf = append(j.buf, `{"schemaVersion":`...)
+	j.buf = strconv.AppendInt(j.buf, receiptSchema, 10)
+	j.buf = append(j.buf, `,"entries":[`...)
+	m.jw[root] = j
+	m.jorder = append(m.jorder, root)
+	return j, nil
+}
+
+// closeJournals completes each run journal and gives it its own name, in
+// the order the roots were first journalled: the transactions have their
+// pending receipts from then on.
+func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
+	for _, root := range m.jorder {
+		j := m.jw[root]
+		if j.f == nil {
+			continue
+		}
+		j.buf = append(j.buf, "]}"...)
+		_, err := j.f.Write(j.buf)
+		j.written += int64(len(j.buf))
+		j.buf = nil
+		if err == nil && 0o644&umask() != 0 {
+			err = j.f.Chmod(0o644)
+		}
+		if cerr := j.f.Close(); err == nil {
+			err = cerr
+		}
+		j.f = nil
+		if err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", j.tmp, err)
+		}
+		if err := renameNoReplace(j.tmp, j.final); err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", j.final, err)
+		}
+		m.journals[root] = j.final
+		m.v.wroteRun(root, filepath.Base(j.final))
+		s.root(root)
+		s.add(j.final)
+	}
+	for _, t := range txns {
+		if t.kind != txnReceipt {
+			t.pending = true
+		}
+	}
+	return nil
+}
+
+// receiptFromJournal reads back the receipt of t from its root's run
+// journal (see journal): the journals are read forward, each once, since
+// the commits go in the order the entries were written.
+func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
+	j := m.jw[t.root]
+	if j == nil || t.recIn.off < j.pos {
+		return nil, errors.New("the run journal does not hold the receipt")
+	}
+	if j.rd == nil {
+		f, err := os.OpenFile(j.final, os.O_RDONLY|oNoFollow, 0)
+		if err != nil {
+			return nil, err
+		}
+		j.rf, j.rd = f, bufio.NewReaderSize(f, 64<<10)
+	}
+	if _, err := j.rd.Discard(int(t.recIn.off - j.pos)); err != nil {
+		return nil, err
+	}
+	data := make([]byte, t.recIn.n)
+	if _, err := io.ReadFull(j.rd, data); err != nil {
+		return nil, err
+	}
+	j.pos = t.recIn.off + int64(t.recIn.n)
+	return data, nil
+}
+
+// closeReaders closes the run journals read back.
+func (m *madeDirs) closeReaders() {
+	for _, j := range m.jw {
+		if j.rf != nil {
+			j.rf.Close()
+			j.rf, j.rd = nil, nil
+		}
+		if j.f != nil {
+			j.f.Close()
+			j.f = nil
+		}
+	}
 }
 
 // madeDirs remembers, for one run, the roots whose receipts folder was
@@ -442,8 +561,13 @@ func writeEntries(w io.Writer, ts []*txn) error {
 type madeDirs struct {
 	done map[string]bool
 	v    *metaView
-	// journals are the run journals written, by root.
+	// journals are the run journals written, by root: a temporary name
+	// until complete (see journal).
 	journals map[string]string
+	jw       map[string]*runJournalW
+	jorder   []string
+	// recKept counts the bytes of the receipts transactions keep (journal).
+	recKept int
 	// buf is the receipt files' encoding buffer, reused by every commit.
 	buf []byte
 }
@@ -577,7 +701,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 // transaction, which has no pending receipt, always replaces.
 func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
-	if t.rec == nil {
+	if t.rec == nil && t.recIn.n == 0 {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				m.v.forget(t.root)
@@ -592,9 +716,25 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 	if err := m.receipts(t.root); err != nil {
 		return err
 	}
-	t.committed = true
-	data := append(appendReceipt(m.buf[:0], t.rec, true), '\n')
+	var data []byte
+	if t.rec != nil {
+		data = append(appendReceipt(m.buf[:0], t.rec, true), '\n')
+	} else {
+		compact, err := m.receiptFromJournal(t)
+		if err != nil {
+			return ioError("read the pending receipts of", t.name, err)
+		}
+		// The journal holds what json.Marshal gives: indented, it is
+		// what encodeReceipt gives (json.MarshalIndent).
+		b := bytes.NewBuffer(m.buf[:0])
+		if err := json.Indent(b, compact, "", "  "); err != nil {
+			return ioError("read the pending receipts of", t.name, err)
+		}
+		b.WriteByte('\n')
+		data = b.Bytes()
+	}
 	m.buf = data
+	t.committed = true
 	err := errExist
 	if t.pending && t.oldReceipt == nil {
 		err = writeNew(p, data, 0o644)
