@@ -152,7 +152,15 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		for _, name := range packageNames(ri, opts.meta()) {
+		names := packageNames(ri, opts.meta())
+		// Room for the root's packages at once: at 20,000 an Installed
+		// each, growing the list copied megabytes, held twice meanwhile.
+		if only != nil {
+			out = slices.Grow(out, min(len(names), len(only)))
+		} else {
+			out = slices.Grow(out, len(names))
+		}
+		for _, name := range names {
 			if only != nil && !only[name] {
 				continue
 			}
