@@ -34,15 +34,18 @@
 //  1. recovers what an interrupted run left (Recover);
 //  2. plans every package and root, and refuses the whole run with
 //     ASK_MODIFIED_INSTALL before writing anything when a destination is
-//     modified, unmanaged or has an unreadable receipt, unless Force;
+//     modified, unmanaged or has an unreadable receipt, unless Force (an
+//     install of more than 1,024 items plans, checks and stages 1,024 at
+//     a time, and undoes what it staged when a later chunk is refused);
 //  3. stages every new version (files the user added to the old version
 //     are hard-linked into it);
 //  4. writes a pending receipt per package (the receipt to be, the
 //     destination and, for the fallback, where the old version is put
-//     aside) — all of a root's in one run journal,
-//     receipts/.run-<16 hex digits>.pending; recovery also reads the
-//     <name>.json.pending files earlier versions wrote — and syncs the
-//     staged versions and the pending receipts together;
+//     aside) — all of a root's in one run journal, written as the chunks
+//     are staged under a temporary name recovery removes and renamed to
+//     receipts/.run-<16 hex digits>.pending once complete; recovery also
+//     reads the <name>.json.pending files earlier versions wrote — and
+//     syncs the staged versions and the pending receipts together;
 //  5. swaps each staged version in: renameat2(RENAME_EXCHANGE) for a
 //     folder, so that the destination always holds one complete version;
 //     where the file system cannot exchange (EINVAL, ENOSYS, non-Linux)
@@ -55,8 +58,9 @@
 // What each step needs for crash safety, and no more: a staged file is
 // created (O_EXCL, O_NOFOLLOW, with its mode) relative to the staging
 // folder opened once per root and run, and written with write(2); the
-// run journal is one file per root, created in place (O_EXCL), since one
-// that does not parse was being written before any swap of its run; it
+// run journal is one file per root, created O_EXCL and renamed into
+// place once complete, before any swap of its run (one that does not
+// parse, which only an older version left, is discarded); it
 // is removed after the last commit's sync, or once every transaction of
 // its root is undone; a receipt where there was none is
 // created in place (O_EXCL), since until its pending receipt is removed,

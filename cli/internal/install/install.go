@@ -81,50 +81,79 @@ func loaded(it Item, i int) (*format.Package, error) {
 	return pkg, nil
 }
 
+// planChunk is how many items install plans before it stages their
+// transactions, when it has more: an install of up to planChunk items
+// plans them all, then checks them, then stages; a larger one stages each
+// chunk as soon as it is planned and checked, so that only one chunk's
+// package files are held at once (at 10,000 packages in two roots, tens
+// of MiB), and undoes what it staged if a later item is refused.
+var planChunk = 1024
+
 // install is Install under the lock.
-func install(ctx context.Context, items []Item, opts *Options) (*Report, error) {
+func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err error) {
 	rep, dg, _, err := openRoots(ctx, opts)
 	if err != nil {
 		return rep, err
 	}
 	now := opts.now().UTC().Format(time.RFC3339)
-	plans, err := planAll(ctx, items, opts, dg, now)
-	if err != nil {
-		return rep, err
-	}
-	// The plans are taken in the order of the items, as one loop over
-	// them would: the report and the first error do not depend on which
-	// goroutine planned what.
+	r := newRunner(opts)
+	defer r.settle(&err)
+	// Each planning goroutine digests with its own Digester.
+	var digesters [planWorkers]*format.Digester
+	digesters[0] = dg
 	var txns []*txn
 	var refused, blocked []Result
+	var stageErr error
 	dests := map[string]string{}
-	for _, p := range plans {
-		if p.err != nil {
-			return rep, p.err
+	for lo := 0; lo < len(items); lo += planChunk {
+		hi := min(lo+planChunk, len(items))
+		plans := planAll(ctx, items, lo, hi, opts, &digesters, now)
+		// The plans are taken in the order of the items, as one loop over
+		// them would: the report and the first error do not depend on which
+		// goroutine planned what.
+		first := len(txns)
+		for _, p := range plans {
+			if p.err != nil {
+				return rep, p.err
+			}
+			rep.Results = append(rep.Results, p.skips...)
+			rep.Duplicates = append(rep.Duplicates, p.dups...)
+			for _, pt := range p.targets {
+				if pt.layoutErr != nil {
+					return rep, pt.layoutErr
+				}
+				if other, ok := dests[pt.dest]; ok {
+					return rep, fmt.Errorf("install: %s and %s both install to %s", other, p.name, pt.dest)
+				}
+				dests[pt.dest] = p.name
+				if pt.err != nil {
+					return rep, pt.err
+				}
+				switch {
+				case pt.blocked:
+					blocked = append(blocked, pt.r)
+				case pt.r.Outcome == OutcomeRefused:
+					refused = append(refused, pt.r)
+				case pt.t != nil:
+					txns = append(txns, pt.t)
+					pt.t.share()
+				}
+				rep.Results = append(rep.Results, pt.r)
+			}
 		}
-		rep.Results = append(rep.Results, p.skips...)
-		rep.Duplicates = append(rep.Duplicates, p.dups...)
-		for _, pt := range p.targets {
-			if pt.layoutErr != nil {
-				return rep, pt.layoutErr
-			}
-			if other, ok := dests[pt.dest]; ok {
-				return rep, fmt.Errorf("install: %s and %s both install to %s", other, p.name, pt.dest)
-			}
-			dests[pt.dest] = p.name
-			if pt.err != nil {
-				return rep, pt.err
-			}
-			switch {
-			case pt.blocked:
-				blocked = append(blocked, pt.r)
-			case pt.r.Outcome == OutcomeRefused:
-				refused = append(refused, pt.r)
-			case pt.t != nil:
-				txns = append(txns, pt.t)
-				pt.t.share()
-			}
-			rep.Results = append(rep.Results, pt.r)
+		if hi == len(items) {
+			break
+		}
+		if lo == 0 {
+			// As many results and transactions again per item.
+			rep.Results = slices.Grow(rep.Results, len(rep.Results)*(len(items)-hi)/hi+1)
+			txns = slices.Grow(txns, len(txns)*(len(items)-hi)/hi+1)
+		}
+		// Staged now, unless nothing will be: the errors come in the order
+		// they would without chunks (the items' own, refusals, then
+		// staging's), and the caller's undo removes what was staged.
+		if len(refused) == 0 && len(blocked) == 0 && stageErr == nil && !opts.DryRun {
+			stageErr = r.stage(txns[first:])
 		}
 	}
 	if len(refused) > 0 {
@@ -136,7 +165,13 @@ func install(ctx context.Context, items []Item, opts *Options) (*Report, error) 
 	if opts.DryRun {
 		return rep, nil
 	}
-	return rep, run(txns, opts)
+	if stageErr != nil {
+		return rep, stageErr
+	}
+	if err := r.stage(txns[len(r.txns):]); err != nil {
+		return rep, err
+	}
+	return rep, r.finish()
 }
 
 // itemPlan is what planning one item gives: its skips and duplicates,
@@ -164,26 +199,23 @@ type targetPlan struct {
 // planWorkers bounds the goroutines that plan items at once.
 const planWorkers = 4
 
-// planAll plans every item — projecting each package once per root and
-// comparing each destination with its receipt, which only read — on up
-// to planWorkers goroutines, as many as the machine has processors, each
-// with its own Digester. Once an item fails, no later one is started; the
-// caller takes the plans in order, so the first failure in order is the
-// one reported. A panic in a worker is re-raised here once every worker
-// stopped.
-func planAll(ctx context.Context, items []Item, opts *Options, dg *format.Digester, now string) ([]itemPlan, error) {
-	plans := make([]itemPlan, len(items))
-	// Each goroutine digests with its own Digester (w indexes only its own).
-	var digesters [planWorkers]*format.Digester
-	digesters[0] = dg
-	inOrder(len(items), planWorkers, func(w, i int) bool {
+// planAll plans items [lo, hi) — projecting each package once per root
+// and comparing each destination with its receipt, which only read — on
+// up to planWorkers goroutines, as many as the machine has processors,
+// each with its own Digester (made on first use in digesters). Once an
+// item fails, no later one is started; the caller takes the plans in
+// order, so the first failure in order is the one reported. A panic in a
+// worker is re-raised here once every worker stopped.
+func planAll(ctx context.Context, items []Item, lo, hi int, opts *Options, digesters *[planWorkers]*format.Digester, now string) []itemPlan {
+	plans := make([]itemPlan, hi-lo)
+	inOrder(hi-lo, planWorkers, func(w, i int) bool {
 		if digesters[w] == nil {
 			digesters[w] = format.NewDigester()
 		}
-		plans[i] = planItem(ctx, items, i, opts, digesters[w], now)
+		plans[i] = planItem(ctx, items, lo+i, opts, digesters[w], now)
 		return plans[i].failed()
 	})
-	return plans, nil
+	return plans
 }
 
 // failed reports whether planning the item met an error.
@@ -212,13 +244,17 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 	if opts.Release {
 		items[i].Pkg, items[i].Load = nil, nil // the transactions keep what staging needs
 	}
-	name := pkg.Name()
+	// The name and version are copied out of the package's manifest text,
+	// which every result, transaction and receipt of the item would
+	// otherwise keep whole (a few hundred bytes per package, once the
+	// package itself is let go).
+	name := strings.Clone(pkg.Name())
 	p.name = name
 	fsys := pkg.FS
 	if fsys == nil {
 		fsys = os.DirFS(it.Dir)
 	}
-	base := Result{Name: name, Version: pkg.Version(), Kind: pkg.Kind, Role: it.Role}
+	base := Result{Name: name, Version: strings.Clone(pkg.Version()), Kind: pkg.Kind, Role: it.Role}
 	compatible, skips := compatibleAgents(pkg, opts.Agents, opts.AgentVersions)
 	for _, s := range skips {
 		r := base
@@ -289,8 +325,11 @@ func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest st
 			Disabled: disabled,
 		},
 	}
-	for _, f := range recs {
-		r.Files = append(r.Files, f.Path)
+	if len(recs) > 0 {
+		r.Files = make([]string, len(recs))
+		for i, f := range recs {
+			r.Files[i] = f.Path
+		}
 	}
 	keep, err := classify(t, dest, &r, opts, dg)
 	if err != nil {

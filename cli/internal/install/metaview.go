@@ -48,6 +48,38 @@ type metaView struct {
 	// listed and opened count the folders listed and the files opened
 	// through the view, for tests.
 	listed, opened int
+	// kept counts the bytes of the files the view holds (metaKeep).
+	kept int
+}
+
+// metaKeep bounds the bytes of receipts (and other receipts-folder files)
+// one view keeps, read or written, with the receipts they decode to: an
+// install of 1,000 packages into two roots keeps every receipt it wrote
+// for the scans that follow, one of 10,000 keeps the first ones and the
+// scans read the others from their files, checked as any file the view
+// does not hold (a listed regular file, opened without following a link).
+// Without a bound the view would hold every receipt of the run — tens of
+// MiB — until the command ends.
+var metaKeep = 3 << 19
+
+// keep reports whether the view can hold n more bytes of root rm's files,
+// and counts them if so.
+func (v *metaView) keep(rm *rootMeta, n int) bool {
+	if v.kept+n > metaKeep {
+		return false
+	}
+	v.kept += n
+	rm.kept += n
+	return true
+}
+
+// drop forgets rm's file file, and its bytes.
+func (v *metaView) drop(rm *rootMeta, file string) {
+	if f, ok := rm.files[file]; ok {
+		v.kept -= len(f.data)
+		rm.kept -= len(f.data)
+		delete(rm.files, file)
+	}
 }
 
 // metaWrites counts the calls that wrote below any .agent-skills in this
@@ -61,7 +93,7 @@ func (v *metaView) sync() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if g := metaWrites.Load(); v.gen != g {
-		v.roots, v.gen = nil, g
+		v.roots, v.gen, v.kept = nil, g, 0
 	}
 }
 
@@ -79,7 +111,7 @@ func (v *metaView) writing() {
 		v.gen++
 		return
 	}
-	v.roots, v.gen = nil, metaWrites.Add(1)
+	v.roots, v.gen, v.kept = nil, metaWrites.Add(1), 0
 }
 
 // rootMeta is one root's receipts folder as listed and read.
@@ -93,6 +125,8 @@ type rootMeta struct {
 	// runOf names the journal file each is in.
 	runs  map[string][]byte
 	runOf map[string]string
+	// kept counts the bytes of files (see metaView.keep).
+	kept int
 }
 
 // runJournal is a run journal: the pending receipts of one run's
@@ -265,16 +299,19 @@ func (v *metaView) read(root, file string) ([]byte, error) {
 	}
 	data, err := readMetaFile(p)
 	v.opened++
-	rm.files[file] = metaFile{data: data, err: err}
+	if v.keep(rm, len(data)) {
+		rm.files[file] = metaFile{data: data, err: err}
+	}
 	return data, err
 }
 
 // wrote records that this run wrote data to root's receipts-folder file
-// file (a regular file); rec, when not nil, is the receipt data encodes,
-// which the caller hands over and never changes again (a committed
-// transaction's): the view keeps it as it is, not a copy, and hands out
-// copies of it (decoded). Its dependencies, which the caller's Item may
-// share, are copied.
+// file (a regular file), keeping a copy of data while it keeps any
+// (metaKeep); rec, when not nil, is the receipt data encodes, which the
+// caller hands over and never changes again (a committed transaction's):
+// the view keeps it as it is, not a copy, and hands out copies of it
+// (decoded). Its dependencies, which the caller's Item may share, are
+// copied.
 func (v *metaView) wrote(root, file string, data []byte, rec *receipt) {
 	if v == nil {
 		return
@@ -283,7 +320,11 @@ func (v *metaView) wrote(root, file string, data []byte, rec *receipt) {
 	defer v.mu.Unlock()
 	if rm := v.roots[root]; rm != nil {
 		rm.ents[file] = 0
-		f := metaFile{data: data}
+		v.drop(rm, file)
+		if !v.keep(rm, len(data)) {
+			return // read from the file when asked
+		}
+		f := metaFile{data: slices.Clone(data)}
 		if rec != nil && roundTrips(rec) {
 			if rec.Dependencies != nil {
 				rec.Dependencies = maps.Clone(rec.Dependencies)
@@ -365,7 +406,7 @@ func (v *metaView) removed(root, file string) {
 	defer v.mu.Unlock()
 	if rm := v.roots[root]; rm != nil {
 		delete(rm.ents, file)
-		delete(rm.files, file)
+		v.drop(rm, file)
 		for name, f := range rm.runOf {
 			if f == file {
 				delete(rm.runs, name)
@@ -376,11 +417,11 @@ func (v *metaView) removed(root, file string) {
 }
 
 // wroteRun records that this run wrote the run journal file to root's
-// receipts folder, holding entries, the pending receipts of names. The
-// view keeps the entries this run encoded, not a decoded copy of the
-// whole journal nor its bytes (at 10,000 packages, tens of MiB): a reader
-// of the journal file itself reads it from disk.
-func (v *metaView) wroteRun(root, file string, names []string, entries []json.RawMessage) {
+// receipts folder. The view keeps none of its entries, nor its bytes (at
+// 10,000 packages, tens of MiB): nothing reads them through the view
+// before the run removes the journal (removed) or, failing, forgets the
+// root; a reader of the journal file itself reads it from disk.
+func (v *metaView) wroteRun(root, file string) {
 	if v == nil {
 		return
 	}
@@ -388,9 +429,6 @@ func (v *metaView) wroteRun(root, file string, names []string, entries []json.Ra
 	defer v.mu.Unlock()
 	if rm := v.roots[root]; rm != nil {
 		rm.ents[file] = 0
-		for i, name := range names {
-			rm.addRunEntry(file, name, entries[i])
-		}
 	}
 }
 
@@ -447,5 +485,8 @@ func (v *metaView) forget(root string) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	delete(v.roots, root)
+	if rm := v.roots[root]; rm != nil {
+		v.kept -= rm.kept
+		delete(v.roots, root)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -254,4 +255,129 @@ func receiptNames(v *metaView, root string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// appendReceipt appends r as json.Marshal encodes it or, with indent, as
+// json.MarshalIndent(r, "", "  ") does (encodeReceipt without its final
+// newline): the same bytes, without reflection, so that a run can encode
+// each receipt where it writes it (its run journal, then its receipt
+// file) instead of keeping the bytes from one to the other.
+func appendReceipt(b []byte, r *receipt, indent bool) []byte {
+	e := jsonOut{b: b, indent: indent}
+	e.open('{')
+	e.key(1, "schemaVersion")
+	e.b = strconv.AppendInt(e.b, int64(r.SchemaVersion), 10)
+	e.str(1, "name", r.Name, false)
+	e.str(1, "version", r.Version, false)
+	e.str(1, "kind", string(r.Kind), false)
+	e.str(1, "shape", string(r.Shape), false)
+	e.str(1, "registry", r.Registry, true)
+	e.str(1, "resolved", r.Resolved, true)
+	e.str(1, "integrity", r.Integrity, true)
+	e.str(1, "role", string(r.Role), true)
+	e.str(1, "source", r.Source, true)
+	e.str(1, "subpath", r.Subpath, true)
+	e.key(1, "dependencies")
+	if r.Dependencies == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.open('{')
+		for _, k := range slices.Sorted(maps.Keys(r.Dependencies)) {
+			e.str(2, k, r.Dependencies[k], false)
+		}
+		e.close(1, '}')
+	}
+	e.key(1, "agents")
+	if r.Agents == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.open('[')
+		for _, a := range r.Agents {
+			e.elem(2)
+			e.b = appendJSONString(e.b, a)
+		}
+		e.close(1, ']')
+	}
+	e.str(1, "installedAt", r.InstalledAt, true)
+	if r.Disabled {
+		e.key(1, "disabled")
+		e.b = append(e.b, "true"...)
+	}
+	e.key(1, "files")
+	if r.Files == nil {
+		e.b = append(e.b, "null"...)
+	} else {
+		e.open('[')
+		for _, f := range r.Files {
+			e.elem(2)
+			e.open('{')
+			e.str(3, "path", f.Path, false)
+			e.str(3, "digest", f.Digest, false)
+			e.str(3, "mode", f.Mode, false)
+			e.close(2, '}')
+		}
+		e.close(1, ']')
+	}
+	e.close(0, '}')
+	return e.b
+}
+
+// jsonOut appends JSON as encoding/json writes it, compact or indented
+// by two spaces: an object or array with no members is {} or [].
+type jsonOut struct {
+	b      []byte
+	indent bool
+	// empty is whether the object or array last opened has no member yet.
+	empty bool
+}
+
+func (e *jsonOut) open(c byte) {
+	e.b = append(e.b, c)
+	e.empty = true
+}
+
+// elem begins a member (an element or a key) at depth.
+func (e *jsonOut) elem(depth int) {
+	if !e.empty {
+		e.b = append(e.b, ',')
+	}
+	e.empty = false
+	e.newline(depth)
+}
+
+func (e *jsonOut) close(depth int, c byte) {
+	if !e.empty {
+		e.newline(depth)
+	}
+	e.empty = false
+	e.b = append(e.b, c)
+}
+
+func (e *jsonOut) newline(depth int) {
+	if e.indent {
+		e.b = append(e.b, '\n')
+		for range depth {
+			e.b = append(e.b, "  "...)
+		}
+	}
+}
+
+// key begins the member k of an object at depth.
+func (e *jsonOut) key(depth int, k string) {
+	e.elem(depth)
+	e.b = appendJSONString(e.b, k)
+	e.b = append(e.b, ':')
+	if e.indent {
+		e.b = append(e.b, ' ')
+	}
+}
+
+// str appends the member k with the string v, unless omitEmpty and v is
+// empty.
+func (e *jsonOut) str(depth int, k, v string, omitEmpty bool) {
+	if omitEmpty && v == "" {
+		return
+	}
+	e.key(depth, k)
+	e.b = appendJSONString(e.b, v)
 }

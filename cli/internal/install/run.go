@@ -15,56 +15,58 @@ import (
 // every transaction is undone, latest first, and the error is returned
 // (a panic continues after the undo).
 func run(txns []*txn, opts *Options) (err error) {
-	if len(txns) == 0 {
+	r := newRunner(opts)
+	defer r.settle(&err)
+	if err := r.stage(txns); err != nil {
+		return err
+	}
+	return r.finish()
+}
+
+// runner is run in steps, for a caller that stages its transactions a
+// batch at a time as it plans them (install): stage each batch in order,
+// then finish; settle, deferred, undoes every transaction staged unless
+// finish completed.
+type runner struct {
+	opts *Options
+	s    syncer
+	m    madeDirs
+	// txns are the transactions given to stage, in order.
+	txns    []*txn
+	aliases aliasCheck
+	started bool
+	done    bool
+}
+
+func newRunner(opts *Options) *runner {
+	return &runner{opts: opts, m: madeDirs{v: opts.meta()}}
+}
+
+// stage checks (checkAliases) and stages ts, the next transactions in
+// order. After an error nothing more is staged: the caller returns.
+func (r *runner) stage(ts []*txn) error {
+	if len(ts) == 0 {
 		return nil
 	}
-	if err := checkAliases(txns); err != nil {
+	if err := r.aliases.check(ts); err != nil {
 		return err
 	}
-	var s syncer
-	m := madeDirs{v: opts.meta()}
-	m.v.writing()
-	done := false
-	defer func() {
-		if done {
-			return
-		}
-		for _, t := range txns {
-			// Undoing rewrites receipts: the view lists them again.
-			m.v.forget(t.root)
-		}
-		if err == nil {
-			// A panic or runtime.Goexit is unwinding.
-			err = errors.New("install interrupted")
-		}
-		var undoErrs []error
-		failed := map[string]bool{}
-		for i := len(txns) - 1; i >= 0; i-- {
-			if uerr := txns[i].undo(&s); uerr != nil {
-				undoErrs = append(undoErrs, uerr)
-				failed[txns[i].root] = true
-			}
-		}
-		for root, p := range m.journals {
-			// A root whose undo failed keeps its journal: the next run's
-			// recovery settles whichever version is in place.
-			if !failed[root] {
-				if rerr := removeFile(p); rerr != nil {
-					undoErrs = append(undoErrs, rerr)
-				}
-				s.root(root)
-			}
-		}
-		if ferr := s.flush(); ferr != nil {
-			undoErrs = append(undoErrs, ferr)
-		}
-		if len(undoErrs) > 0 {
-			err = errors.Join(err, fmt.Errorf("putting the old versions back failed; run the command again to recover: %w", errors.Join(undoErrs...)))
-		}
-	}()
-
-	if err := stageAll(txns, &s); err != nil {
+	if !r.started {
+		r.m.v.writing()
+		r.started = true
+	}
+	r.txns = append(r.txns, ts...)
+	if err := stageAll(ts, &r.s); err != nil {
 		return err
+	}
+	return r.m.journal(ts, &r.s)
+}
+
+// finish runs every phase after staging (see run).
+func (r *runner) finish() error {
+	txns, opts, s, m := r.txns, r.opts, &r.s, &r.m
+	if len(txns) == 0 {
+		return nil
 	}
 	// The staged copies and the run journals (the pending receipts) are
 	// made durable by one flush, before the first swap: the swap is the
@@ -76,7 +78,7 @@ func run(txns []*txn, opts *Options) (err error) {
 			return err
 		}
 	}
-	if err := writeJournals(txns, &s, &m); err != nil {
+	if err := m.closeJournals(txns, s); err != nil {
 		return err
 	}
 	if err := s.flush(); err != nil {
@@ -86,7 +88,7 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeSwap); err != nil {
 			return err
 		}
-		if err := t.swap(opts, &m); err != nil {
+		if err := t.swap(opts, m); err != nil {
 			return err
 		}
 		s.root(t.root)
@@ -101,21 +103,66 @@ func run(txns []*txn, opts *Options) (err error) {
 		if err := hookAt(opts, PointBeforeReceipt); err != nil {
 			return err
 		}
-		if err := t.commit(&s, &m); err != nil {
+		if err := t.commit(s, m); err != nil {
 			return err
 		}
 		if err := hookAt(opts, PointAfterReceipt); err != nil {
 			return err
 		}
 	}
+	m.closeReaders()
 	if err := s.flush(); err != nil {
 		return err
 	}
-	done = true
+	r.done = true
 	// Everything is committed: a leftover that cannot be removed now is
 	// removed by the next run's recovery.
-	_ = cleanupAll(txns, &m)
+	_ = cleanupAll(txns, m)
 	return nil
+}
+
+// settle, deferred by the caller of stage, undoes every transaction
+// staged, latest first, unless finish completed or nothing was staged:
+// *errp is the caller's error, joined with any the undo meets (a panic or
+// runtime.Goexit unwinding has none: it becomes "install interrupted").
+func (r *runner) settle(errp *error) {
+	if r.done || !r.started {
+		return
+	}
+	txns, s, m := r.txns, &r.s, &r.m
+	m.closeReaders()
+	for _, t := range txns {
+		// Undoing rewrites receipts: the view lists them again.
+		m.v.forget(t.root)
+	}
+	if *errp == nil {
+		// A panic or runtime.Goexit is unwinding.
+		*errp = errors.New("install interrupted")
+	}
+	var undoErrs []error
+	failed := map[string]bool{}
+	for i := len(txns) - 1; i >= 0; i-- {
+		if uerr := txns[i].undo(s); uerr != nil {
+			undoErrs = append(undoErrs, uerr)
+			failed[txns[i].root] = true
+		}
+	}
+	for root, p := range m.journals {
+		// A root whose undo failed keeps its journal: the next run's
+		// recovery settles whichever version is in place.
+		if !failed[root] {
+			if rerr := removeFile(p); rerr != nil {
+				undoErrs = append(undoErrs, rerr)
+			}
+			s.root(root)
+		}
+	}
+	if ferr := s.flush(); ferr != nil {
+		undoErrs = append(undoErrs, ferr)
+	}
+	if len(undoErrs) > 0 {
+		*errp = errors.Join(*errp, fmt.Errorf("putting the old versions back failed; run the command again to recover: %w", errors.Join(undoErrs...)))
+	}
 }
 
 // stageWorkers bounds the goroutines that stage packages at once.
@@ -163,34 +210,39 @@ func hookAt(opts *Options, point string) error {
 	return nil
 }
 
-// checkAliases refuses transactions in two roots that are one folder by a
+// aliasCheck refuses transactions in two roots that are one folder by a
 // way the planner could not see (a bind mount, or no Env.Canonical): the
 // second would find the first one's package where it expects the old one,
-// and undoing the pair could not succeed. Nothing has been written yet.
-func checkAliases(txns []*txn) error {
-	var roots, missing []string
-	var infos []os.FileInfo
+// and undoing the pair could not succeed. It is given the transactions in
+// order, a batch at a time, before any of the batch is staged: nothing of
+// theirs has been written yet.
+type aliasCheck struct {
+	roots, missing []string
+	infos          []os.FileInfo
+}
+
+func (c *aliasCheck) check(txns []*txn) error {
 	for _, t := range txns {
-		if slices.Contains(roots, t.root) || slices.Contains(missing, t.root) {
+		if slices.Contains(c.roots, t.root) || slices.Contains(c.missing, t.root) {
 			continue
 		}
 		info, err := os.Stat(t.root)
 		if err != nil {
 			// Created by the run: a new folder is nobody's alias. Stat
 			// once per root, not once per transaction.
-			missing = append(missing, t.root)
+			c.missing = append(c.missing, t.root)
 			continue
 		}
-		for i, other := range infos {
+		for i, other := range c.infos {
 			if os.SameFile(info, other) {
-				e := unsafeError(t.root, "it is the same folder as "+roots[i]+", reached by another path", nil)
+				e := unsafeError(t.root, "it is the same folder as "+c.roots[i]+", reached by another path", nil)
 				e.Detail = []string{"agent-skills sees through symbolic links between agent folders, not through bind mounts.", "Nothing was changed in any agent folder."}
 				e.Try = []string{"make one a symbolic link to the other, or point both agents at one path in the configuration (agents.<id>.projectRoot or globalRoot)"}
 				return e
 			}
 		}
-		roots = append(roots, t.root)
-		infos = append(infos, info)
+		c.roots = append(c.roots, t.root)
+		c.infos = append(c.infos, info)
 	}
 	return nil
 }

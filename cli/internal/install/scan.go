@@ -140,8 +140,8 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 	if err := guard(&opts, roots); err != nil {
 		return out, err
 	}
-	// A set, not slices.Contains: a run asks about each of its packages
-	// in every root, 10,000 of them in some.
+	// A set, not slices.Contains: the scans after an install are given
+	// every name it installed (10,000 names, 20,000 packages).
 	var wanted map[string]bool
 	if len(opts.Names) > 0 {
 		wanted = make(map[string]bool, len(opts.Names))
@@ -154,6 +154,13 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			return out, err
 		}
 		names, listing := packageNames(ri, opts.meta())
+		// Room for the root's packages at once: at 20,000 an Installed
+		// each, growing the list copied megabytes, held twice meanwhile.
+		if wanted != nil {
+			out = slices.Grow(out, min(len(names), len(wanted)))
+		} else {
+			out = slices.Grow(out, len(names))
+		}
 		for _, name := range names {
 			if wanted != nil && !wanted[name] {
 				continue

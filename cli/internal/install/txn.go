@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -134,23 +136,23 @@ type txn struct {
 	files []stagedFile
 	// keep are the user's files (relative to dest) carried over.
 	keep []string
-	// rec is the receipt after the commit; nil for txnRemove.
+	// rec is the receipt after the commit; nil for txnRemove, and once
+	// the run journal holds it for a run too large to keep every receipt
+	// (recIn).
 	rec *receipt
+	// recIn is where the receipt is in the root's run journal, when rec
+	// was let go: the commit reads it back from there.
+	recIn journalSpan
 	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
 	keepRole bool
 	// oldReceipt is the receipt file's bytes before, nil when none.
 	oldReceipt []byte
 	existed    bool
 
-	id    string
+	// stage is the staged copy's place once prepared; the old version's
+	// (asidePath) is derived from it.
 	stage string
-	aside string
 	mode  swapMode
-
-	// entry is t's pending receipt as its run journal holds it, and rjson
-	// the receipt in it (compact JSON, which the receipt file holds
-	// indented), both encoded once, while staging (encode).
-	entry, rjson []byte
 
 	staged, pending, swapped, committed bool
 }
@@ -166,10 +168,16 @@ func newID() string {
 // ".staged" and old ones in ".old" — never ".md", which Claude Code would
 // list as a command even below a hidden folder.
 func (t *txn) prepare() {
-	t.id = t.name + "." + newID()
-	base := filepath.Join(stagingDir(t.root), t.id)
-	t.stage = base + ".staged"
-	t.aside = base + ".old"
+	t.stage = filepath.Join(stagingDir(t.root), t.name+"."+newID()+".staged")
+}
+
+// asidePath is where the old version goes, next to the staged copy: one
+// string per transaction kept, not two, at thousands of transactions.
+func (t *txn) asidePath() string {
+	if t.stage == "" {
+		return ""
+	}
+	return strings.TrimSuffix(t.stage, ".staged") + ".old"
 }
 
 // destPath is where the installed package's file rel is.
@@ -185,7 +193,6 @@ func (t *txn) needsStage() bool {
 // doStage writes the new version into the staging area, through the
 // root's staging folder that sd made and opened once for the run.
 func (t *txn) doStage(s *syncer, sd *stageDirs) error {
-	t.encode()
 	if !t.needsStage() {
 		return nil
 	}
@@ -298,144 +305,253 @@ func carry(from, to string) error {
 	return writeStaged(to, stagedFile{fsys: os.DirFS(dir), copyFrom: base, perm: info.Mode().Perm()})
 }
 
-// encode renders t's receipt and pending receipt once, on the staging
-// goroutine: rjson is what json.Marshal gives for the receipt, entry what
-// it gives for t's runEntry — the journal holds the receipt compact, and
-// the commit indents the same bytes into the receipt file (receiptData).
-// A receipt-only transaction has no pending receipt (writeJournals).
-func (t *txn) encode() {
-	if t.rec != nil && t.rjson == nil {
-		// A receipt holds only strings, ints and slices of them, which
-		// always marshal.
-		t.rjson, _ = json.Marshal(t.rec)
-	}
-	if t.kind == txnReceipt || t.entry != nil {
-		return
-	}
+// appendEntry appends t's pending receipt as its root's run journal
+// holds it — what json.Marshal gives for t's runEntry: the receipt to be
+// (compact; the receipt file holds it indented), the destination and, for
+// the rename-aside fallback, where the old version goes. It is encoded
+// where the journal is written and kept nowhere: the commit encodes the
+// receipt again (appendReceipt), which costs less than keeping the bytes
+// of thousands of receipts from one step to the other.
+func (t *txn) appendEntry(e []byte) []byte {
+	e, _ = t.appendEntrySpan(e)
+	return e
+}
+
+// appendEntrySpan is appendEntry, also returning where in e the receipt
+// is (none: n is 0).
+func (t *txn) appendEntrySpan(e []byte) ([]byte, journalSpan) {
+	var span journalSpan
 	dest, _ := filepath.Rel(t.root, t.dest)
-	var aside string
-	// Recovery renames the old version back only when the destination is
-	// missing and the transaction meant something to be there.
-	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
-		aside, _ = filepath.Rel(t.root, t.aside)
-	}
-	e := make([]byte, 0, len(t.rjson)+len(t.name)+len(dest)+len(aside)+48)
 	e = append(e, `{"name":`...)
 	e = appendJSONString(e, t.name)
 	e = append(e, `,"dest":`...)
 	e = appendJSONString(e, dest)
-	if t.rjson != nil {
+	if t.rec != nil {
 		e = append(e, `,"receipt":`...)
 		start := len(e)
-		e = append(e, t.rjson...)
-		// The receipt's bytes are the entry's, which the view keeps.
-		t.rjson = e[start:len(e):len(e)]
+		e = appendReceipt(e, t.rec, false)
+		span = journalSpan{off: int64(start), n: len(e) - start}
 	}
-	if aside != "" {
+	// Recovery renames the old version back only when the destination is
+	// missing and the transaction meant something to be there.
+	if t.existed && t.shape == agents.ShapeDirectory && t.needsStage() {
+		aside, _ := filepath.Rel(t.root, t.asidePath())
 		e = append(e, `,"aside":`...)
 		e = appendJSONString(e, aside)
 	}
-	t.entry = append(e, '}')
+	return append(e, '}'), span
 }
 
-// appendJSONString appends s as json.Marshal encodes a string.
+// appendJSONString appends s as json.Marshal encodes a string: as it is,
+// quoted, when it holds only printable ASCII that JSON and its HTML
+// escaping leave alone (every name, path and digest agent-skills writes),
+// otherwise through json.Marshal.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
-// journalEntry is t's pending receipt, as its root's run journal holds
-// it: the receipt to be, the destination and, for the rename-aside
-// fallback, where the old version goes (see encode).
-func (t *txn) journalEntry() []byte {
-	t.encode()
-	return t.entry
+// The run journals: for each root, one file (receipts/.run-<16 hex>.pending)
+// holding the pending receipt of every transaction of the run in that
+// root but receipt-only ones — the journal recovery reads after a crash.
+// One file per root, not one per package: each pending receipt was a file
+// created before the swaps and removed after the commit.
+//
+// A journal is written as its transactions are staged, a batch at a time
+// (journal), under a temporary name recovery removes as it removes an
+// interrupted receipt write (.run.json.tmp-<16 hex>, see tmpReceipt), and
+// renamed to its own name once complete (closeJournals), where the whole
+// journal used to be written at once: after staging, before the flush that
+// makes it and the staged copies durable, before any swap. So a run never
+// holds more than a chunk of its journals, and a crash before that rename
+// leaves no journal at all, as before; recovery still discards a journal
+// that does not parse, which can only be one whose swaps never happened.
+// Both names are created O_EXCL: nothing there is followed or overwritten.
+
+// journalChunk is how many bytes of a run journal are written at once.
+const journalChunk = 256 << 10
+
+// journalSpan is where a receipt is in its run journal file.
+type journalSpan struct {
+	off int64
+	n   int
 }
 
-// receiptData is the receipt file t commits: encodeReceipt's bytes, from
-// the receipt encode rendered.
-func (t *txn) receiptData() []byte {
-	t.encode()
-	var b bytes.Buffer
-	b.Grow(len(t.rjson) + len(t.rjson)/2)
-	_ = json.Indent(&b, t.rjson, "", "  ")
-	b.WriteByte('\n')
-	return b.Bytes()
+// runJournalW is one root's run journal being written.
+type runJournalW struct {
+	tmp, final string
+	f          *os.File
+	buf        []byte
+	// written counts the bytes written to f; entries the entries.
+	written int64
+	entries int
+	// rd reads the receipts back at the commit (receiptFromJournal).
+	rd  *bufio.Reader
+	rf  *os.File
+	pos int64
 }
 
-// writeJournals writes, for each root, one run journal
-// (receipts/.run-<16 hex>.pending) holding the pending receipt of every
-// transaction of the run in that root but receipt-only ones: the journal
-// recovery reads after a crash. One file per root, not one per package:
-// each pending receipt was a file created before the swaps and removed
-// after the commit. It is written in place: the swaps wait until the
-// syncer has made it durable, and recovery discards a run journal that
-// does not parse, which can only be one whose swaps never happened. It is
-// created O_EXCL: nothing there is followed or overwritten.
-func writeJournals(txns []*txn, s *syncer, m *madeDirs) error {
-	byRoot := map[string][]*txn{}
-	var order []string
-	for _, t := range txns {
+// journal appends the pending receipts of ts, just staged, to the run
+// journals of their roots, creating each on first use. A receipt stays
+// with its transaction while the run keeps at most metaKeep bytes of them
+// (the receipts a view would keep after the commit); past that the
+// transaction lets it go, and its commit reads it back from the journal.
+func (m *madeDirs) journal(ts []*txn, s *syncer) error {
+	for _, t := range ts {
 		if t.kind == txnReceipt {
 			continue
 		}
-		if _, ok := byRoot[t.root]; !ok {
-			order = append(order, t.root)
-		}
-		byRoot[t.root] = append(byRoot[t.root], t)
-	}
-	for _, root := range order {
-		ts := byRoot[root]
-		if err := m.receipts(root); err != nil {
+		j, err := m.journalOf(t.root, s)
+		if err != nil {
 			return err
 		}
-		s.root(root)
-		entries := make([]json.RawMessage, len(ts))
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			entries[i], names[i] = t.journalEntry(), t.name
-			t.entry = nil // the view keeps it (wroteRun)
+		if j.entries > 0 {
+			j.buf = append(j.buf, ',')
 		}
-		data := runJournalData(entries)
-		file := ".run-" + newID() + ".pending"
-		p := filepath.Join(receiptsDir(root), file)
-		if m.journals == nil {
-			m.journals = map[string]string{}
+		var span journalSpan
+		j.buf, span = t.appendEntrySpan(j.buf)
+		j.entries++
+		if span.n > 0 {
+			if m.recKept+span.n <= metaKeep {
+				m.recKept += span.n
+			} else {
+				// span is in buf, which follows what was written.
+				t.recIn = journalSpan{off: j.written + span.off, n: span.n}
+				t.rec = nil
+			}
 		}
-		// Named before it is written: undoing removes a partial one.
-		m.journals[root] = p
-		if err := writeNew(p, data, 0o644); err != nil {
-			m.v.forget(root)
-			return ioError("write the pending receipts", p, err)
+		if len(j.buf) >= journalChunk {
+			if _, err := j.f.Write(j.buf); err != nil {
+				return ioError("write the pending receipts", j.tmp, err)
+			}
+			j.written += int64(len(j.buf))
+			j.buf = j.buf[:0]
 		}
-		m.v.wroteRun(root, file, names, entries)
-		for _, t := range ts {
-			t.pending = true
-		}
-		s.add(p)
 	}
 	return nil
 }
 
-// runJournalData is what json.Marshal gives for the runJournal of
-// entries, which are compact JSON already (encode): no reflection, and no
-// second pass over them.
-func runJournalData(entries []json.RawMessage) []byte {
-	size := 64
-	for _, e := range entries {
-		size += len(e) + 1
+// journalOf returns root's run journal, created on first use (its
+// receipts folder made first).
+func (m *madeDirs) journalOf(root string, s *syncer) (*runJournalW, error) {
+	if j := m.jw[root]; j != nil {
+		return j, nil
 	}
-	data := make([]byte, 0, size)
-	data = append(data, `{"schemaVersion":`...)
-	data = strconv.AppendInt(data, receiptSchema, 10)
-	data = append(data, `,"entries":[`...)
-	for i, e := range entries {
-		if i > 0 {
-			data = append(data, ',')
+	if err := m.receipts(root); err != nil {
+		return nil, err
+	}
+	s.root(root)
+	id := newID()
+	j := &runJournalW{
+		tmp:   filepath.Join(receiptsDir(root), ".run.json.tmp-"+id),
+		final: filepath.Join(receiptsDir(root), ".run-"+id+".pending"),
+	}
+	if m.journals == nil {
+		m.journals, m.jw = map[string]string{}, map[string]*runJournalW{}
+	}
+	// Named before it is written: undoing removes a partial one.
+	m.journals[root] = j.tmp
+	f, err := os.OpenFile(j.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		delete(m.journals, root)
+		return nil, ioError("write the pending receipts", j.tmp, err)
+	}
+	j.f = f
+	j.buf = make([]byte, 0, journalChunk+8<<10)
+	j.buf = append(j.buf, `{"schemaVersion":`...)
+	j.buf = strconv.AppendInt(j.buf, receiptSchema, 10)
+	j.buf = append(j.buf, `,"entries":[`...)
+	m.jw[root] = j
+	m.jorder = append(m.jorder, root)
+	return j, nil
+}
+
+// closeJournals completes each run journal and gives it its own name, in
+// the order the roots were first journalled: the transactions have their
+// pending receipts from then on.
+func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
+	for _, root := range m.jorder {
+		j := m.jw[root]
+		if j.f == nil {
+			continue
 		}
-		data = append(data, e...)
+		j.buf = append(j.buf, "]}"...)
+		_, err := j.f.Write(j.buf)
+		j.written += int64(len(j.buf))
+		j.buf = nil
+		if err == nil && 0o644&umask() != 0 {
+			err = j.f.Chmod(0o644)
+		}
+		if cerr := j.f.Close(); err == nil {
+			err = cerr
+		}
+		j.f = nil
+		if err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", j.tmp, err)
+		}
+		if err := renameNoReplace(j.tmp, j.final); err != nil {
+			m.v.forget(root)
+			return ioError("write the pending receipts", j.final, err)
+		}
+		m.journals[root] = j.final
+		m.v.wroteRun(root, filepath.Base(j.final))
+		s.root(root)
+		s.add(j.final)
 	}
-	return append(data, "]}"...)
+	for _, t := range txns {
+		if t.kind != txnReceipt {
+			t.pending = true
+		}
+	}
+	return nil
+}
+
+// receiptFromJournal reads back the receipt of t from its root's run
+// journal (see journal): the journals are read forward, each once, since
+// the commits go in the order the entries were written.
+func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
+	j := m.jw[t.root]
+	if j == nil || t.recIn.off < j.pos {
+		return nil, errors.New("the run journal does not hold the receipt")
+	}
+	if j.rd == nil {
+		f, err := os.OpenFile(j.final, os.O_RDONLY|oNoFollow, 0)
+		if err != nil {
+			return nil, err
+		}
+		j.rf, j.rd = f, bufio.NewReaderSize(f, 64<<10)
+	}
+	if _, err := j.rd.Discard(int(t.recIn.off - j.pos)); err != nil {
+		return nil, err
+	}
+	data := make([]byte, t.recIn.n)
+	if _, err := io.ReadFull(j.rd, data); err != nil {
+		return nil, err
+	}
+	j.pos = t.recIn.off + int64(t.recIn.n)
+	return data, nil
+}
+
+// closeReaders closes the run journals read back.
+func (m *madeDirs) closeReaders() {
+	for _, j := range m.jw {
+		if j.rf != nil {
+			j.rf.Close()
+			j.rf, j.rd = nil, nil
+		}
+		if j.f != nil {
+			j.f.Close()
+			j.f = nil
+		}
+	}
 }
 
 // madeDirs remembers, for one run, the roots whose receipts folder was
@@ -445,8 +561,15 @@ func runJournalData(entries []json.RawMessage) []byte {
 type madeDirs struct {
 	done map[string]bool
 	v    *metaView
-	// journals are the run journals written, by root.
+	// journals are the run journals written, by root: a temporary name
+	// until complete (see journal).
 	journals map[string]string
+	jw       map[string]*runJournalW
+	jorder   []string
+	// recKept counts the bytes of the receipts transactions keep (journal).
+	recKept int
+	// buf is the receipt files' encoding buffer, reused by every commit.
+	buf []byte
 }
 
 // receipts makes root's receipts folder unless this run did already.
@@ -504,7 +627,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			if err := m.staging(t.root); err != nil {
 				return err
 			}
-			if err := os.Rename(t.dest, t.aside); err != nil {
+			if err := os.Rename(t.dest, t.asidePath()); err != nil {
 				return ioError("remove", t.dest, err)
 			}
 			t.mode, t.swapped = swapAway, true
@@ -524,7 +647,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		}
 		t.mode = swapPlain
 	case t.shape == agents.ShapeFile:
-		if err := carry(t.dest, t.aside); err != nil {
+		if err := carry(t.dest, t.asidePath()); err != nil {
 			return ioError("keep the old version of", t.dest, err)
 		}
 		t.mode, t.swapped = swapFileHalf, true
@@ -544,7 +667,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		case err == nil:
 			t.mode = swapExchange
 		case errors.Is(err, errExchangeUnsupported):
-			if err := os.Rename(t.dest, t.aside); err != nil {
+			if err := os.Rename(t.dest, t.asidePath()); err != nil {
 				return ioError("move aside", t.dest, err)
 			}
 			// A crash here leaves the destination missing; the pending
@@ -578,7 +701,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 // transaction, which has no pending receipt, always replaces.
 func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
-	if t.rec == nil {
+	if t.rec == nil && t.recIn.n == 0 {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				m.v.forget(t.root)
@@ -593,9 +716,25 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 	if err := m.receipts(t.root); err != nil {
 		return err
 	}
+	var data []byte
+	if t.rec != nil {
+		data = append(appendReceipt(m.buf[:0], t.rec, true), '\n')
+	} else {
+		compact, err := m.receiptFromJournal(t)
+		if err != nil {
+			return ioError("read the pending receipts of", t.name, err)
+		}
+		// The journal holds what json.Marshal gives: indented, it is
+		// what encodeReceipt gives (json.MarshalIndent).
+		b := bytes.NewBuffer(m.buf[:0])
+		if err := json.Indent(b, compact, "", "  "); err != nil {
+			return ioError("read the pending receipts of", t.name, err)
+		}
+		b.WriteByte('\n')
+		data = b.Bytes()
+	}
+	m.buf = data
 	t.committed = true
-	data := t.receiptData()
-	t.rjson = nil
 	err := errExist
 	if t.pending && t.oldReceipt == nil {
 		err = writeNew(p, data, 0o644)
@@ -607,9 +746,10 @@ func (t *txn) commit(s *syncer, m *madeDirs) error {
 		m.v.forget(t.root)
 		return ioError("write the receipt", p, err)
 	}
-	// The view keeps the receipt itself: nothing changes it after the
-	// commit, and an install of thousands holds one copy, not two.
+	// The view keeps the receipt itself, while it keeps any (metaKeep):
+	// nothing changes it after the commit. The transaction lets it go.
 	m.v.wrote(t.root, t.name+".json", data, t.rec)
+	t.rec = nil
 	s.root(t.root)
 	s.add(p)
 	return nil
@@ -658,7 +798,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 			}
 			for _, t := range byRoot[root] {
 				if t != nil {
-					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.aside)))
+					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.asidePath())))
 				}
 			}
 			r.Close()
@@ -688,7 +828,7 @@ func removeStaging(t *txn) error {
 	if t.stage == "" {
 		return nil
 	}
-	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.aside))
+	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.asidePath()))
 	os.Remove(stagingDir(t.root))
 	return err
 }
@@ -724,12 +864,12 @@ func (t *txn) undo(s *syncer) error {
 		case swapAside:
 			err = os.Rename(t.dest, t.stage)
 			if err == nil {
-				err = os.Rename(t.aside, t.dest)
+				err = os.Rename(t.asidePath(), t.dest)
 			}
 		case swapFileOver, swapAway, swapHalf:
-			err = os.Rename(t.aside, t.dest)
+			err = os.Rename(t.asidePath(), t.dest)
 		case swapFileHalf:
-			err = os.Remove(t.aside)
+			err = os.Remove(t.asidePath())
 		case swapMoved:
 			err = os.Rename(t.dest, t.from)
 		}
