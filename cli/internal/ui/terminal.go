@@ -3,6 +3,8 @@ package ui
 import (
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // IsTerminal reports whether w (beneath a backstop) is a terminal. A
@@ -17,7 +19,8 @@ func IsTerminal(w io.Writer) bool {
 }
 
 // IsTerminalFile reports whether f is a terminal: a character device that
-// answers the terminal's ioctl (see isTerminalFd), as isatty(3) decides.
+// answers the terminal's ioctl (or, on Windows, is a console), as
+// isatty(3) decides — golang.org/x/term's test.
 func IsTerminalFile(f *os.File) bool {
 	if f == nil {
 		return false
@@ -32,7 +35,7 @@ func IsTerminalFile(f *os.File) bool {
 	}
 	tty := false
 	// Control, not Fd: Fd would put the file into blocking mode.
-	if err := rc.Control(func(fd uintptr) { tty = isTerminalFd(fd) }); err != nil {
+	if err := rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }); err != nil {
 		return false
 	}
 	return tty
