@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"testing/fstest"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // typicalPackage is javaPerformance plus a dozen reference files.
@@ -17,6 +19,20 @@ func typicalPackage(b *testing.B) fstest.MapFS {
 
 func BenchmarkLayoutFor(b *testing.B) {
 	pkg := loadPackage(b, typicalPackage(b))
+	benchLayouts(b, pkg)
+}
+
+func BenchmarkPlanRootsAll(b *testing.B) {
+	all := Default().All()
+	env := testEnv(nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		PlanRoots(all, "skill", ScopeGlobal, env)
+	}
+}
+
+// benchLayouts measures LayoutFor of pkg for Claude Code and Codex.
+func benchLayouts(b *testing.B, pkg *format.Package) {
 	for _, id := range []string{"claude-code", "codex"} {
 		a := mustLookupB(b, id)
 		b.Run(id, func(b *testing.B) {
@@ -27,15 +43,6 @@ func BenchmarkLayoutFor(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-func BenchmarkPlanRootsAll(b *testing.B) {
-	all := Default().All()
-	env := testEnv(nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		PlanRoots(all, "skill", ScopeGlobal, env)
 	}
 }
 
@@ -56,15 +63,5 @@ func BenchmarkLayoutForBare(b *testing.B) {
 		"references/guide.md": {Data: []byte("# Guide\n")},
 		"scripts/check.sh":    {Data: []byte("#!/bin/sh\n"), Mode: 0o755},
 	})
-	for _, id := range []string{"claude-code", "codex"} {
-		a := mustLookupB(b, id)
-		b.Run(id, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := a.LayoutFor(pkg); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchLayouts(b, pkg)
 }
