@@ -360,7 +360,10 @@ func appendJSONString(b []byte, s string) []byte {
 
 // The run journals: for each root, one file (receipts/.run-<16 hex>.pending)
 // holding the pending receipt of every transaction of the run in that
-// root but receipt-only ones — the journal recovery reads after a crash.
+// root — the journal recovery reads after a crash. A receipt-only
+// transaction has one too: its receipt is rewritten over the old one
+// through a rename that a power loss can leave pointing at a file whose
+// bytes never reached the disk, and only the journal can give it back.
 // One file per root, not one per package: each pending receipt was a file
 // created before the swaps and removed after the commit.
 //
@@ -405,9 +408,6 @@ type runJournalW struct {
 // transaction lets it go, and its commit reads it back from the journal.
 func (m *madeDirs) journal(ts []*txn, s *syncer) error {
 	for _, t := range ts {
-		if t.kind == txnReceipt {
-			continue
-		}
 		j, err := m.journalOf(t.root, s)
 		if err != nil {
 			return err
@@ -507,9 +507,7 @@ func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
 		s.add(j.final)
 	}
 	for _, t := range txns {
-		if t.kind != txnReceipt {
-			t.pending = true
-		}
+		t.pending = true
 	}
 	return nil
 }
@@ -698,7 +696,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 // nothing there is overwritten); one that replaces another still goes
 // through a temporary file renamed over it, so that a receipt file is
 // never written through, whatever it is linked to. A receipt-only
-// transaction, which has no pending receipt, always replaces.
+// transaction always replaces.
 func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
 	if t.rec == nil && t.recIn.n == 0 {
