@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"testing/fstest"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // TestSealedSnapshotsAreSmall: what Set keeps of a sealed snapshot — its
@@ -62,4 +65,35 @@ func TestSealedSnapshotsAreSmall(t *testing.T) {
 		t.Errorf("a sealed snapshot keeps %d bytes, want at most %d (its manifest and entrypoint are %d)", per, limit, held)
 	}
 	t.Logf("a sealed snapshot keeps %d bytes (its manifest and entrypoint: %d)", per, held)
+}
+
+// TestSetHoldsLittleWhole: a large resolution holds at most 1 MiB of
+// verified payloads whole between resolution and fetch (a 50-skill
+// install of small packages fits); past it the snapshots are sealed, so
+// that the payloads do not sit in memory beside the resolver's state and
+// the index.
+func TestSetHoldsLittleWhole(t *testing.T) {
+	set := NewSet(nil)
+	const size = 64 << 10
+	for i := range 64 { // 4 MiB of payloads
+		fsys := &snapshotFS{MapFS: fstest.MapFS{
+			"skill.yaml":      {Data: []byte("name: x\n")},
+			"SKILL.md":        {Data: []byte("---\n---\n")},
+			"references/a.md": {Data: make([]byte, size)},
+		}, sums: map[string]string{}}
+		pkg := &format.Package{FS: fsys, EntrypointFile: "SKILL.md"}
+		set.keep(keptKey{"team", fmt.Sprintf("s%02d", i), "1.0.0"}, pkg, "sha256-x")
+		if set.keptBytes > 1<<20 {
+			t.Fatalf("after %d packages of %d KiB, %d bytes are held whole, want at most 1 MiB", i+1, size>>10, set.keptBytes)
+		}
+	}
+	whole := 0
+	for _, ks := range set.kept {
+		if ks.pkg != nil {
+			whole++
+		}
+	}
+	if len(set.kept) != 64 || whole == 0 || whole > 16 {
+		t.Errorf("kept %d snapshots, %d of them whole; want 64, at most 16 whole", len(set.kept), whole)
+	}
 }
