@@ -26,7 +26,7 @@ type catalogEntry struct {
 	registry string // the registry queried: "" for precedence
 	owner    string
 	vers     []release     // highest first
-	reqs     []reqSlot     // per version
+	reqs     []*reqSlot    // the versions whose requirements were asked about
 	masks    []*rangeMask  // a name meets few distinct ranges: a list will do
 	maskBuf  [2]*rangeMask // the first masks, without an allocation
 	err      error         // the Source's failure to list the versions
@@ -133,13 +133,30 @@ type release struct {
 	deprecated bool
 }
 
-// reqSlot is the loading of one version's requirements, guarded by the
+// reqSlot is the loading of version i's requirements, guarded by the
 // catalog's mu. The slots are apart from the releases, which the search
-// reads without the lock while workers fill slots.
+// reads without the lock while workers fill slots, and made only for the
+// versions asked about: one or two of a name's versions usually are, of
+// the tens a registry may publish.
 type reqSlot struct {
 	req   *reqEntry
 	err   error
+	i     int32
 	state loadState
+}
+
+// slot returns the slot of version i, made on first use; cat.mu is held.
+// A slot does not move once made: a goroutine fills it after dropping the
+// lock.
+func (e *catalogEntry) slot(i int) *reqSlot {
+	for _, r := range e.reqs {
+		if int(r.i) == i {
+			return r
+		}
+	}
+	r := &reqSlot{i: int32(i)}
+	e.reqs = append(e.reqs, r)
+	return r
 }
 
 // version parses r again, which cannot fail and does not allocate.
@@ -343,7 +360,7 @@ func (cat *catalog) entry(name string) (*catalogEntry, error) {
 // them inline when no worker has started to.
 func (cat *catalog) requirements(e *catalogEntry, i int) (*reqEntry, error) {
 	cat.mu.Lock()
-	v := &e.reqs[i]
+	v := e.slot(i)
 	if v.state < loadRunning {
 		v.state = loadRunning
 		cat.mu.Unlock()
@@ -383,7 +400,7 @@ func (cat *catalog) prefetchRequirements(e *catalogEntry, i int) {
 	}
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
-	v := &e.reqs[i]
+	v := e.slot(i)
 	if v.state != loadFresh {
 		return
 	}
@@ -415,7 +432,7 @@ func (cat *catalog) runVersions(e *catalogEntry) {
 // i of e, unless the search started it first.
 func (cat *catalog) runRequirements(e *catalogEntry, i int) {
 	cat.mu.Lock()
-	v := &e.reqs[i]
+	v := e.slot(i)
 	if v.state != loadQueued || cat.ctx.Err() != nil {
 		cat.mu.Unlock()
 		return
@@ -487,7 +504,6 @@ func (cat *catalog) loadVersions(e *catalogEntry) error {
 		}
 	}
 	e.vers = make([]release, n)
-	e.reqs = make([]reqSlot, n)
 	for i, v := range vers[:n] {
 		e.vers[i] = release{raw: v.raw, pre: v.preEnd != 0, deprecated: v.deprecated}
 	}
