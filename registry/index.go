@@ -341,6 +341,12 @@ func checkIndex(idx *Index, lim IndexLimits, errs *problems) {
 			return
 		}
 		checkVersions(s, p, lim, errs)
+		if len(s.Versions) == 1 {
+			// Nothing to sort it against: the parsed form, kept to sort
+			// the versions, would only hold memory (1 MB of a
+			// 10,000-skill index) until the index is released.
+			s.Versions[0].sv = nil
+		}
 	}
 }
 

@@ -305,6 +305,9 @@ func compareStrings(a, b string) int {
 // sortVersionsDesc sorts versions newest first; unparsable versions last,
 // by string.
 func sortVersionsDesc(vs []*Version) {
+	if len(vs) < 2 {
+		return // sorted; and nothing to parse
+	}
 	type parsed struct {
 		v  *Version
 		sv *semver.Version

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing/fstest"
@@ -43,6 +44,128 @@ func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.
 	// A copy: the index's strings are slices of its whole text, which a
 	// caller holding thousands of integrities would otherwise keep.
 	return pkg, strings.Clone(v.Integrity), nil
+}
+
+// sealedSnapshot is Snapshot for a caller that would seal the package at
+// once (Set, past its budget): the package comes back sealed (Seal), and
+// the files it does not keep — all but skill.yaml and the entrypoint —
+// are digested as they are read, through one reused buffer, instead of
+// being read whole into memory first. Each byte is still read once and
+// digested once, and the seal checks a file read again against that
+// digest; only the payload's bytes are never held (a 10,000-package
+// resolution read 180 MB into buffers it sealed away at once).
+func (r *registry) sealedSnapshot(ctx context.Context, name, version string) (*format.Package, string, error) {
+	s, v, err := r.lookup(ctx, name, version)
+	if err != nil {
+		return nil, "", err
+	}
+	pkg, err := r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
+		return sealedSnapshotOf(fsys, name, version, v.Integrity)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return pkg, strings.Clone(v.Integrity), nil
+}
+
+// sealedSnapshotOf is snapshotOf, sealed: format.Load reads skill.yaml and
+// the entrypoint through the recorder, whose bytes the seal keeps; every
+// other file of the set is read once, streamed through the digester, and
+// only its size and digest are kept. A package whose loading read a file
+// outside its file set is verified by snapshotOf and sealed after.
+func sealedSnapshotOf(fsys fs.FS, name, version, integrity string) (*format.Package, error) {
+	rec := &recordFS{src: fsys, mem: fstest.MapFS{}}
+	pkg, diags, err := loadChecked(rec, name, version)
+	if err != nil {
+		if rec.err != nil {
+			return nil, rec.err
+		}
+		return nil, err
+	}
+	if rec.err != nil {
+		return nil, rec.err
+	}
+	inSet := 0
+	for _, p := range pkg.Files {
+		if _, ok := rec.mem[p]; ok {
+			inSet++
+		}
+	}
+	if inSet != len(rec.mem) {
+		pkg, err := snapshotOf(fsys, name, version, integrity)
+		if err != nil {
+			return nil, err
+		}
+		return Seal(pkg, name, version), nil
+	}
+	dg := digesters.Get().(*format.Digester)
+	defer digesters.Put(dg)
+	seal := &sealedFS{src: fsys, name: name, version: version, files: make([]sealedEntry, 0, len(pkg.Files))}
+	hashes := make([]format.FileHash, 0, len(pkg.Files))
+	total := rec.total
+	for _, p := range pkg.Files {
+		var sum string
+		e := sealedEntry{path: p}
+		if f, ok := rec.mem[p]; ok {
+			var r io.Reader = bytes.NewReader(f.Data)
+			if p == format.ManifestFile && bytes.Contains(f.Data, []byte("integrity:")) {
+				r = format.StripIntegrity(r)
+			}
+			if sum, err = dg.FileDigest(r); err != nil {
+				return nil, fmt.Errorf("digest of %s@%s: %w", name, version, err)
+			}
+			e.size = int64(len(f.Data))
+			if p == format.ManifestFile || p == pkg.EntrypointFile {
+				e.data = f.Data
+			}
+		} else {
+			n, digest, err := digestFile(dg, fsys, p, MaxSnapshotSize-total)
+			if err != nil {
+				return nil, err
+			}
+			total += n
+			sum, e.size = digest, n
+		}
+		e.sum = rawSum(sum)
+		seal.files = append(seal.files, e)
+		hashes = append(hashes, format.FileHash{Path: p, Digest: sum})
+	}
+	slices.SortFunc(seal.files, func(a, b sealedEntry) int { return strings.Compare(a.path, b.path) })
+	pkg.FS = seal
+	return checkLoaded(pkg, diags, name, version, integrity, func(*format.Package) (string, error) {
+		return format.CombineDigests(hashes), nil
+	})
+}
+
+// digestFile reads the file p of fsys once through dg, refusing more than
+// limit bytes as readAll does, and returns its size and digest.
+func digestFile(dg *format.Digester, fsys fs.FS, p string, limit int64) (int64, string, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	cr := &countingReader{r: io.LimitReader(f, limit+1)}
+	sum, err := dg.FileDigest(cr)
+	if err != nil {
+		return 0, "", err
+	}
+	if cr.n > limit {
+		return 0, "", tooLargeForMemory(p)
+	}
+	return cr.n, sum, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // snapshotOf is Verify over an in-memory copy of fsys, made in one pass:
@@ -233,9 +356,15 @@ func readAllFrom(f io.Reader, p string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, &Error{Code: format.CodePackageTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, the most a package may hold in memory", p, MaxSnapshotSize>>20)}
+		return nil, tooLargeForMemory(p)
 	}
 	return data, nil
+}
+
+// tooLargeForMemory is the error of a package past MaxSnapshotSize at its
+// file p.
+func tooLargeForMemory(p string) *Error {
+	return &Error{Code: format.CodePackageTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, the most a package may hold in memory", p, MaxSnapshotSize>>20)}
 }
 
 // digestHook, when set, is called once for every package digest this

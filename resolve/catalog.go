@@ -12,28 +12,48 @@ import (
 )
 
 // catalogEntry is what the resolver knows about one name: its owner and
-// its published versions, highest first. It is built once per Resolve call
-// (by a prefetching goroutine or by the search itself) and then read only,
-// except for the masks, the dead-version verdicts and the Masterminds
-// forms, which only the search goroutine touches.
+// its published versions, highest first, each with its requirements once
+// loaded. It is made the first time the name is asked for and filled once
+// (by a prefetching worker or by the search itself); then it is read
+// only, except for the per-version requirement slots, which change under
+// the catalog's lock, and the masks, the dead-version verdicts and the
+// Masterminds forms, which only the search goroutine touches. A resolution
+// of 10,000 names holds 10,000 entries: the loading state lives in the
+// entry and its versions, not in a call, channel and map entry per
+// question (3.7 MB at 10,000).
 type catalogEntry struct {
 	name     string
 	registry string // the registry queried: "" for precedence
 	owner    string
 	vers     []release     // highest first
-	pin      int           // index of the pinned version, or -1
-	likely   int           // the version a prefetch guesses will be picked, or -1
+	reqs     []*reqSlot    // the versions whose requirements were asked about
 	masks    []*rangeMask  // a name meets few distinct ranges: a list will do
-	maskBuf  [4]*rangeMask // the first masks, without an allocation
+	maskBuf  [2]*rangeMask // the first masks, without an allocation
+	err      error         // the Source's failure to list the versions
+	pin      int32         // index of the pinned version, or -1
+	likely   int32         // the version a prefetch guesses will be picked, or -1
 	// The Masterminds forms of the versions ranges were checked against:
 	// usually one, so the first is kept apart from the rest.
-	svIndex  int
+	svIndex  int32
+	state    loadState // of the listing; guarded by the catalog's mu
+	notFound bool      // no registry publishes the name
 	sv       *semver.Version
 	svMore   map[int]*semver.Version
 	interned map[string]*semver.Version // the catalog's, shared by all entries
 	life     []int8                     // per version: 0 unknown, 1 usable, 2 dead, 3 being checked
-	notFound bool                       // no registry publishes the name
 }
+
+// loadState is how far the loading of an entry's listing, or of one
+// version's requirements, has gone. Only the search goroutine waits for
+// a load, on the catalog's done condition.
+type loadState uint8
+
+const (
+	loadFresh   loadState = iota // nobody asked yet
+	loadQueued                   // a prefetch job waits for a worker
+	loadRunning                  // a worker or the search is loading it
+	loadDone                     // the value (or the error) is set
+)
 
 // rangeMask memoises which versions of one name satisfy one range: bit
 // i of known says version i was checked, bit i of yes that it satisfies
@@ -71,11 +91,11 @@ func (m *rangeMask) has(e *catalogEntry, i int) bool {
 
 // semver returns the Masterminds form of version i, building it once.
 func (e *catalogEntry) semver(i int) *semver.Version {
-	if e.svIndex == i && e.sv != nil {
+	if int(e.svIndex) == i && e.sv != nil {
 		return e.sv
 	}
 	if e.svIndex < 0 {
-		e.svIndex, e.sv = i, e.intern(e.vers[i])
+		e.svIndex, e.sv = int32(i), e.intern(e.vers[i])
 		return e.sv
 	}
 	if e.svMore == nil {
@@ -113,6 +133,32 @@ type release struct {
 	deprecated bool
 }
 
+// reqSlot is the loading of version i's requirements, guarded by the
+// catalog's mu. The slots are apart from the releases, which the search
+// reads without the lock while workers fill slots, and made only for the
+// versions asked about: one or two of a name's versions usually are, of
+// the tens a registry may publish.
+type reqSlot struct {
+	req   *reqEntry
+	err   error
+	i     int32
+	state loadState
+}
+
+// slot returns the slot of version i, made on first use; cat.mu is held.
+// A slot does not move once made: a goroutine fills it after dropping the
+// lock.
+func (e *catalogEntry) slot(i int) *reqSlot {
+	for _, r := range e.reqs {
+		if int(r.i) == i {
+			return r
+		}
+	}
+	r := &reqSlot{i: int32(i)}
+	e.reqs = append(e.reqs, r)
+	return r
+}
+
 // version parses r again, which cannot fail and does not allocate.
 func (r release) version() version {
 	v, _ := parseVersion(r.raw)
@@ -126,26 +172,20 @@ func (r release) semver() *semver.Version { return semverOf(r.version()) }
 // reused across listings.
 var scratch = sync.Pool{New: func() any { return new([]version) }}
 
-// reqEntry is one version's requirements with every list sorted.
+// reqEntry is one version's requirements with every list sorted. Its
+// lists are only read.
 type reqEntry struct {
 	deps, optional []Constraint
 	suggests       []string
 }
 
-// call is a memoised Source call that at most one goroutine runs. Only
-// the search goroutine runs calls inline, so only a call handed to a
-// prefetching goroutine needs a channel to wait on.
-type call[T any] struct {
-	started bool
-	done    chan struct{} // set when the call is handed to a goroutine
-	val     T
-	err     error
-}
+// noReqs is the requirements of every version that declares none (most
+// do), shared.
+var noReqs = &reqEntry{}
 
-// reqKey names one version of one entry: an entry is unique per name in
-// a Resolve call, so its pointer and the version's index identify the
-// registry, name and version without hashing three strings.
-type reqKey struct {
+// job is one prefetch: the listing of e (i < 0) or the requirements of
+// its version i.
+type job struct {
 	e *catalogEntry
 	i int
 }
@@ -171,13 +211,15 @@ type catalog struct {
 	ranges   map[string]*semver.Constraints
 	maskSlab slab[rangeMask]
 	interned map[string]*semver.Version
+	// entrySlab allocates entries; guarded by mu.
+	entrySlab slab[catalogEntry]
 
 	mu      sync.Mutex
-	vers    map[string]*call[*catalogEntry]
-	reqs    map[reqKey]*call[*reqEntry]
-	jobs    []func() // pending prefetches, oldest at head
+	entries map[string]*catalogEntry
+	jobs    []job // pending prefetches, oldest at head
 	head    int
 	cond    *sync.Cond // signals workers; uses mu
+	done    *sync.Cond // signals the search that a load finished; uses mu
 	workers int
 	idle    int
 	closed  bool
@@ -193,26 +235,25 @@ func newCatalog(ctx context.Context, src Source, registry map[string]string, pin
 		pins:     pins,
 		ranges:   make(map[string]*semver.Constraints),
 		interned: make(map[string]*semver.Version),
-		vers:     make(map[string]*call[*catalogEntry]),
-		reqs:     make(map[reqKey]*call[*reqEntry]),
+		entries:  make(map[string]*catalogEntry),
 	}
 	if parallelism <= 0 {
 		parallelism = 8
 	}
 	cat.par = parallelism
 	cat.cond = sync.NewCond(&cat.mu)
+	cat.done = sync.NewCond(&cat.mu)
 	return cat
 }
 
 // submit queues a prefetch job, starting a worker when none is idle and
 // the pool is not full.
-func (cat *catalog) submit(job func()) {
-	cat.mu.Lock()
-	defer cat.mu.Unlock()
+// cat.mu is held.
+func (cat *catalog) submit(j job) {
 	if cat.closed {
 		return
 	}
-	cat.jobs = append(cat.jobs, job)
+	cat.jobs = append(cat.jobs, j)
 	switch {
 	case cat.idle > 0:
 		cat.cond.Signal()
@@ -237,14 +278,18 @@ func (cat *catalog) work() {
 			cat.mu.Unlock()
 			return
 		}
-		job := cat.jobs[cat.head]
-		cat.jobs[cat.head] = nil
+		j := cat.jobs[cat.head]
+		cat.jobs[cat.head] = job{}
 		cat.head++
 		if cat.head == len(cat.jobs) {
 			cat.jobs, cat.head = cat.jobs[:0], 0
 		}
 		cat.mu.Unlock()
-		job()
+		if j.i < 0 {
+			cat.runVersions(j.e)
+		} else {
+			cat.runRequirements(j.e, j.i)
+		}
 		cat.mu.Lock()
 	}
 }
@@ -259,94 +304,76 @@ func (cat *catalog) close() {
 	cat.wg.Wait()
 }
 
-// load returns the memoised result of c, running compute inline when no
-// goroutine has started it yet.
-func load[T any](cat *catalog, c *call[T], compute func() (T, error)) (T, error) {
-	cat.mu.Lock()
-	if !c.started {
-		c.started = true
-		cat.mu.Unlock()
-		c.val, c.err = compute()
-		if c.done != nil {
-			close(c.done)
-		}
-		return c.val, c.err
-	}
-	done := c.done
-	cat.mu.Unlock()
-	if done == nil {
-		return c.val, c.err // run inline earlier by this goroutine
-	}
-	select {
-	case <-c.done:
-		return c.val, c.err
-	case <-cat.ctx.Done():
-		var zero T
-		return zero, cat.ctx.Err()
-	}
-}
-
-// spawn queues compute for c on the worker pool unless someone starts it
-// first, then calls next with the result. c must be fresh and made with a
-// done channel.
-func spawn[T any](cat *catalog, c *call[T], compute func() (T, error), next func(T)) {
-	cat.submit(func() {
-		cat.mu.Lock()
-		if c.started || cat.ctx.Err() != nil {
-			cat.mu.Unlock()
-			return
-		}
-		c.started = true
-		cat.mu.Unlock()
-		c.val, c.err = compute()
-		close(c.done)
-		if c.err == nil && cat.ctx.Err() == nil {
-			next(c.val)
-		}
-	})
-}
-
-func (cat *catalog) versionsCall(name string, spawnable bool) (*call[*catalogEntry], bool) {
-	cat.mu.Lock()
-	defer cat.mu.Unlock()
-	c, ok := cat.vers[name]
+// entryLocked returns the entry of name, made empty on first use; cat.mu
+// is held.
+func (cat *catalog) entryLocked(name string) *catalogEntry {
+	e, ok := cat.entries[name]
 	if !ok {
-		c = &call[*catalogEntry]{}
-		if spawnable {
-			c.done = make(chan struct{})
-		}
-		cat.vers[name] = c
+		e = cat.entrySlab.new()
+		*e = catalogEntry{name: name, pin: -1, likely: -1, svIndex: -1, interned: cat.interned}
+		cat.entries[name] = e
 	}
-	return c, !ok
+	return e
 }
 
-func (cat *catalog) reqsCall(k reqKey, spawnable bool) (*call[*reqEntry], bool) {
-	cat.mu.Lock()
-	defer cat.mu.Unlock()
-	c, ok := cat.reqs[k]
-	if !ok {
-		c = &call[*reqEntry]{}
-		if spawnable {
-			c.done = make(chan struct{})
+// await waits, cat.mu held, until *state is loadDone or the context has
+// ended. A load a worker runs always ends (the Source honours the
+// context), and wakes the search when it does: a search that waited on a
+// context's end would still wait for the running loads when Resolve
+// returns (close).
+func (cat *catalog) await(state *loadState) error {
+	for *state != loadDone {
+		if err := cat.ctx.Err(); err != nil {
+			return err
 		}
-		cat.reqs[k] = c
+		cat.done.Wait()
 	}
-	return c, !ok
+	return nil
 }
 
-// entry returns what the registries publish for name. A name no registry
-// publishes yields an entry with notFound set, not an error; other Source
-// failures are errors.
+// entry returns what the registries publish for name, loading it inline
+// when no worker has started to. A name no registry publishes yields an
+// entry with notFound set, not an error; other Source failures are
+// errors.
 func (cat *catalog) entry(name string) (*catalogEntry, error) {
-	c, _ := cat.versionsCall(name, false)
-	return load(cat, c, func() (*catalogEntry, error) { return cat.loadVersions(name) })
+	cat.mu.Lock()
+	e := cat.entryLocked(name)
+	if e.state < loadRunning {
+		e.state = loadRunning
+		cat.mu.Unlock()
+		err := cat.loadVersions(e)
+		cat.mu.Lock()
+		e.err, e.state = err, loadDone
+	} else if err := cat.await(&e.state); err != nil {
+		cat.mu.Unlock()
+		return nil, err
+	}
+	err := e.err
+	cat.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
-// requirements returns the sorted requirements of one version.
+// requirements returns the sorted requirements of one version, loading
+// them inline when no worker has started to.
 func (cat *catalog) requirements(e *catalogEntry, i int) (*reqEntry, error) {
-	k := reqKey{e, i}
-	c, _ := cat.reqsCall(k, false)
-	return load(cat, c, func() (*reqEntry, error) { return cat.loadRequirements(k) })
+	cat.mu.Lock()
+	v := e.slot(i)
+	if v.state < loadRunning {
+		v.state = loadRunning
+		cat.mu.Unlock()
+		r, err := cat.loadRequirements(e, i)
+		cat.mu.Lock()
+		v.req, v.err, v.state = r, err, loadDone
+	} else if err := cat.await(&v.state); err != nil {
+		cat.mu.Unlock()
+		return nil, err
+	}
+	r, err := v.req, v.err
+	cat.mu.Unlock()
+	return r, err
 }
 
 // prefetchVersions starts fetching name's versions in the background and
@@ -355,52 +382,96 @@ func (cat *catalog) prefetchVersions(name string) {
 	if cat.par <= 1 || cat.ctx.Err() != nil {
 		return
 	}
-	c, fresh := cat.versionsCall(name, true)
-	if !fresh {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	e := cat.entryLocked(name)
+	if e.state != loadFresh {
 		return
 	}
-	spawn(cat, c, func() (*catalogEntry, error) { return cat.loadVersions(name) }, func(e *catalogEntry) {
-		if !e.notFound && e.likely >= 0 {
-			cat.prefetchRequirements(e, e.likely)
-		}
-	})
+	e.state = loadQueued
+	cat.submit(job{e: e, i: -1})
 }
 
+// prefetchRequirements starts fetching the requirements of version i of e
+// in the background, then crawls on to the versions of its dependencies.
 func (cat *catalog) prefetchRequirements(e *catalogEntry, i int) {
 	if cat.par <= 1 || cat.ctx.Err() != nil {
 		return
 	}
-	k := reqKey{e, i}
-	c, fresh := cat.reqsCall(k, true)
-	if !fresh {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	v := e.slot(i)
+	if v.state != loadFresh {
 		return
 	}
-	spawn(cat, c, func() (*reqEntry, error) { return cat.loadRequirements(k) }, func(r *reqEntry) {
-		for _, d := range r.deps {
-			cat.prefetchVersions(d.Name)
-		}
-		for _, d := range r.optional {
-			cat.prefetchVersions(d.Name)
-		}
-	})
+	v.state = loadQueued
+	cat.submit(job{e: e, i: i})
 }
 
-// loadVersions asks the Source for name's versions and builds its entry,
-// highest version first.
-func (cat *catalog) loadVersions(name string) (*catalogEntry, error) {
-	if err := cat.ctx.Err(); err != nil {
-		return nil, err
+// runVersions is the prefetch job listing e's versions, unless the search
+// started it first.
+func (cat *catalog) runVersions(e *catalogEntry) {
+	cat.mu.Lock()
+	if e.state != loadQueued || cat.ctx.Err() != nil {
+		cat.mu.Unlock()
+		return
 	}
+	e.state = loadRunning
+	cat.mu.Unlock()
+	err := cat.loadVersions(e)
+	cat.mu.Lock()
+	e.err, e.state = err, loadDone
+	cat.done.Broadcast()
+	cat.mu.Unlock()
+	if err == nil && cat.ctx.Err() == nil && !e.notFound && e.likely >= 0 {
+		cat.prefetchRequirements(e, int(e.likely))
+	}
+}
+
+// runRequirements is the prefetch job reading the requirements of version
+// i of e, unless the search started it first.
+func (cat *catalog) runRequirements(e *catalogEntry, i int) {
+	cat.mu.Lock()
+	v := e.slot(i)
+	if v.state != loadQueued || cat.ctx.Err() != nil {
+		cat.mu.Unlock()
+		return
+	}
+	v.state = loadRunning
+	cat.mu.Unlock()
+	r, err := cat.loadRequirements(e, i)
+	cat.mu.Lock()
+	v.req, v.err, v.state = r, err, loadDone
+	cat.done.Broadcast()
+	cat.mu.Unlock()
+	if err != nil || cat.ctx.Err() != nil {
+		return
+	}
+	for _, d := range r.deps {
+		cat.prefetchVersions(d.Name)
+	}
+	for _, d := range r.optional {
+		cat.prefetchVersions(d.Name)
+	}
+}
+
+// loadVersions asks the Source for e's versions and fills e, highest
+// version first. Only the goroutine that set e loading calls it.
+func (cat *catalog) loadVersions(e *catalogEntry) error {
+	if err := cat.ctx.Err(); err != nil {
+		return err
+	}
+	name := e.name
 	reg := cat.registry[name]
 	owner, pub, err := cat.src.Versions(cat.ctx, reg, name)
-	e := &catalogEntry{name: name, registry: reg, owner: owner, pin: -1, likely: -1, svIndex: -1, interned: cat.interned}
+	e.registry, e.owner = reg, owner
 	e.masks = e.maskBuf[:0]
 	if errors.Is(err, ErrNotFound) {
 		e.notFound = true
-		return e, nil
+		return nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing versions of %q: %w", name, err)
+		return fmt.Errorf("listing versions of %q: %w", name, err)
 	}
 	if owner == "" {
 		e.owner = reg
@@ -440,25 +511,25 @@ func (cat *catalog) loadVersions(name string) (*catalogEntry, error) {
 	pin, pinned := cat.pins[name]
 	for i, v := range e.vers {
 		if pinned && pin.Version == v.raw && (pin.Registry == "" || pin.Registry == e.owner) {
-			e.pin = i
+			e.pin = int32(i)
 		}
 		if e.likely < 0 && !v.deprecated && !v.pre {
-			e.likely = i
+			e.likely = int32(i)
 		}
 	}
 	if e.pin >= 0 {
 		e.likely = e.pin
 	}
-	return e, nil
+	return nil
 }
 
-// loadRequirements asks the Source for the requirements of one version
-// and sorts them.
-func (cat *catalog) loadRequirements(k reqKey) (*reqEntry, error) {
+// loadRequirements asks the Source for the requirements of version i of
+// e and sorts them.
+func (cat *catalog) loadRequirements(e *catalogEntry, i int) (*reqEntry, error) {
 	if err := cat.ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, v := k.e, k.e.vers[k.i].raw
+	v := e.vers[i].raw
 	r, err := cat.src.Requirements(cat.ctx, e.owner, e.name, v)
 	if err != nil {
 		return nil, fmt.Errorf("reading the requirements of %s@%s: %w", e.name, v, err)
@@ -470,6 +541,9 @@ func (cat *catalog) loadRequirements(k reqKey) (*reqEntry, error) {
 			return cs
 		}
 		return slices.SortedFunc(slices.Values(cs), byName)
+	}
+	if len(r.Dependencies) == 0 && len(r.Optional) == 0 && len(r.Suggests) == 0 {
+		return noReqs, nil
 	}
 	out := &reqEntry{deps: sorted(r.Dependencies), optional: sorted(r.Optional), suggests: r.Suggests}
 	if !slices.IsSorted(r.Suggests) || len(slices.Compact(slices.Clone(r.Suggests))) != len(r.Suggests) {

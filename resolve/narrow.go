@@ -91,7 +91,7 @@ func narrow(cat *catalog, roots []root) (map[string]int, error) {
 // versions are sorted highest first); -1 when there is none.
 func pick(e *catalogEntry, cs []*rangeMask, from int) int {
 	ok := func(i int) bool {
-		exact := i == e.pin
+		exact := i == int(e.pin)
 		for _, m := range cs {
 			if !m.has(e, i) {
 				return false
@@ -100,8 +100,8 @@ func pick(e *catalogEntry, cs []*rangeMask, from int) int {
 		}
 		return !e.vers[i].deprecated || exact
 	}
-	if e.pin >= 0 && ok(e.pin) {
-		return e.pin
+	if e.pin >= 0 && ok(int(e.pin)) {
+		return int(e.pin)
 	}
 	for i := from; i < len(e.vers); i++ {
 		if ok(i) {

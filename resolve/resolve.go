@@ -99,14 +99,20 @@ func Resolve(ctx context.Context, src Source, refs []Reference, opts Options) (*
 		return search(ctx, cat, roots, opts.NoDeps, &steps, limit)
 	}
 
-	var roots []root
-	requested := make(map[string]bool)
-	for _, r := range refs {
+	// The requests' links are made in one block and render their words
+	// on demand (a 10,000-name install holds 10,000 of them).
+	roots := make([]root, 0, len(refs))
+	whys := make([]step, len(refs))
+	requested := make(map[string]bool, len(refs))
+	for i := range refs {
+		r := &refs[i]
 		requested[r.Name] = true
-		why := &step{text: "you requested " + r.String()}
+		why := &whys[i]
+		why.ref = r
 		rng := r.Range
 		if p, ok := pins[r.Name]; ok && r.Bare() {
-			why = &step{text: fmt.Sprintf("you requested %s, locked at %s in skills.lock", r.String(), p.Version), locked: true, dep: &Constraint{Name: r.Name}}
+			// dep names the pinned name (lockedName) and the locked version.
+			why.locked, why.dep = true, &Constraint{Name: r.Name, Range: p.Version}
 			rng = "=" + p.Version
 		}
 		roots = append(roots, root{name: r.Name, rng: rng, why: why})

@@ -10,7 +10,8 @@ import (
 // step is one link of a requirement chain: "you requested a@^1", then
 // "a@1.0.0 requires b ^1.2", and so on. Chains are immutable and shared.
 type step struct {
-	text     string        // the link's words, for requests and suggestions
+	text     string        // the link's words, for suggestions and frozen requests
+	ref      *Reference    // for a request: the reference, rendered on demand
 	from     *catalogEntry // for a dependency link: the skill and version
 	idx      int32         // that declare it, and the dependency itself
 	locked   bool          // a request resolved to a lock pin; dep names it
@@ -25,6 +26,10 @@ func (s *step) label() string {
 	switch {
 	case s.text != "":
 		return s.text
+	case s.ref != nil && s.locked:
+		return "you requested " + s.ref.String() + ", locked at " + s.dep.Range + " in skills.lock"
+	case s.ref != nil:
+		return "you requested " + s.ref.String()
 	case s.optional != nil:
 		return s.from.name + "@" + s.from.vers[s.idx].raw + " optionally requires " + constraintText(*s.dep)
 	default:
@@ -84,7 +89,7 @@ type node struct {
 	sel     int // selected version index, -1 while undecided
 	deps    []edge
 	skips   []skip
-	consBuf [6]pconstraint // the first constraints, without an allocation
+	consBuf [2]pconstraint // the first constraints, without an allocation
 }
 
 func (n *node) chain() *step { return n.cons[0].why }
@@ -243,7 +248,7 @@ func (s *solver) rollback(mark int) {
 // unnamedDeprecated), because the exact range may arrive after the choice.
 func allowed(n *node, i int, extra *rangeMask, lax bool) bool {
 	e := n.e
-	exact := i == e.pin
+	exact := i == int(e.pin)
 	for _, c := range n.cons {
 		if !c.m.has(e, i) {
 			return false
@@ -301,7 +306,7 @@ type candidates struct {
 
 // next returns the next version index to try, or -1.
 func (c *candidates) next() int {
-	pin, nv := c.n.e.pin, len(c.n.e.vers)
+	pin, nv := int(c.n.e.pin), len(c.n.e.vers)
 	for {
 		pos := c.pos
 		c.pos++
