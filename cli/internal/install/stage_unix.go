@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -43,16 +42,16 @@ func closeFd(fd int) {
 
 // stageInto writes t's staged copy below the staging folder d.
 func (t *txn) stageInto(d *stageDir, s *syncer) error {
-	name := t.stage[strings.LastIndexByte(t.stage, os.PathSeparator)+1:]
+	name := t.stageName(".staged")
 	if t.shape == agents.ShapeFile {
 		if err := createAt(d.fd, name, t.files[0]); err != nil {
-			return ioError("stage", t.stage, pathErr("create", t.stage, err))
+			return ioError("stage", t.stagePath(), pathErr("create", t.stagePath(), err))
 		}
-		s.add(t.stage)
+		s.add(t.stagePath())
 		return nil
 	}
 	if err := unix.Mkdirat(d.fd, name, 0o755); err != nil {
-		return ioError("stage", t.stage, pathErr("mkdir", t.stage, err))
+		return ioError("stage", t.stagePath(), pathErr("mkdir", t.stagePath(), err))
 	}
 	// Everything below the staged folder is created relative to the
 	// staging folder's descriptor, through the staged folder's name

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,7 +21,7 @@ import (
 )
 
 // txnKind is what a transaction does to one package in one root.
-type txnKind int
+type txnKind uint8
 
 const (
 	// txnWrite puts a new version in place, keeping the user's files.
@@ -37,7 +37,7 @@ const (
 
 // swapMode records how the new version replaced the old one, which is
 // what undoing it needs to know.
-type swapMode int
+type swapMode uint8
 
 const (
 	swapNone     swapMode = iota
@@ -125,8 +125,12 @@ var errTooLarge = errors.New("larger than any receipt agent-skills writes")
 
 // txn is the transaction for one package in one root. Its steps are
 // staged, pending, swapped and committed; undo reverses the steps taken.
+//
+// An install holds one per package and root until its commit (20,000 at
+// 10,000 packages in two roots): the fields are ordered so that the small
+// ones share one word, and the staging entries' paths are derived from a
+// number (stagePath) rather than kept.
 type txn struct {
-	kind  txnKind
 	root  string
 	name  string
 	dest  string
@@ -138,21 +142,24 @@ type txn struct {
 	keep []string
 	// rec is the receipt after the commit; nil for txnRemove, and once
 	// the run journal holds it for a run too large to keep every receipt
-	// (recIn).
+	// (recOff).
 	rec *receipt
-	// recIn is where the receipt is in the root's run journal, when rec
-	// was let go: the commit reads it back from there.
-	recIn journalSpan
-	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
-	keepRole bool
 	// oldReceipt is the receipt file's bytes before, nil when none.
 	oldReceipt []byte
-	existed    bool
-
-	// stage is the staged copy's place once prepared; the old version's
-	// (asidePath) is derived from it.
-	stage string
-	mode  swapMode
+	// recOff and recN are where the receipt is in the root's run journal
+	// (recN bytes from recOff), when rec was let go: the commit reads it
+	// back from there. recN is 0 while rec is kept.
+	recOff int64
+	// sid names the staging entries once prepared (see stagePath).
+	sid  uint64
+	recN int32
+	kind txnKind
+	mode swapMode
+	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
+	keepRole bool
+	existed  bool
+	// prepared says the staging entries are named (sid).
+	prepared bool
 
 	staged, pending, swapped, committed bool
 }
@@ -168,16 +175,40 @@ func newID() string {
 // ".staged" and old ones in ".old" — never ".md", which Claude Code would
 // list as a command even below a hidden folder.
 func (t *txn) prepare() {
-	t.stage = filepath.Join(stagingDir(t.root), t.name+"."+newID()+".staged")
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	t.sid, t.prepared = binary.BigEndian.Uint64(b[:]), true
 }
 
-// asidePath is where the old version goes, next to the staged copy: one
-// string per transaction kept, not two, at thousands of transactions.
-func (t *txn) asidePath() string {
-	if t.stage == "" {
+// stageName is the staged copy's name in its root's staging folder,
+// <name>.<16 hex>.staged, with suffix in place of ".staged" when given.
+func (t *txn) stageName(suffix string) string {
+	var id [8]byte
+	binary.BigEndian.PutUint64(id[:], t.sid)
+	b := make([]byte, 0, len(t.name)+1+16+len(suffix))
+	b = append(b, t.name...)
+	b = append(b, '.')
+	b = hex.AppendEncode(b, id[:])
+	return string(append(b, suffix...))
+}
+
+// stagePath is the staged copy's place once prepared, "" before: derived
+// from sid each time it is needed rather than kept, since an install
+// holds every transaction until its commit and uses the path only to
+// stage, swap and clean up.
+func (t *txn) stagePath() string {
+	if !t.prepared {
 		return ""
 	}
-	return strings.TrimSuffix(t.stage, ".staged") + ".old"
+	return filepath.Join(stagingDir(t.root), t.stageName(".staged"))
+}
+
+// asidePath is where the old version goes, next to the staged copy.
+func (t *txn) asidePath() string {
+	if !t.prepared {
+		return ""
+	}
+	return filepath.Join(stagingDir(t.root), t.stageName(".old"))
 }
 
 // destPath is where the installed package's file rel is.
@@ -208,7 +239,7 @@ func (t *txn) doStage(s *syncer, sd *stageDirs) error {
 // stagedPath is where the staged copy's file rel is, for messages and
 // for the syncer.
 func (t *txn) stagedPath(rel string) string {
-	return filepath.Join(t.stage, filepath.FromSlash(rel))
+	return filepath.Join(t.stagePath(), filepath.FromSlash(rel))
 }
 
 // stageDirs makes and opens each root's staging folder once per run, for
@@ -423,7 +454,7 @@ func (m *madeDirs) journal(ts []*txn, s *syncer) error {
 				m.recKept += span.n
 			} else {
 				// span is in buf, which follows what was written.
-				t.recIn = journalSpan{off: j.written + span.off, n: span.n}
+				t.recOff, t.recN = j.written+span.off, int32(span.n)
 				t.rec = nil
 			}
 		}
@@ -519,7 +550,7 @@ func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
 // the commits go in the order the entries were written.
 func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 	j := m.jw[t.root]
-	if j == nil || t.recIn.off < j.pos {
+	if j == nil || t.recOff < j.pos {
 		return nil, errors.New("the run journal does not hold the receipt")
 	}
 	if j.rd == nil {
@@ -529,14 +560,14 @@ func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 		}
 		j.rf, j.rd = f, bufio.NewReaderSize(f, 64<<10)
 	}
-	if _, err := j.rd.Discard(int(t.recIn.off - j.pos)); err != nil {
+	if _, err := j.rd.Discard(int(t.recOff - j.pos)); err != nil {
 		return nil, err
 	}
-	data := make([]byte, t.recIn.n)
+	data := make([]byte, t.recN)
 	if _, err := io.ReadFull(j.rd, data); err != nil {
 		return nil, err
 	}
-	j.pos = t.recIn.off + int64(t.recIn.n)
+	j.pos = t.recOff + int64(t.recN)
 	return data, nil
 }
 
@@ -634,6 +665,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			return nil
 		}
 	}
+	stage := t.stagePath()
 	// A staged transaction's root was made with its staging folder.
 	if !t.staged || filepath.Dir(t.dest) != t.root {
 		if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
@@ -642,7 +674,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	}
 	switch {
 	case !t.existed:
-		if err := renameNoReplace(t.stage, t.dest); err != nil {
+		if err := renameNoReplace(stage, t.dest); err != nil {
 			return ioError("install into", t.dest, err)
 		}
 		t.mode = swapPlain
@@ -654,14 +686,14 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		if err := hookAt(opts, PointMidSwap); err != nil {
 			return err
 		}
-		if err := os.Rename(t.stage, t.dest); err != nil {
+		if err := os.Rename(stage, t.dest); err != nil {
 			return ioError("install into", t.dest, err)
 		}
 		t.mode = swapFileOver
 	default:
 		err := errExchangeUnsupported
 		if !opts.noExchange {
-			err = exchange(t.stage, t.dest)
+			err = exchange(stage, t.dest)
 		}
 		switch {
 		case err == nil:
@@ -676,7 +708,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			if err := hookAt(opts, PointMidSwap); err != nil {
 				return err
 			}
-			if err := os.Rename(t.stage, t.dest); err != nil {
+			if err := os.Rename(stage, t.dest); err != nil {
 				return ioError("install into", t.dest, err)
 			}
 			t.mode = swapAside
@@ -701,7 +733,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 // transaction, which has no pending receipt, always replaces.
 func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
-	if t.rec == nil && t.recIn.n == 0 {
+	if t.rec == nil && t.recN == 0 {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				m.v.forget(t.root)
@@ -777,7 +809,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 	byRoot := map[string][]*txn{}
 	var order []string
 	for _, t := range txns {
-		if t.stage == "" {
+		if !t.prepared {
 			continue
 		}
 		if _, ok := byRoot[t.root]; !ok {
@@ -798,7 +830,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 			}
 			for _, t := range byRoot[root] {
 				if t != nil {
-					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.asidePath())))
+					errs = append(errs, r.RemoveAll(t.stageName(".staged")), r.RemoveAll(t.stageName(".old")))
 				}
 			}
 			r.Close()
@@ -825,10 +857,10 @@ func (t *txn) leftovers() bool {
 // empty, the staging folder, through removeStaged: a link is removed,
 // never followed.
 func removeStaging(t *txn) error {
-	if t.stage == "" {
+	if !t.prepared {
 		return nil
 	}
-	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.asidePath()))
+	err := errors.Join(removeStaged(t.root, t.stagePath()), removeStaged(t.root, t.asidePath()))
 	os.Remove(stagingDir(t.root))
 	return err
 }
@@ -856,13 +888,14 @@ func (t *txn) undo(s *syncer) error {
 	}
 	if t.swapped {
 		var err error
+		stage := t.stagePath()
 		switch t.mode {
 		case swapPlain:
-			err = os.Rename(t.dest, t.stage)
+			err = os.Rename(t.dest, stage)
 		case swapExchange:
-			err = exchange(t.stage, t.dest)
+			err = exchange(stage, t.dest)
 		case swapAside:
-			err = os.Rename(t.dest, t.stage)
+			err = os.Rename(t.dest, stage)
 			if err == nil {
 				err = os.Rename(t.asidePath(), t.dest)
 			}
