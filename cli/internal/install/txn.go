@@ -76,9 +76,15 @@ const maxShared = 256 << 10
 // once, by whichever stages it first, and its bytes are dropped when the
 // last one has written them, so that only the packages being staged hold
 // any. A file staged into one root only is copied as it is read.
+//
+// The bytes are only written, never kept: they are read into a buffer
+// from sharedBufs, which the last writer puts back, so that an install
+// does not allocate each of its packages' files once more (at 10,000
+// packages, about 180 MB the collector would otherwise go through).
 type sharedFile struct {
 	once sync.Once
 	data []byte
+	buf  *[]byte
 	err  error
 	// users counts the transactions that stage it; left those that have
 	// not yet.
@@ -105,14 +111,59 @@ func (sf *sharedFile) bytes(fsys fs.FS, name string) ([]byte, bool, error) {
 	if sf == nil || sf.users < 2 {
 		return nil, false, nil
 	}
-	sf.once.Do(func() { sf.data, sf.err = fs.ReadFile(fsys, name) })
+	sf.once.Do(func() { sf.data, sf.buf, sf.err = readShared(fsys, name) })
 	return sf.data, true, sf.err
 }
 
-// done drops the bytes once every user has written them.
+// done drops the bytes once every user has written them, giving their
+// buffer back.
 func (sf *sharedFile) done() {
 	if sf != nil && sf.left.Add(-1) == 0 {
-		sf.data = nil
+		if sf.buf != nil {
+			*sf.buf = sf.data[:0]
+			sharedBufs.Put(sf.buf)
+		}
+		sf.data, sf.buf = nil, nil
+	}
+}
+
+// sharedBufs are the buffers shared files are read into (readShared).
+var sharedBufs sync.Pool
+
+// readShared reads the file name of fsys as fs.ReadFile does, into a
+// buffer from sharedBufs, which it returns with the bytes.
+func readShared(fsys fs.FS, name string) ([]byte, *[]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	size := 0
+	if info, err := f.Stat(); err == nil && info.Size() <= maxShared {
+		size = int(info.Size())
+	}
+	bp, _ := sharedBufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	if cap(*bp) < size+1 {
+		*bp = make([]byte, 0, max(size+1, 32<<10))
+	}
+	data := (*bp)[:0]
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, bp, nil
+		}
+		if err != nil {
+			*bp = data[:0]
+			sharedBufs.Put(bp)
+			return nil, nil, err
+		}
 	}
 }
 
