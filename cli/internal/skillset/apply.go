@@ -148,10 +148,10 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 	}
 	for _, f := range fs {
 		after := &lockEntry{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
-			Integrity: f.item.Integrity, Dependencies: map[string]string{},
+			Integrity: f.item.Integrity, Dependencies: noDependencies,
 			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath, Disabled: f.item.Disabled}
-		for k, v := range f.deps {
-			after.Dependencies[k] = v
+		if len(f.deps) > 0 {
+			after.Dependencies = maps.Clone(f.deps)
 		}
 		js := journalSkill{Change: changeInstall, After: after}
 		if old, ok := l.Skills[f.name]; ok {
@@ -184,6 +184,13 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 	}
 	return j
 }
+
+// noDependencies is the Dependencies of every entry an install journals
+// without any (encoded {}, as an empty map of its own was): one map, not
+// one per package (half a megabyte of an install of 10,000, held until
+// skills.lock is settled). Nothing writes to a journal's entries once
+// made; lockEntry.locked copies the map.
+var noDependencies = map[string]string{}
 
 // removalJournal is the journal of removing names: each one's entry
 // before. It is nil outside project scope.
