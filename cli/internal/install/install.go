@@ -89,6 +89,13 @@ func loaded(it Item, i int) (*format.Package, error) {
 // of MiB), and undoes what it staged if a later item is refused.
 var planChunk = 1024
 
+// chunkItems is how many items each chunk of a larger install has (at
+// most planChunk): a chunk's plans hold its packages' files to stage and
+// their receipts' records until it is staged, about 1.5 MB per 1,024
+// packages in two roots, on top of everything the install holds until
+// its commit.
+var chunkItems = 256
+
 // install is Install under the lock.
 func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err error) {
 	rep, dg, _, err := openRoots(ctx, opts)
@@ -105,8 +112,12 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 	var refused, blocked []Result
 	var stageErr error
 	dests := map[string]string{}
-	for lo := 0; lo < len(items); lo += planChunk {
-		hi := min(lo+planChunk, len(items))
+	step := len(items)
+	if step > planChunk {
+		step = min(planChunk, chunkItems)
+	}
+	for lo := 0; lo < len(items); lo += step {
+		hi := min(lo+step, len(items))
 		plans := planAll(ctx, items, lo, hi, opts, &digesters, now)
 		// The plans are taken in the order of the items, as one loop over
 		// them would: the report and the first error do not depend on which
