@@ -427,7 +427,8 @@ func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digeste
 			} else if p := fileAncestor(a, newPaths); p != "" {
 				r.Modified = append(r.Modified, a+" (added by you; the new version has a file "+p+")")
 			} else {
-				t.keep = append(t.keep, a)
+				x := t.extra()
+				x.keep = append(x.keep, a)
 			}
 		}
 		if problem == "" && len(r.Modified) > 0 {
@@ -441,7 +442,7 @@ func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digeste
 		r.Outcome, r.Reason = OutcomeRefused, problem
 		return false, nil
 	}
-	r.Preserved = t.keep
+	r.Preserved = t.keeps()
 	switch {
 	case !disk.exists || old == nil:
 		r.Outcome = OutcomeInstalled

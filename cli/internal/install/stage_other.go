@@ -41,7 +41,7 @@ func (t *txn) stageInto(_ *stageDir, s *syncer) error {
 		}
 		s.add(p)
 	}
-	for _, rel := range t.keep {
+	for _, rel := range t.keeps() {
 		from := t.destPath(rel)
 		p := t.stagedPath(rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -76,7 +76,7 @@ func (t *txn) stageInto(d *stageDir, s *syncer) error {
 			s.add(t.stagedPath(f.rel))
 		}
 	}
-	for _, rel := range t.keep {
+	for _, rel := range t.keeps() {
 		from := t.destPath(rel)
 		p := t.stagedPath(rel)
 		if err := mkParents(d.fd, name+"/"+rel, len(name)+1, &made); err != nil {

@@ -186,11 +186,10 @@ type txn struct {
 	name  string
 	dest  string
 	shape agents.Shape
-	// from is, for txnMove, the package's place before the move.
-	from  string
 	files []stagedFile
-	// keep are the user's files (relative to dest) carried over.
-	keep []string
+	// x holds what few transactions have (a move's origin, the user's
+	// files carried over); nil for the others.
+	x *txnExtra
 	// rec is the receipt after the commit; nil for txnRemove, and once
 	// the run journal holds it for a run too large to keep every receipt
 	// (recOff).
@@ -213,6 +212,46 @@ type txn struct {
 	prepared bool
 
 	staged, pending, swapped, committed bool
+}
+
+// txnExtra is the part of a transaction that most have none of.
+type txnExtra struct {
+	// from is, for txnMove, the package's place before the move.
+	from string
+	// keep are the user's files (relative to dest) carried over.
+	keep []string
+}
+
+// keeps returns the user's files carried over (txnExtra.keep).
+func (t *txn) keeps() []string {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.keep
+}
+
+// setKeep sets the user's files carried over.
+func (t *txn) setKeep(keep []string) {
+	if t.x == nil && keep == nil {
+		return
+	}
+	t.extra().keep = keep
+}
+
+// fromPath returns a move's origin (txnExtra.from).
+func (t *txn) fromPath() string {
+	if t.x == nil {
+		return ""
+	}
+	return t.x.from
+}
+
+// extra returns t.x, made on first use.
+func (t *txn) extra() *txnExtra {
+	if t.x == nil {
+		t.x = &txnExtra{}
+	}
+	return t.x
 }
 
 // newID returns a random name for staging entries.
@@ -269,7 +308,7 @@ func (t *txn) destPath(rel string) string {
 
 // needsStage reports whether the transaction writes a staged copy.
 func (t *txn) needsStage() bool {
-	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keep) > 0 && t.existed)
+	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keeps()) > 0 && t.existed)
 }
 
 // doStage writes the new version into the staging area, through the
@@ -696,8 +735,8 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	case txnReceipt:
 		return nil
 	case txnMove:
-		if err := renameNoReplace(t.from, t.dest); err != nil {
-			return ioError("rename", t.from, err)
+		if err := renameNoReplace(t.fromPath(), t.dest); err != nil {
+			return ioError("rename", t.fromPath(), err)
 		}
 		t.mode, t.swapped = swapMoved, true
 		return nil
@@ -955,7 +994,7 @@ func (t *txn) undo(s *syncer) error {
 		case swapFileHalf:
 			err = os.Remove(t.asidePath())
 		case swapMoved:
-			err = os.Rename(t.dest, t.from)
+			err = os.Rename(t.dest, t.fromPath())
 		}
 		if err != nil {
 			errs = append(errs, err)
