@@ -48,3 +48,26 @@ func TestInstallChunksOfChunkItems(t *testing.T) {
 	checkConsistent(t, opts, map[string]string{"c0": "1.0.0", "c1": "1.0.0", "c2": "1.0.0", "c3": "1.0.0", "c4": "1.0.0",
 		"c5": "1.0.0", "c6": "1.0.0", "c7": "1.0.0", "c8": "1.0.0", "c9": "1.0.0"})
 }
+
+// Two items that install to one place stop the install, naming both, in
+// a chunked install too (the first one planned in an earlier chunk).
+func TestInstallRefusesTwoItemsInOnePlace(t *testing.T) {
+	oldPlan, oldItems := planChunk, chunkItems
+	planChunk, chunkItems = 2, 2
+	t.Cleanup(func() { planChunk, chunkItems = oldPlan, oldItems })
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject, "claude-code")
+	items := []Item{
+		writePkg(t, w.base, pkgSpec{name: "twice", version: "1.0.0"}),
+		writePkg(t, w.base, pkgSpec{name: "other", version: "1.0.0"}),
+		writePkg(t, w.base, pkgSpec{name: "twice", version: "2.0.0"}),
+	}
+	_, err := Install(t.Context(), items, opts)
+	dest := filepath.Join(w.project, ".claude", "skills", "twice")
+	if want := "install: twice and twice both install to " + dest; err == nil || err.Error() != want {
+		t.Errorf("Install(twice twice) = %v, want %q", err, want)
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		t.Errorf("a refused install put %s in place", dest)
+	}
+}

@@ -111,7 +111,9 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 	var txns []*txn
 	var refused, blocked []Result
 	var stageErr error
-	dests := map[string]string{}
+	// Each destination planned, to the index of its result: the result
+	// names the item (a name each would be as many bytes again).
+	dests := map[string]int32{}
 	step := len(items)
 	if step > planChunk {
 		step = min(planChunk, chunkItems)
@@ -134,9 +136,10 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 					return rep, pt.layoutErr
 				}
 				if other, ok := dests[pt.dest]; ok {
-					return rep, fmt.Errorf("install: %s and %s both install to %s", other, p.name, pt.dest)
+					return rep, fmt.Errorf("install: %s and %s both install to %s", rep.Results[other].Name, p.name, pt.dest)
 				}
-				dests[pt.dest] = p.name
+				// pt.r is appended below, at this index.
+				dests[pt.dest] = int32(len(rep.Results))
 				if pt.err != nil {
 					return rep, pt.err
 				}
