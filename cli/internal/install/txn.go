@@ -637,7 +637,9 @@ func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
 
 // receiptFromJournal reads back the receipt of t from its root's run
 // journal (see journal): the journals are read forward, each once, since
-// the commits go in the order the entries were written.
+// the commits go in the order the entries were written. The bytes are in
+// m's read buffer, which the next call reuses: the commit indents them
+// into the receipt file's encoding.
 func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 	j := m.jw[t.root]
 	if j == nil || t.recOff < j.pos {
@@ -653,7 +655,10 @@ func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 	if _, err := j.rd.Discard(int(t.recOff - j.pos)); err != nil {
 		return nil, err
 	}
-	data := make([]byte, t.recN)
+	if cap(m.rbuf) < int(t.recN) {
+		m.rbuf = make([]byte, t.recN)
+	}
+	data := m.rbuf[:t.recN]
 	if _, err := io.ReadFull(j.rd, data); err != nil {
 		return nil, err
 	}
@@ -689,8 +694,9 @@ type madeDirs struct {
 	jorder   []string
 	// recKept counts the bytes of the receipts transactions keep (journal).
 	recKept int
-	// buf is the receipt files' encoding buffer, reused by every commit.
-	buf []byte
+	// buf is the receipt files' encoding buffer, reused by every commit;
+	// rbuf the buffer receipts are read back from the run journals into.
+	buf, rbuf []byte
 }
 
 // receipts makes root's receipts folder unless this run did already.
