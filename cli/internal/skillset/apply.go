@@ -34,7 +34,10 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		// Nothing after this reads fs but for the names the report is
 		// sorted by: the list (300 bytes a package, 3 MB at 10,000) is let
 		// go while Install holds the items, unless the caller keeps it.
-		pos := resultOrder(fs)
+		names := make([]string, len(fs))
+		for i, f := range fs {
+			names[i] = f.name
+		}
 		fs = nil
 		if opts.AgentVersions == nil && agentVersions {
 			// compatibility.agents[].minVersion is checked against what
@@ -45,7 +48,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		opts.Memo = p.memo
 		rep, err = install.Install(p.ctx, items, opts)
 		if rep != nil {
-			sortResultsBy(rep, pos)
+			sortResultsBy(rep, resultOrder(names))
 		}
 		if err != nil {
 			refusedOnly(rep) // the transaction changed nothing
@@ -142,6 +145,7 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 		return nil
 	}
 	j := newJournal(p.command, p.requested, p.flags, p.Scope, p.Agents)
+	j.Skills = make(map[string]journalSkill, len(fs)) // grown one by one, it is a fifth larger
 	l := p.lock
 	if l == nil {
 		l = &resolve.Lock{Skills: map[string]resolve.LockedSkill{}}
@@ -243,15 +247,19 @@ func dependenciesFirst(fs []fetched) []int {
 // sortResults puts a report back in the order of fs, which is the order
 // users read it in, whatever order the packages were installed in.
 func sortResults(rep *install.Report, fs []fetched) {
-	sortResultsBy(rep, resultOrder(fs))
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
+	sortResultsBy(rep, resultOrder(names))
 }
 
-// resultOrder maps each name in fs to its first position.
-func resultOrder(fs []fetched) map[string]int {
-	pos := make(map[string]int, len(fs))
-	for i, f := range fs {
-		if _, ok := pos[f.name]; !ok {
-			pos[f.name] = i
+// resultOrder maps each of names to its first position.
+func resultOrder(names []string) map[string]int {
+	pos := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, ok := pos[n]; !ok {
+			pos[n] = i
 		}
 	}
 	return pos
