@@ -211,7 +211,7 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 			for _, f := range t.rec.Files {
 				r.Files = append(r.Files, f.Path)
 			}
-			r.Preserved = t.keep
+			r.Preserved = t.keeps()
 			txns = append(txns, t)
 			rep.Results = append(rep.Results, r)
 		}
@@ -254,7 +254,8 @@ func toggleTxn(ri rootInfo, name, shown, from string, rec *receipt, raw []byte, 
 		if _, err := os.Lstat(to); err == nil {
 			return nil, fmt.Sprintf("%s is already there, and agent-skills did not put it there", filepath.Base(to))
 		}
-		t.kind, t.from, t.dest = txnMove, from, to
+		t.kind, t.dest = txnMove, to
+		t.extra().from = from
 		return t, ""
 	}
 	// A folder: stage its files under their new names, as hard links,
@@ -281,7 +282,7 @@ func toggleTxn(ri rootInfo, name, shown, from string, rec *receipt, raw []byte, 
 		}
 		t.files = append(t.files, stagedFile{rel: to, from: filepath.Join(from, filepath.FromSlash(f.Path))})
 	}
-	t.keep = disk.added
+	t.setKeep(disk.added)
 	return t, ""
 }
 

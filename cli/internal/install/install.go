@@ -89,6 +89,13 @@ func loaded(it Item, i int) (*format.Package, error) {
 // of MiB), and undoes what it staged if a later item is refused.
 var planChunk = 1024
 
+// chunkItems is how many items each chunk of a larger install has (at
+// most planChunk): a chunk's plans hold its packages' files to stage and
+// their receipts' records until it is staged, about 1.5 MB per 1,024
+// packages in two roots, on top of everything the install holds until
+// its commit.
+var chunkItems = 256
+
 // install is Install under the lock.
 func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err error) {
 	rep, dg, _, err := openRoots(ctx, opts)
@@ -104,9 +111,15 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 	var txns []*txn
 	var refused, blocked []Result
 	var stageErr error
-	dests := map[string]string{}
-	for lo := 0; lo < len(items); lo += planChunk {
-		hi := min(lo+planChunk, len(items))
+	// Each destination planned, to the index of its result: the result
+	// names the item (a name each would be as many bytes again).
+	dests := map[string]int32{}
+	step := len(items)
+	if step > planChunk {
+		step = min(planChunk, chunkItems)
+	}
+	for lo := 0; lo < len(items); lo += step {
+		hi := min(lo+step, len(items))
 		plans := planAll(ctx, items, lo, hi, opts, &digesters, now)
 		// The plans are taken in the order of the items, as one loop over
 		// them would: the report and the first error do not depend on which
@@ -123,9 +136,10 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 					return rep, pt.layoutErr
 				}
 				if other, ok := dests[pt.dest]; ok {
-					return rep, fmt.Errorf("install: %s and %s both install to %s", other, p.name, pt.dest)
+					return rep, fmt.Errorf("install: %s and %s both install to %s", rep.Results[other].Name, p.name, pt.dest)
 				}
-				dests[pt.dest] = p.name
+				// pt.r is appended below, at this index.
+				dests[pt.dest] = int32(len(rep.Results))
 				if pt.err != nil {
 					return rep, pt.err
 				}
@@ -416,7 +430,8 @@ func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digeste
 			} else if p := fileAncestor(a, newPaths); p != "" {
 				r.Modified = append(r.Modified, a+" (added by you; the new version has a file "+p+")")
 			} else {
-				t.keep = append(t.keep, a)
+				x := t.extra()
+				x.keep = append(x.keep, a)
 			}
 		}
 		if problem == "" && len(r.Modified) > 0 {
@@ -430,7 +445,7 @@ func classify(t *txn, shown string, r *Result, opts *Options, dg *format.Digeste
 		r.Outcome, r.Reason = OutcomeRefused, problem
 		return false, nil
 	}
-	r.Preserved = t.keep
+	r.Preserved = t.keeps()
 	switch {
 	case !disk.exists || old == nil:
 		r.Outcome = OutcomeInstalled

@@ -110,11 +110,21 @@ func encodeReceipt(r *receipt) []byte {
 }
 
 // decodeReceipt parses a receipt and checks that it describes name.
+//
+// A receipt is the first JSON value of data (json.Decoder.Decode): what
+// follows it is not read. json.Unmarshal, which reads data in place where
+// the decoder copies it into a buffer it grows (most of a receipt's
+// decoding allocations), decodes every receipt that is one value alone as
+// the decoder does; any other data, which Unmarshal refuses, is decoded
+// again by the decoder, which gives what it always gave.
 func decodeReceipt(data []byte, name string) (*receipt, error) {
 	var r receipt
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
-		return nil, err
+	if json.Unmarshal(data, &r) != nil {
+		r = receipt{}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&r); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case r.SchemaVersion != receiptSchema:

@@ -58,7 +58,7 @@ func TestStagedTransactionsDropFiles(t *testing.T) {
 			if tx.files != nil {
 				t.Errorf("stageAll(%d): %s still holds %d files", n, tx.name, len(tx.files))
 			}
-			if got := readFile(t, filepath.Join(tx.stage, "SKILL.md")); got != "x\n" {
+			if got := readFile(t, filepath.Join(tx.stagePath(), "SKILL.md")); got != "x\n" {
 				t.Errorf("stageAll(%d): staged SKILL.md = %q", n, got)
 			}
 		}

@@ -117,7 +117,7 @@ func TestStagingNames(t *testing.T) {
 	// The names transactions give must be the names recovery removes.
 	tx := &txn{root: "/r", name: "go-review"}
 	tx.prepare()
-	for _, p := range []string{tx.stage, tx.asidePath()} {
+	for _, p := range []string{tx.stagePath(), tx.asidePath()} {
 		if name, ok := stagingEntry(filepath.Base(p)); !ok || name != "go-review" || filepath.Dir(p) != stagingDir("/r") {
 			t.Errorf("stagingEntry(%q) = %q, %v; a transaction's own entry must be recognised", p, name, ok)
 		}

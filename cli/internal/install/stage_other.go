@@ -16,15 +16,16 @@ func closeFd(int)                   {}
 
 // stageInto writes t's staged copy into its staging folder by path.
 func (t *txn) stageInto(_ *stageDir, s *syncer) error {
+	stage := t.stagePath()
 	if t.shape == agents.ShapeFile {
-		if err := writeStaged(t.stage, t.files[0]); err != nil {
-			return ioError("stage", t.stage, err)
+		if err := writeStaged(stage, t.files[0]); err != nil {
+			return ioError("stage", stage, err)
 		}
-		s.add(t.stage)
+		s.add(stage)
 		return nil
 	}
-	if err := os.Mkdir(t.stage, 0o755); err != nil {
-		return ioError("stage", t.stage, err)
+	if err := os.Mkdir(stage, 0o755); err != nil {
+		return ioError("stage", stage, err)
 	}
 	for _, f := range t.files {
 		p := t.stagedPath(f.rel)
@@ -40,7 +41,7 @@ func (t *txn) stageInto(_ *stageDir, s *syncer) error {
 		}
 		s.add(p)
 	}
-	for _, rel := range t.keep {
+	for _, rel := range t.keeps() {
 		from := t.destPath(rel)
 		p := t.stagedPath(rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -43,8 +43,8 @@ func TestStageAllFirstErrorInOrder(t *testing.T) {
 			}
 		}
 		for i, tx := range txns {
-			if tx.stage != "" && exists(tx.stage) {
-				t.Errorf("round %d: transaction %d left %s after undo", round, i, tx.stage)
+			if tx.prepared && exists(tx.stagePath()) {
+				t.Errorf("round %d: transaction %d left %s after undo", round, i, tx.stagePath())
 			}
 		}
 	}

@@ -174,3 +174,30 @@ func TestMkParentsFrom(t *testing.T) {
 		t.Errorf("mkParents made %v, want %v", made, want)
 	}
 }
+
+// readSmall gives each file's bytes exactly, in a slice of their size
+// (what the view keeps of a receipt), whatever it read before, past its
+// pooled buffer too, and refuses a file past the limit.
+func TestReadSmallExactSize(t *testing.T) {
+	dir := t.TempDir()
+	big := make([]byte, 100<<10)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	for _, n := range []int{100 << 10, 0, 1, 900, 4096, 16<<10 - 1, 16 << 10, 16<<10 + 1, 37} {
+		p := filepath.Join(dir, "r.json")
+		if err := os.WriteFile(p, big[len(big)-n:], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readSmall(p, maxMetaFile)
+		if err != nil || string(got) != string(big[len(big)-n:]) {
+			t.Fatalf("readSmall of %d bytes = %d bytes, %v; want the file", n, len(got), err)
+		}
+		if got == nil || (n < 16<<10 && cap(got) != n) {
+			t.Errorf("readSmall of %d bytes gave a slice of capacity %d (nil: %v), want the file's size", n, cap(got), got == nil)
+		}
+		if _, err := readSmall(p, n-1); n > 0 && !errors.Is(err, errTooLarge) {
+			t.Errorf("readSmall of %d bytes with limit %d = %v, want errTooLarge", n, n-1, err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,7 +21,7 @@ import (
 )
 
 // txnKind is what a transaction does to one package in one root.
-type txnKind int
+type txnKind uint8
 
 const (
 	// txnWrite puts a new version in place, keeping the user's files.
@@ -37,7 +37,7 @@ const (
 
 // swapMode records how the new version replaced the old one, which is
 // what undoing it needs to know.
-type swapMode int
+type swapMode uint8
 
 const (
 	swapNone     swapMode = iota
@@ -76,9 +76,15 @@ const maxShared = 256 << 10
 // once, by whichever stages it first, and its bytes are dropped when the
 // last one has written them, so that only the packages being staged hold
 // any. A file staged into one root only is copied as it is read.
+//
+// The bytes are only written, never kept: they are read into a buffer
+// from sharedBufs, which the last writer puts back, so that an install
+// does not allocate each of its packages' files once more (at 10,000
+// packages, about 180 MB the collector would otherwise go through).
 type sharedFile struct {
 	once sync.Once
 	data []byte
+	buf  *[]byte
 	err  error
 	// users counts the transactions that stage it; left those that have
 	// not yet.
@@ -105,14 +111,59 @@ func (sf *sharedFile) bytes(fsys fs.FS, name string) ([]byte, bool, error) {
 	if sf == nil || sf.users < 2 {
 		return nil, false, nil
 	}
-	sf.once.Do(func() { sf.data, sf.err = fs.ReadFile(fsys, name) })
+	sf.once.Do(func() { sf.data, sf.buf, sf.err = readShared(fsys, name) })
 	return sf.data, true, sf.err
 }
 
-// done drops the bytes once every user has written them.
+// done drops the bytes once every user has written them, giving their
+// buffer back.
 func (sf *sharedFile) done() {
 	if sf != nil && sf.left.Add(-1) == 0 {
-		sf.data = nil
+		if sf.buf != nil {
+			*sf.buf = sf.data[:0]
+			sharedBufs.Put(sf.buf)
+		}
+		sf.data, sf.buf = nil, nil
+	}
+}
+
+// sharedBufs are the buffers shared files are read into (readShared).
+var sharedBufs sync.Pool
+
+// readShared reads the file name of fsys as fs.ReadFile does, into a
+// buffer from sharedBufs, which it returns with the bytes.
+func readShared(fsys fs.FS, name string) ([]byte, *[]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	size := 0
+	if info, err := f.Stat(); err == nil && info.Size() <= maxShared {
+		size = int(info.Size())
+	}
+	bp, _ := sharedBufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	if cap(*bp) < size+1 {
+		*bp = make([]byte, 0, max(size+1, 32<<10))
+	}
+	data := (*bp)[:0]
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, bp, nil
+		}
+		if err != nil {
+			*bp = data[:0]
+			sharedBufs.Put(bp)
+			return nil, nil, err
+		}
 	}
 }
 
@@ -125,36 +176,82 @@ var errTooLarge = errors.New("larger than any receipt agent-skills writes")
 
 // txn is the transaction for one package in one root. Its steps are
 // staged, pending, swapped and committed; undo reverses the steps taken.
+//
+// An install holds one per package and root until its commit (20,000 at
+// 10,000 packages in two roots): the fields are ordered so that the small
+// ones share one word, and the staging entries' paths are derived from a
+// number (stagePath) rather than kept.
 type txn struct {
-	kind  txnKind
 	root  string
 	name  string
 	dest  string
 	shape agents.Shape
-	// from is, for txnMove, the package's place before the move.
-	from  string
 	files []stagedFile
-	// keep are the user's files (relative to dest) carried over.
-	keep []string
+	// x holds what few transactions have (a move's origin, the user's
+	// files carried over); nil for the others.
+	x *txnExtra
 	// rec is the receipt after the commit; nil for txnRemove, and once
 	// the run journal holds it for a run too large to keep every receipt
-	// (recIn).
+	// (recOff).
 	rec *receipt
-	// recIn is where the receipt is in the root's run journal, when rec
-	// was let go: the commit reads it back from there.
-	recIn journalSpan
-	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
-	keepRole bool
 	// oldReceipt is the receipt file's bytes before, nil when none.
 	oldReceipt []byte
-	existed    bool
-
-	// stage is the staged copy's place once prepared; the old version's
-	// (asidePath) is derived from it.
-	stage string
-	mode  swapMode
+	// recOff and recN are where the receipt is in the root's run journal
+	// (recN bytes from recOff), when rec was let go: the commit reads it
+	// back from there. recN is 0 while rec is kept.
+	recOff int64
+	// sid names the staging entries once prepared (see stagePath).
+	sid  uint64
+	recN int32
+	kind txnKind
+	mode swapMode
+	// keepRole takes rec's role from the existing receipt (Item.KeepRole).
+	keepRole bool
+	existed  bool
+	// prepared says the staging entries are named (sid).
+	prepared bool
 
 	staged, pending, swapped, committed bool
+}
+
+// txnExtra is the part of a transaction that most have none of.
+type txnExtra struct {
+	// from is, for txnMove, the package's place before the move.
+	from string
+	// keep are the user's files (relative to dest) carried over.
+	keep []string
+}
+
+// keeps returns the user's files carried over (txnExtra.keep).
+func (t *txn) keeps() []string {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.keep
+}
+
+// setKeep sets the user's files carried over.
+func (t *txn) setKeep(keep []string) {
+	if t.x == nil && keep == nil {
+		return
+	}
+	t.extra().keep = keep
+}
+
+// fromPath returns a move's origin (txnExtra.from).
+func (t *txn) fromPath() string {
+	if t.x == nil {
+		return ""
+	}
+	return t.x.from
+}
+
+// extra returns t.x, made on first use.
+func (t *txn) extra() *txnExtra {
+	if t.x == nil {
+		t.x = &txnExtra{}
+	}
+	return t.x
 }
 
 // newID returns a random name for staging entries.
@@ -168,16 +265,40 @@ func newID() string {
 // ".staged" and old ones in ".old" — never ".md", which Claude Code would
 // list as a command even below a hidden folder.
 func (t *txn) prepare() {
-	t.stage = filepath.Join(stagingDir(t.root), t.name+"."+newID()+".staged")
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	t.sid, t.prepared = binary.BigEndian.Uint64(b[:]), true
 }
 
-// asidePath is where the old version goes, next to the staged copy: one
-// string per transaction kept, not two, at thousands of transactions.
-func (t *txn) asidePath() string {
-	if t.stage == "" {
+// stageName is the staged copy's name in its root's staging folder,
+// <name>.<16 hex>.staged, with suffix in place of ".staged" when given.
+func (t *txn) stageName(suffix string) string {
+	var id [8]byte
+	binary.BigEndian.PutUint64(id[:], t.sid)
+	b := make([]byte, 0, len(t.name)+1+16+len(suffix))
+	b = append(b, t.name...)
+	b = append(b, '.')
+	b = hex.AppendEncode(b, id[:])
+	return string(append(b, suffix...))
+}
+
+// stagePath is the staged copy's place once prepared, "" before: derived
+// from sid each time it is needed rather than kept, since an install
+// holds every transaction until its commit and uses the path only to
+// stage, swap and clean up.
+func (t *txn) stagePath() string {
+	if !t.prepared {
 		return ""
 	}
-	return strings.TrimSuffix(t.stage, ".staged") + ".old"
+	return filepath.Join(stagingDir(t.root), t.stageName(".staged"))
+}
+
+// asidePath is where the old version goes, next to the staged copy.
+func (t *txn) asidePath() string {
+	if !t.prepared {
+		return ""
+	}
+	return filepath.Join(stagingDir(t.root), t.stageName(".old"))
 }
 
 // destPath is where the installed package's file rel is.
@@ -187,7 +308,7 @@ func (t *txn) destPath(rel string) string {
 
 // needsStage reports whether the transaction writes a staged copy.
 func (t *txn) needsStage() bool {
-	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keep) > 0 && t.existed)
+	return t.kind == txnWrite || (t.kind == txnRemove && len(t.keeps()) > 0 && t.existed)
 }
 
 // doStage writes the new version into the staging area, through the
@@ -208,7 +329,7 @@ func (t *txn) doStage(s *syncer, sd *stageDirs) error {
 // stagedPath is where the staged copy's file rel is, for messages and
 // for the syncer.
 func (t *txn) stagedPath(rel string) string {
-	return filepath.Join(t.stage, filepath.FromSlash(rel))
+	return filepath.Join(t.stagePath(), filepath.FromSlash(rel))
 }
 
 // stageDirs makes and opens each root's staging folder once per run, for
@@ -423,7 +544,7 @@ func (m *madeDirs) journal(ts []*txn, s *syncer) error {
 				m.recKept += span.n
 			} else {
 				// span is in buf, which follows what was written.
-				t.recIn = journalSpan{off: j.written + span.off, n: span.n}
+				t.recOff, t.recN = j.written+span.off, int32(span.n)
 				t.rec = nil
 			}
 		}
@@ -514,10 +635,12 @@ func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
 
 // receiptFromJournal reads back the receipt of t from its root's run
 // journal (see journal): the journals are read forward, each once, since
-// the commits go in the order the entries were written.
+// the commits go in the order the entries were written. The bytes are in
+// m's read buffer, which the next call reuses: the commit indents them
+// into the receipt file's encoding.
 func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 	j := m.jw[t.root]
-	if j == nil || t.recIn.off < j.pos {
+	if j == nil || t.recOff < j.pos {
 		return nil, errors.New("the run journal does not hold the receipt")
 	}
 	if j.rd == nil {
@@ -527,14 +650,17 @@ func (m *madeDirs) receiptFromJournal(t *txn) ([]byte, error) {
 		}
 		j.rf, j.rd = f, bufio.NewReaderSize(f, 64<<10)
 	}
-	if _, err := j.rd.Discard(int(t.recIn.off - j.pos)); err != nil {
+	if _, err := j.rd.Discard(int(t.recOff - j.pos)); err != nil {
 		return nil, err
 	}
-	data := make([]byte, t.recIn.n)
+	if cap(m.rbuf) < int(t.recN) {
+		m.rbuf = make([]byte, t.recN)
+	}
+	data := m.rbuf[:t.recN]
 	if _, err := io.ReadFull(j.rd, data); err != nil {
 		return nil, err
 	}
-	j.pos = t.recIn.off + int64(t.recIn.n)
+	j.pos = t.recOff + int64(t.recN)
 	return data, nil
 }
 
@@ -566,8 +692,9 @@ type madeDirs struct {
 	jorder   []string
 	// recKept counts the bytes of the receipts transactions keep (journal).
 	recKept int
-	// buf is the receipt files' encoding buffer, reused by every commit.
-	buf []byte
+	// buf is the receipt files' encoding buffer, reused by every commit;
+	// rbuf the buffer receipts are read back from the run journals into.
+	buf, rbuf []byte
 }
 
 // receipts makes root's receipts folder unless this run did already.
@@ -612,8 +739,8 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	case txnReceipt:
 		return nil
 	case txnMove:
-		if err := renameNoReplace(t.from, t.dest); err != nil {
-			return ioError("rename", t.from, err)
+		if err := renameNoReplace(t.fromPath(), t.dest); err != nil {
+			return ioError("rename", t.fromPath(), err)
 		}
 		t.mode, t.swapped = swapMoved, true
 		return nil
@@ -632,6 +759,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			return nil
 		}
 	}
+	stage := t.stagePath()
 	// A staged transaction's root was made with its staging folder.
 	if !t.staged || filepath.Dir(t.dest) != t.root {
 		if err := os.MkdirAll(filepath.Dir(t.dest), 0o755); err != nil {
@@ -640,7 +768,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	}
 	switch {
 	case !t.existed:
-		if err := renameNoReplace(t.stage, t.dest); err != nil {
+		if err := renameNoReplace(stage, t.dest); err != nil {
 			return ioError("install into", t.dest, err)
 		}
 		t.mode = swapPlain
@@ -652,14 +780,14 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		if err := hookAt(opts, PointMidSwap); err != nil {
 			return err
 		}
-		if err := os.Rename(t.stage, t.dest); err != nil {
+		if err := os.Rename(stage, t.dest); err != nil {
 			return ioError("install into", t.dest, err)
 		}
 		t.mode = swapFileOver
 	default:
 		err := errExchangeUnsupported
 		if !opts.noExchange {
-			err = exchange(t.stage, t.dest)
+			err = exchange(stage, t.dest)
 		}
 		switch {
 		case err == nil:
@@ -674,7 +802,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 			if err := hookAt(opts, PointMidSwap); err != nil {
 				return err
 			}
-			if err := os.Rename(t.stage, t.dest); err != nil {
+			if err := os.Rename(stage, t.dest); err != nil {
 				return ioError("install into", t.dest, err)
 			}
 			t.mode = swapAside
@@ -699,7 +827,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 // transaction always replaces.
 func (t *txn) commit(s *syncer, m *madeDirs) error {
 	p := receiptPath(t.root, t.name)
-	if t.rec == nil && t.recIn.n == 0 {
+	if t.rec == nil && t.recN == 0 {
 		if t.oldReceipt != nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				m.v.forget(t.root)
@@ -775,7 +903,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 	byRoot := map[string][]*txn{}
 	var order []string
 	for _, t := range txns {
-		if t.stage == "" {
+		if !t.prepared {
 			continue
 		}
 		if _, ok := byRoot[t.root]; !ok {
@@ -796,7 +924,7 @@ func cleanupAll(txns []*txn, m *madeDirs) error {
 			}
 			for _, t := range byRoot[root] {
 				if t != nil {
-					errs = append(errs, r.RemoveAll(filepath.Base(t.stage)), r.RemoveAll(filepath.Base(t.asidePath())))
+					errs = append(errs, r.RemoveAll(t.stageName(".staged")), r.RemoveAll(t.stageName(".old")))
 				}
 			}
 			r.Close()
@@ -823,10 +951,10 @@ func (t *txn) leftovers() bool {
 // empty, the staging folder, through removeStaged: a link is removed,
 // never followed.
 func removeStaging(t *txn) error {
-	if t.stage == "" {
+	if !t.prepared {
 		return nil
 	}
-	err := errors.Join(removeStaged(t.root, t.stage), removeStaged(t.root, t.asidePath()))
+	err := errors.Join(removeStaged(t.root, t.stagePath()), removeStaged(t.root, t.asidePath()))
 	os.Remove(stagingDir(t.root))
 	return err
 }
@@ -854,13 +982,14 @@ func (t *txn) undo(s *syncer) error {
 	}
 	if t.swapped {
 		var err error
+		stage := t.stagePath()
 		switch t.mode {
 		case swapPlain:
-			err = os.Rename(t.dest, t.stage)
+			err = os.Rename(t.dest, stage)
 		case swapExchange:
-			err = exchange(t.stage, t.dest)
+			err = exchange(stage, t.dest)
 		case swapAside:
-			err = os.Rename(t.dest, t.stage)
+			err = os.Rename(t.dest, stage)
 			if err == nil {
 				err = os.Rename(t.asidePath(), t.dest)
 			}
@@ -869,7 +998,7 @@ func (t *txn) undo(s *syncer) error {
 		case swapFileHalf:
 			err = os.Remove(t.asidePath())
 		case swapMoved:
-			err = os.Rename(t.dest, t.from)
+			err = os.Rename(t.dest, t.fromPath())
 		}
 		if err != nil {
 			errs = append(errs, err)

@@ -98,11 +98,11 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 				continue
 			}
 			if rec != nil && rerr == nil && ri.loc.Shape == agents.ShapeDirectory && disk.kindOK {
-				t.keep = disk.added
+				t.setKeep(disk.added)
 			}
 			r.Outcome = OutcomeRemoved
-			if len(t.keep) > 0 {
-				r.Outcome, r.Preserved = OutcomePreserved, t.keep
+			if keep := t.keeps(); len(keep) > 0 {
+				r.Outcome, r.Preserved = OutcomePreserved, keep
 			}
 			txns = append(txns, t)
 			rep.Results = append(rep.Results, r)

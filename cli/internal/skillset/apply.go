@@ -31,6 +31,14 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			// (Options.Release); nothing after it needs them.
 			items[i], fs[k].item.Pkg, fs[k].item.Load = fs[k].item, nil, nil
 		}
+		// Nothing after this reads fs but for the names the report is
+		// sorted by: the list (300 bytes a package, 3 MB at 10,000) is let
+		// go while Install holds the items, unless the caller keeps it.
+		names := make([]string, len(fs))
+		for i, f := range fs {
+			names[i] = f.name
+		}
+		fs = nil
 		if opts.AgentVersions == nil && agentVersions {
 			// compatibility.agents[].minVersion is checked against what
 			// detection reads; only read when a package sets one.
@@ -40,7 +48,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		opts.Memo = p.memo
 		rep, err = install.Install(p.ctx, items, opts)
 		if rep != nil {
-			sortResults(rep, fs)
+			sortResultsBy(rep, resultOrder(names))
 		}
 		if err != nil {
 			refusedOnly(rep) // the transaction changed nothing
@@ -137,16 +145,17 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 		return nil
 	}
 	j := newJournal(p.command, p.requested, p.flags, p.Scope, p.Agents)
+	j.Skills = make(map[string]journalSkill, len(fs)) // grown one by one, it is a fifth larger
 	l := p.lock
 	if l == nil {
 		l = &resolve.Lock{Skills: map[string]resolve.LockedSkill{}}
 	}
 	for _, f := range fs {
 		after := &lockEntry{Version: f.version, Registry: f.item.Registry, Resolved: f.item.Resolved,
-			Integrity: f.item.Integrity, Dependencies: map[string]string{},
+			Integrity: f.item.Integrity, Dependencies: noDependencies,
 			Source: f.source, Ref: f.ref, Commit: f.commit, Subpath: f.subpath, Disabled: f.item.Disabled}
-		for k, v := range f.deps {
-			after.Dependencies[k] = v
+		if len(f.deps) > 0 {
+			after.Dependencies = maps.Clone(f.deps)
 		}
 		js := journalSkill{Change: changeInstall, After: after}
 		if old, ok := l.Skills[f.name]; ok {
@@ -179,6 +188,13 @@ func (p *op) installJournal(fs []fetched, plan *resolve.Plan) *journal {
 	}
 	return j
 }
+
+// noDependencies is the Dependencies of every entry an install journals
+// without any (encoded {}, as an empty map of its own was): one map, not
+// one per package (half a megabyte of an install of 10,000, held until
+// skills.lock is settled). Nothing writes to a journal's entries once
+// made; lockEntry.locked copies the map.
+var noDependencies = map[string]string{}
 
 // removalJournal is the journal of removing names: each one's entry
 // before. It is nil outside project scope.
@@ -231,12 +247,27 @@ func dependenciesFirst(fs []fetched) []int {
 // sortResults puts a report back in the order of fs, which is the order
 // users read it in, whatever order the packages were installed in.
 func sortResults(rep *install.Report, fs []fetched) {
-	pos := map[string]int{}
+	names := make([]string, len(fs))
 	for i, f := range fs {
-		if _, ok := pos[f.name]; !ok {
-			pos[f.name] = i
+		names[i] = f.name
+	}
+	sortResultsBy(rep, resultOrder(names))
+}
+
+// resultOrder maps each of names to its first position.
+func resultOrder(names []string) map[string]int {
+	pos := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, ok := pos[n]; !ok {
+			pos[n] = i
 		}
 	}
+	return pos
+}
+
+// sortResultsBy sorts a report's results by the positions of their names
+// (resultOrder), keeping the order of those of one name.
+func sortResultsBy(rep *install.Report, pos map[string]int) {
 	slices.SortStableFunc(rep.Results, func(a, b install.Result) int { return pos[a.Name] - pos[b.Name] })
 }
 

@@ -1,6 +1,8 @@
 package skillset
 
 import (
+	"bytes"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -224,4 +226,38 @@ func fmtDeps(d map[string]string) string {
 		parts = append(parts, k+":"+d[k])
 	}
 	return "map[" + strings.Join(parts, " ") + "]"
+}
+
+// The journal of an install gives the packages without dependencies one
+// empty map between them, encoded {} as each one's own was, and gives
+// each package with some a copy of its own.
+func TestInstallJournalSharesNoDependencies(t *testing.T) {
+	p := journalOp(t, agents.ScopeProject, nil)
+	var fs []fetched
+	for i := range 200 {
+		fs = append(fs, fetchedAt(fmt.Sprintf("s-%03d", i), "1.0.0", sum1, nil))
+	}
+	deps := map[string]string{"s-000": "1.0.0"}
+	fs = append(fs, fetchedAt("app", "1.0.0", sum1, deps))
+	allocs := testing.AllocsPerRun(5, func() { p.installJournal(fs, nil) })
+	j := p.installJournal(fs, nil)
+	// One lock entry per package, and the journal's map.
+	if limit := float64(len(fs)) * 1.5; allocs > limit {
+		t.Errorf("the journal of %d packages took %.0f allocations, want at most %.0f", len(fs), allocs, limit)
+	}
+	app := j.Skills["app"].After.Dependencies
+	if !maps.Equal(app, deps) {
+		t.Errorf("app's journalled dependencies = %v, want %v", app, deps)
+	}
+	deps["s-001"] = "1.0.0"
+	if len(app) != 1 {
+		t.Errorf("app's journalled dependencies follow its fetched map: %v", app)
+	}
+	var b bytes.Buffer
+	if err := encodeJournal(&b, j); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), `"dependencies": {}`); got != 200 {
+		t.Errorf("the journal records %d packages without dependencies as {}, want 200", got)
+	}
 }
