@@ -64,8 +64,12 @@ type keptSnapshot struct {
 	pkg       *format.Package
 	sealed    *sealedFS
 	integrity string
-	size      int64 // payload bytes of a whole one
-	cost      int64 // sealCost of a sealed one
+	// resolved is where the payload came from (Registry.Resolved), read
+	// from the index while resolution has it, so that fetching a kept
+	// package needs no index.
+	resolved string
+	size     int64 // payload bytes of a whole one
+	cost     int64 // sealCost of a sealed one
 }
 
 // keptBudget bounds the memory Set keeps between resolution and fetch:
@@ -334,7 +338,10 @@ func (s *Set) Requirements(ctx context.Context, registry, name, version string) 
 	if errors.As(err, &e) && e.Code == format.CodePackageTooLarge {
 		pkg, err = r.Package(ctx, name, version)
 	} else if err == nil {
-		s.keep(keptKey{r.Name(), name, version}, pkg, integrity)
+		var resolved string
+		if resolved, err = r.Resolved(ctx, name, version); err == nil {
+			s.keep(keptKey{r.Name(), name, version}, pkg, integrity, resolved)
+		}
 	}
 	if err != nil {
 		return Requirements{}, err
@@ -372,7 +379,7 @@ func (s *Set) sealsNext() bool {
 // keep holds a verified snapshot for Snapshot, within keptBudget, or
 // sealed past it, within keptSealedMax. A package verified sealed
 // (sealedSnapshot) is kept as it is.
-func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
+func (s *Set) keep(k keptKey, pkg *format.Package, integrity, resolved string) {
 	sealed, _ := pkg.FS.(*sealedFS)
 	size := HeldBytes(pkg)
 	if size == 0 && sealed == nil {
@@ -390,7 +397,7 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 	// text; kept, they would keep it all in memory after it is released.
 	k.name, k.version = strings.Clone(k.name), strings.Clone(k.version)
 	if sealed == nil && s.keptBytes+s.sealedBytes+size <= keptBudget {
-		s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, size: size}
+		s.kept[k] = keptSnapshot{pkg: pkg, integrity: integrity, resolved: resolved, size: size}
 		s.keptBytes += size
 		s.held = append(s.held, k)
 		return
@@ -405,9 +412,9 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 		for i := range sealed.files {
 			sealed.files[i].path = s.sharedPath(sealed.files[i].path)
 		}
-		s.keepSealed(k, sealed, integrity)
+		s.keepSealed(k, sealed, integrity, resolved)
 	} else {
-		s.sealKept(k, pkg, integrity)
+		s.sealKept(k, pkg, integrity, resolved)
 	}
 	// The seals grew: whole packages give way, oldest first.
 	for s.keptBytes+s.sealedBytes > keptBudget && len(s.held) > 0 {
@@ -422,19 +429,19 @@ func (s *Set) keep(k keptKey, pkg *format.Package, integrity string) {
 			delete(s.kept, h) // verified again when fetched
 			continue
 		}
-		s.sealKept(h, ks.pkg, ks.integrity)
+		s.sealKept(h, ks.pkg, ks.integrity, ks.resolved)
 	}
 }
 
 // sealKept keeps the snapshot pkg of k sealed; s.mu is held.
-func (s *Set) sealKept(k keptKey, pkg *format.Package, integrity string) {
-	s.keepSealed(k, sealFS(pkg, k.name, k.version, s.sharedPath), integrity)
+func (s *Set) sealKept(k keptKey, pkg *format.Package, integrity, resolved string) {
+	s.keepSealed(k, sealFS(pkg, k.name, k.version, s.sharedPath), integrity, resolved)
 }
 
 // keepSealed keeps the seal of k; s.mu is held.
-func (s *Set) keepSealed(k keptKey, sealed *sealedFS, integrity string) {
-	cost := sealCost(sealed)
-	s.kept[k] = keptSnapshot{sealed: sealed, integrity: integrity, cost: cost}
+func (s *Set) keepSealed(k keptKey, sealed *sealedFS, integrity, resolved string) {
+	cost := sealCost(sealed) + int64(len(resolved))
+	s.kept[k] = keptSnapshot{sealed: sealed, integrity: integrity, resolved: resolved, cost: cost}
 	s.sealedBytes += cost
 	s.keptSealed++
 }
@@ -469,9 +476,31 @@ func (s *Set) ReleaseIndexes() {
 // Sealed; its manifest and entrypoint decoded again from the verified
 // bytes it holds).
 func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*format.Package, string, error) {
+	pkg, integrity, _, err := s.snapshot(ctx, registry, name, version, false)
+	return pkg, integrity, err
+}
+
+// Fetch is Snapshot that also says where the payload came from
+// (Registry.Resolved): for a package resolution verified, as the index said
+// then, without the index (see Keeps).
+func (s *Set) Fetch(ctx context.Context, registry, name, version string) (pkg *format.Package, integrity, resolved string, err error) {
+	return s.snapshot(ctx, registry, name, version, true)
+}
+
+// Keeps reports whether name@version of registry is kept from resolution:
+// fetching it reads no index.
+func (s *Set) Keeps(registry, name, version string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.kept[keptKey{registry, name, version}]
+	return ok
+}
+
+// snapshot is Snapshot, and with withResolved Fetch.
+func (s *Set) snapshot(ctx context.Context, registry, name, version string, withResolved bool) (*format.Package, string, string, error) {
 	r, ok := s.Get(registry)
 	if !ok {
-		return nil, "", s.unknown(registry)
+		return nil, "", "", s.unknown(registry)
 	}
 	s.mu.Lock()
 	k := keptKey{registry, name, version}
@@ -491,14 +520,22 @@ func (s *Set) Snapshot(ctx context.Context, registry, name, version string) (*fo
 	if ok && ks.sealed != nil {
 		pkg, err := ks.sealed.load()
 		if err != nil {
-			return nil, "", err
+			return nil, "", "", err
 		}
-		return pkg, ks.integrity, nil
+		return pkg, ks.integrity, ks.resolved, nil
 	}
 	if ok {
-		return ks.pkg, ks.integrity, nil
+		return ks.pkg, ks.integrity, ks.resolved, nil
 	}
-	return r.Snapshot(ctx, name, version)
+	pkg, integrity, err := r.Snapshot(ctx, name, version)
+	if err != nil || !withResolved {
+		return pkg, integrity, "", err
+	}
+	resolved, err := r.Resolved(ctx, name, version)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return pkg, integrity, resolved, nil
 }
 
 // quoteAll quotes each string.

@@ -132,8 +132,8 @@ func TestSealedPathsAreShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set.keep(keptKey{"team", "demo-skill", "1.0.0"}, pkg, integrity)
-	set.keep(keptKey{"team", "demo-skill", "2.0.0"}, other, integrity)
+	set.keep(keptKey{"team", "demo-skill", "1.0.0"}, pkg, integrity, "")
+	set.keep(keptKey{"team", "demo-skill", "2.0.0"}, other, integrity, "")
 	a, b := set.kept[keptKey{"team", "demo-skill", "1.0.0"}].sealed, set.kept[keptKey{"team", "demo-skill", "2.0.0"}].sealed
 	if a == nil || b == nil || len(a.files) != len(b.files) || len(a.files) == 0 {
 		t.Fatalf("sealed = %v, %v; want two seals of the same files", a, b)
@@ -170,7 +170,7 @@ func TestSealsCountAgainstTheBudget(t *testing.T) {
 	c := countDigests(t)
 	set := NewSet(nil, r)
 	first, second := keptKey{"team", "demo-skill", "1.0.0"}, keptKey{"team", "demo-skill", "2.0.0"}
-	set.keep(first, pkg, integrity)
+	set.keep(first, pkg, integrity, "")
 	if ks := set.kept[first]; ks.pkg == nil || set.keptBytes != size {
 		t.Fatalf("first package within the budget: whole %v, %d bytes counted; want it whole, %d", ks.pkg != nil, set.keptBytes, size)
 	}
@@ -178,7 +178,7 @@ func TestSealsCountAgainstTheBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set.keep(second, other, integrity)
+	set.keep(second, other, integrity, "")
 	for _, k := range []keptKey{first, second} {
 		if ks := set.kept[k]; ks.pkg != nil || ks.sealed == nil {
 			t.Errorf("%s@%s after a seal past the budget: whole %v, sealed %v; want sealed", k.name, k.version, ks.pkg != nil, ks.sealed != nil)
@@ -233,6 +233,53 @@ func TestSealedLoadSharesPaths(t *testing.T) {
 		}
 		if unsafe.StringData(p) != unsafe.StringData(e.path) {
 			t.Errorf("reloaded path %q is not the seal's copy", p)
+		}
+	}
+}
+
+// TestKeptFetchNeedsNoIndex: a package resolution verified is fetched,
+// with where it came from, as the index said then, without the index (an
+// install of thousands releases it before the fetch); one resolution did
+// not verify still reads the index.
+func TestKeptFetchNeedsNoIndex(t *testing.T) {
+	for _, budget := range []int64{1 << 20, 10} { // whole, and sealed
+		r, _ := localSample(t)
+		old := keptBudget
+		keptBudget = budget
+		set := NewSet(nil, r)
+		want, err := r.Resolved(t.Context(), "demo-skill", "1.0.0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if set.Keeps("team", "demo-skill", "1.0.0") {
+			t.Fatal("Keeps before resolution asked for the package")
+		}
+		if _, err := set.Requirements(t.Context(), "team", "demo-skill", "1.0.0"); err != nil {
+			t.Fatal(err)
+		}
+		if !set.Keeps("team", "demo-skill", "1.0.0") || set.Keeps("team", "demo-skill", "2.0.0") {
+			t.Fatalf("Keeps after resolution: want demo-skill@1.0.0 only")
+		}
+		// Released, the index cannot be loaded again: the fetch must not
+		// ask for it.
+		set.ReleaseIndexes()
+		idx := filepath.Join(r.Spec().URL, indexPath)
+		if err := os.WriteFile(idx, []byte("not: [an index"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pkg, integrity, resolved, err := set.Fetch(t.Context(), "team", "demo-skill", "1.0.0")
+		keptBudget = old
+		if err != nil {
+			t.Fatalf("budget %d: Fetch of a kept package with no index = %v", budget, err)
+		}
+		if pkg == nil || integrity == "" || resolved != want {
+			t.Errorf("budget %d: Fetch = %v, %q, %q; want the package from %q", budget, pkg != nil, integrity, resolved, want)
+		}
+		if set.Keeps("team", "demo-skill", "1.0.0") {
+			t.Errorf("budget %d: still kept after Fetch handed it over", budget)
+		}
+		if _, _, _, err := set.Fetch(t.Context(), "team", "demo-skill", "1.0.0"); err == nil {
+			t.Errorf("budget %d: a second Fetch, no longer kept, did not read the broken index", budget)
 		}
 	}
 }

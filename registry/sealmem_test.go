@@ -52,7 +52,7 @@ func TestSealedSnapshotsAreSmall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set.keep(keptKey{"team", "demo-skill", versions[i]}, pkg, integrity)
+		set.keep(keptKey{"team", "demo-skill", versions[i]}, pkg, integrity, "")
 	}
 	per := int64(heap()-before) / n
 	runtime.KeepAlive(set)
@@ -82,7 +82,7 @@ func TestSetHoldsLittleWhole(t *testing.T) {
 			"references/a.md": {Data: make([]byte, size)},
 		}, sums: map[string]string{}}
 		pkg := &format.Package{FS: fsys, EntrypointFile: "SKILL.md"}
-		set.keep(keptKey{"team", fmt.Sprintf("s%02d", i), "1.0.0"}, pkg, "sha256-x")
+		set.keep(keptKey{"team", fmt.Sprintf("s%02d", i), "1.0.0"}, pkg, "sha256-x", "")
 		if set.keptBytes > 1<<20 {
 			t.Fatalf("after %d packages of %d KiB, %d bytes are held whole, want at most 1 MiB", i+1, size>>10, set.keptBytes)
 		}

@@ -244,6 +244,17 @@ func coded(err error) error {
 // overlaps on a small machine; at most sixteen.
 func fetchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 4), 16) }
 
+// keptAll reports whether set keeps every package of wants from resolution
+// (registry.Set.Keeps).
+func keptAll(set *registry.Set, wants []want) bool {
+	for _, w := range wants {
+		if !set.Keeps(w.registry, w.name, w.version) {
+			return false
+		}
+	}
+	return true
+}
+
 // fetchOne fetches, verifies and validates one wanted package: the item to
 // install and its diagnostics, sorted.
 func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diagnostics, error) {
@@ -253,7 +264,7 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 			Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
 			Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
 	}
-	pkg, integrity, err := p.Registries.Snapshot(p.ctx, reg.Name(), w.name, w.version)
+	pkg, integrity, resolved, err := p.Registries.Fetch(p.ctx, reg.Name(), w.name, w.version)
 	if err != nil {
 		return install.Item{}, nil, err
 	}
@@ -262,10 +273,6 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 			Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
 			Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity, "Nothing was installed."},
 			Try:     []string{"ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
-	}
-	resolved, err := reg.Resolved(p.ctx, w.name, w.version)
-	if err != nil {
-		return install.Item{}, nil, err
 	}
 	// An HTTP registry's tarball URL inherits the user information of
 	// an index URL written with a password; skills.lock and the

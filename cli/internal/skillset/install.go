@@ -154,12 +154,17 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 			return p.out, err
 		}
 	}
+	// Nothing after the fetch reads the registries' indexes: for a large
+	// registry they are megabytes the rest of the run does not need. When
+	// resolution verified every package fetched, the fetch needs none
+	// either (registry.Set.Fetch).
+	if keptAll(p.Registries, wants) {
+		p.Registries.ReleaseIndexes()
+	}
 	regFetched, err := p.fetch(wants)
 	if err != nil {
 		return p.out, err
 	}
-	// Nothing after the fetch reads the registries' indexes: for a large
-	// registry they are megabytes the rest of the run does not need.
 	p.Registries.ReleaseIndexes()
 	all := regFetched // not copied when there are no sources: 10,000 packages hold ~3 MiB here
 	if len(srcFetched) > 0 {
