@@ -66,17 +66,21 @@ func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scop
 			return settled{}, err
 		}
 	}
-	// settle reads what the receipts say, never the files' contents.
+	// settle reads what the receipts say, never the files' contents, and
+	// keeps a few bits of each package as the scan finds it (settler).
 	opts.ReceiptsOnly = true
-	found, err := install.Scan(ctx, opts)
-	if err != nil {
+	s := newSettler(j)
+	if err := install.ScanEach(ctx, opts, func(in install.Installed) error {
+		s.add(in)
+		return nil
+	}); err != nil {
 		return settled{}, err
 	}
 	l, err := ReadLock(sc.LockPath())
 	if err != nil {
 		return settled{}, err
 	}
-	return settle(l, j, found), nil
+	return s.settle(l), nil
 }
 
 // Interrupted is what an interrupted install, update or uninstall left
