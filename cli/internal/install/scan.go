@@ -36,6 +36,7 @@ func (ri *rootInfo) deprecatedForAll() bool {
 func openRoots(ctx context.Context, opts *Options) (*Report, *format.Digester, []rootInfo, error) {
 	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
 	dg := format.NewDigester()
+	opts.lists = newLists()
 	roots := scanRoots(opts)
 	if err := guard(opts, roots); err != nil {
 		return rep, dg, roots, err
