@@ -42,6 +42,12 @@ func (p *op) settleJournal(ctx context.Context, j *journal, write bool) (settled
 	if err != nil || !write {
 		return out, err
 	}
+	if p.memo != nil {
+		// Settling read the receipts the run wrote; what the command does
+		// next (writing the lock, an update's pruning) does not need them
+		// kept, and a later scan reads them afresh.
+		p.memo.Forget()
+	}
 	if out.changed {
 		if err := s.writeLock(s.Scope.LockPath(), out.lock); err != nil {
 			return out, err
