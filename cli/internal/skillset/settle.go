@@ -221,8 +221,12 @@ func (x *agentIndex) of(ids []string) agentSet {
 	return s
 }
 
-// members returns the ids of s as a set.
+// members returns the ids of s as a set; nil for none, which reads as
+// an empty one.
 func (x *agentIndex) members(s agentSet) map[string]bool {
+	if s == 0 {
+		return nil
+	}
 	out := map[string]bool{}
 	for i, id := range x.ids {
 		if s&(1<<i) != 0 {
