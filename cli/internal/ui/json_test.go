@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -51,21 +52,61 @@ func TestJSONInPieces(t *testing.T) {
 	}
 }
 
-// writeLines cuts after a line only, and writes everything.
-func TestWriteLines(t *testing.T) {
+// writeIndented indents as json.MarshalIndent does — empty objects and
+// arrays, nesting, punctuation and escapes inside strings, scalars,
+// raw values with spaces — and cuts the document after a line only.
+func TestWriteIndented(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	strs := []string{"", "a", `q"uo\"te`, `back\\slash\`, "{[,:]}", "new\nline", "tab\t", "é€𝄞", "\u2028", "<&>", "del\x7f", "bidi \u202e", "\", : [ ] { } \\\" ,"}
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := r.IntN(9); {
+		case depth > 4 || k < 3:
+			return []any{strs[r.IntN(len(strs))], r.IntN(2000) - 1000, r.Float64(), true, false, nil}[r.IntN(6)]
+		case k < 5:
+			a := []any{}
+			for range r.IntN(4) {
+				a = append(a, value(depth+1))
+			}
+			return a
+		case k < 8:
+			m := map[string]any{}
+			for range r.IntN(4) {
+				m[strs[r.IntN(len(strs))]] = value(depth + 1)
+			}
+			return m
+		default:
+			return json.RawMessage(" [ 1 , {\"a\" :\t\"b c\" } , [ ] , { } ] ")
+		}
+	}
+	cases := []any{map[string]any{}, []any{}, "x", 1, nil, map[string]any{"a": []any{}, "b": map[string]any{}, "c": []any{[]any{}, map[string]any{"d": []any{}}}}}
+	for range 2000 {
+		cases = append(cases, value(0))
+	}
+	for i, v := range cases {
+		compact, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indented, _ := json.MarshalIndent(v, "", "  ")
+		var got bytes.Buffer
+		if err := writeIndented(&got, compact); err != nil {
+			t.Fatal(err)
+		}
+		if want := string(termtext.JSON(indented)) + "\n"; got.String() != want {
+			t.Fatalf("case %d: writeIndented(%s) =\n%s\nwant\n%s", i, compact, got.String(), want)
+		}
+	}
 	var w piecesWriter
-	doc := []byte(strings.Repeat("0123456789\n", 10000) + "end")
-	if err := writeLines(&w, doc); err != nil {
+	doc, _ := json.Marshal(map[string]any{"rows": make([]struct{ A, B string }, 5000)})
+	if err := writeIndented(&w, doc); err != nil {
 		t.Fatal(err)
 	}
-	if got := bytes.Join(w.pieces, nil); string(got) != string(doc)+"\n" {
-		t.Fatalf("writeLines wrote %d bytes, want %d", len(got), len(doc)+1)
-	}
 	if len(w.pieces) < 4 {
-		t.Errorf("writeLines wrote %d pieces, want the document in several", len(w.pieces))
+		t.Errorf("writeIndented wrote %d pieces, want the document in several", len(w.pieces))
 	}
-	for _, p := range w.pieces[:len(w.pieces)-2] {
-		if len(p) > jsonPiece+11 || p[len(p)-1] != '\n' {
+	for _, p := range w.pieces {
+		if len(p) > jsonPiece+64 || p[len(p)-1] != '\n' {
 			t.Errorf("a piece of %d bytes does not end a line, or is too long", len(p))
 		}
 	}
