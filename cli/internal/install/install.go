@@ -321,7 +321,7 @@ func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest st
 		return err
 	}
 	r := base
-	r.Root, r.Dest, r.Readers = tgt.Root, place, slices.Clone(tgt.Readers)
+	r.Root, r.Dest, r.Readers = tgt.Root, place, opts.lists.strings(tgt.Readers)
 	if disabled {
 		if f := ambiguousName(recs, tgt.Shape); f != "" {
 			r.Outcome, r.Reason = OutcomeRefused, fmt.Sprintf("it is disabled here, and the new version has a file named %s, which a disabled SKILL.md would be named too", f)
@@ -339,12 +339,7 @@ func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest st
 			Disabled: disabled,
 		},
 	}
-	if len(recs) > 0 {
-		r.Files = make([]string, len(recs))
-		for i, f := range recs {
-			r.Files[i] = f.Path
-		}
-	}
+	r.Files = opts.lists.of(len(recs), func(i int) string { return recs[i].Path })
 	keep, err := classify(t, dest, &r, opts, dg)
 	if err != nil {
 		return err

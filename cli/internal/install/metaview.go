@@ -31,6 +31,16 @@ type Memo struct {
 // NewMemo returns an empty Memo.
 func NewMemo() *Memo { return &Memo{} }
 
+// Forget drops what m knows, as a Memo that missed a write does: the
+// next call given m lists the receipts folders afresh. A command calls it
+// once it is done with the receipts, so as not to hold them (up to
+// metaKeep bytes, with their decoded receipts) while it finishes.
+func (m *Memo) Forget() {
+	m.v.mu.Lock()
+	defer m.v.mu.Unlock()
+	m.v.roots, m.v.kept = nil, 0
+}
+
 // metaView is what one call (or one Memo) knows of each root's receipts
 // folder: its entries, listed with one getdents, and the files read from
 // it. A name the listing lacks is not there — no system call asks again —

@@ -169,3 +169,36 @@ func TestSmallFilesReadOnceForAllRoots(t *testing.T) {
 	}
 	checkConsistent(t, opts, map[string]string{"a": "1.0.0"})
 }
+
+// A Memo told to forget holds nothing of the receipts it kept, and the
+// next call through it lists and reads them afresh, telling the truth.
+func TestMemoForget(t *testing.T) {
+	w := newWorld(t)
+	opts := w.opts(t, agents.ScopeProject)
+	items := []Item{writePkg(t, w.base, pkgSpec{name: "a", version: "1.0.0"}), writePkg(t, w.base, pkgSpec{name: "b", version: "1.0.0"})}
+	m := NewMemo()
+	opts.Memo = m
+	if _, err := Install(t.Context(), items, opts); err != nil {
+		t.Fatal(err)
+	}
+	if m.v.kept == 0 || len(m.v.roots) == 0 {
+		t.Fatalf("the Memo kept nothing of the install (kept %d, roots %d)", m.v.kept, len(m.v.roots))
+	}
+	m.Forget()
+	if m.v.kept != 0 || m.v.roots != nil {
+		t.Errorf("Forget left kept %d, roots %d", m.v.kept, len(m.v.roots))
+	}
+	scan := opts
+	scan.ReceiptsOnly = true
+	listed, opened := m.v.listed, m.v.opened
+	list, err := Scan(t.Context(), scan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := versions(list); !slices.Equal(got, []string{"a 1.0.0", "a 1.0.0", "b 1.0.0", "b 1.0.0"}) {
+		t.Errorf("Scan after Forget = %v", got)
+	}
+	if m.v.listed == listed || m.v.opened == opened {
+		t.Errorf("Scan after Forget listed %d folders and opened %d receipts, want them read afresh", m.v.listed-listed, m.v.opened-opened)
+	}
+}

@@ -123,6 +123,8 @@ type Options struct {
 
 	// mv is the call's view of the receipts folders (meta).
 	mv *metaView
+	// lists shares the lists of the call's results (openRoots).
+	lists *lists
 	// noExchange forces the rename-aside fallback, for tests.
 	noExchange bool
 }

@@ -59,6 +59,12 @@ func TestDecodeReceiptAsTheDecoderDid(t *testing.T) {
 		"invalid":            []byte("{,}"),
 		"duplicate fields":   []byte(`{"name":"x","name":"dec","schemaVersion":1,"files":[{"path":"a"}]}`),
 		"value then invalid": append(bytes.Clone(good), "{,}"...),
+		"other name":         bytes.Replace(good, []byte(`"dec"`), []byte(`"b"`), 1),
+		"unsafe path":        bytes.Replace(good, []byte(`"SKILL.md"`), []byte(`"../x"`), 1),
+		"no files":           bytes.Replace(good, []byte(`"files"`), []byte(`"filez"`), 1),
+		"no files listed":    []byte(`{"schemaVersion":1,"name":"dec"}`),
+		"not UTF-8":          append([]byte("\xff"), good...),
+		"control character":  bytes.Replace(good, []byte(`"1.0.0"`), []byte("\"1.0\x01\""), 1),
 	}
 	for what, data := range inputs {
 		want, wantErr := decodeWithDecoder(data, "dec")

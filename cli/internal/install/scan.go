@@ -36,6 +36,7 @@ func (ri *rootInfo) deprecatedForAll() bool {
 func openRoots(ctx context.Context, opts *Options) (*Report, *format.Digester, []rootInfo, error) {
 	rep := &Report{DryRun: opts.DryRun, Results: []Result{}}
 	dg := format.NewDigester()
+	opts.lists = newLists()
 	roots := scanRoots(opts)
 	if err := guard(opts, roots); err != nil {
 		return rep, dg, roots, err
@@ -134,11 +135,46 @@ func scanRoots(opts *Options) []rootInfo {
 // nothing and takes no lock. Results are sorted by root, then name. A
 // root that is not safe to read (see Recover) is ASK_ROOT_UNSAFE.
 func Scan(ctx context.Context, opts Options) ([]Installed, error) {
-	dg := format.NewDigester()
 	out := []Installed{}
-	roots := scanRoots(&opts)
-	if err := guard(&opts, roots); err != nil {
+	err := scan(ctx, &opts, func(names, wanted int) {
+		// Room for the root's packages at once: at 20,000 an Installed
+		// each, growing the list copied megabytes, held twice meanwhile.
+		if wanted > 0 {
+			out = slices.Grow(out, min(names, wanted))
+		} else {
+			out = slices.Grow(out, names)
+		}
+	}, func(in Installed) error {
+		in.Readers, in.Deprecated = slices.Clone(in.Readers), slices.Clone(in.Deprecated)
+		out = append(out, in)
+		return nil
+	})
+	if err != nil {
 		return out, err
+	}
+	markSeenTwice(out)
+	return out, nil
+}
+
+// ScanEach is Scan without the list: it gives fn each package Scan would
+// list, in Scan's order, as it finds it, and keeps none of them, so that a
+// caller that needs little of each (settling skills.lock after an install
+// of 10,000 skills: 20,000 packages) holds only that. SeenTwiceBy, which
+// needs every root, is left empty. The Readers and Deprecated of the
+// packages of one root are one slice each, shared: fn must not change
+// them. An error from fn stops the scan and is returned.
+func ScanEach(ctx context.Context, opts Options, fn func(Installed) error) error {
+	return scan(ctx, &opts, func(int, int) {}, fn)
+}
+
+// scan is Scan and ScanEach: it calls grow with the number of names of
+// each root (and of names asked for, 0 for all) before giving fn the
+// packages found under them.
+func scan(ctx context.Context, opts *Options, grow func(names, wanted int), fn func(Installed) error) error {
+	dg := format.NewDigester()
+	roots := scanRoots(opts)
+	if err := guard(opts, roots); err != nil {
+		return err
 	}
 	// A set, not slices.Contains: the scans after an install are given
 	// every name it installed (10,000 names, 20,000 packages).
@@ -151,16 +187,11 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 	}
 	for _, ri := range roots {
 		if err := ctx.Err(); err != nil {
-			return out, err
+			return err
 		}
 		names, listing := packageNames(ri, opts.meta())
-		// Room for the root's packages at once: at 20,000 an Installed
-		// each, growing the list copied megabytes, held twice meanwhile.
-		if wanted != nil {
-			out = slices.Grow(out, min(len(names), len(wanted)))
-		} else {
-			out = slices.Grow(out, len(names))
-		}
+		grow(len(names), len(wanted))
+		readers, deprecated := slices.Clip(ri.readers), slices.Clip(ri.deprecated)
 		for _, name := range names {
 			if wanted != nil && !wanted[name] {
 				continue
@@ -169,7 +200,7 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 			rec, _, pending, rerr := current(opts.meta(), ri.path, name, dest, ri.loc.Shape, dg)
 			var err error
 			if isUnsafe(rerr) {
-				return out, rerr
+				return rerr
 			}
 			if rerr != nil {
 				rec = nil
@@ -184,14 +215,14 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 				disk, err = inspect(dest, ri.loc.Shape, rec, dg)
 			}
 			if err != nil {
-				return out, ioError("read", dest, err)
+				return ioError("read", dest, err)
 			}
 			if rerr == nil && rec == nil && !disk.exists {
 				continue
 			}
 			in := Installed{
 				Name: name, Kind: ri.kind, Root: ri.path, Dest: dest, Scope: opts.Scope,
-				Readers: slices.Clone(ri.readers), Deprecated: slices.Clone(ri.deprecated),
+				Readers: readers, Deprecated: deprecated,
 				Pending: pending, State: StateOK,
 			}
 			switch {
@@ -214,11 +245,12 @@ func Scan(ctx context.Context, opts Options) ([]Installed, error) {
 				in.Disabled = rec.Disabled
 				in.AddedFiles = disk.added
 			}
-			out = append(out, in)
+			if err := fn(in); err != nil {
+				return err
+			}
 		}
 	}
-	markSeenTwice(out)
-	return out, nil
+	return nil
 }
 
 // packageNames lists the names of the packages in a root: folders (or

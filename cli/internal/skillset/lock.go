@@ -1,8 +1,10 @@
 package skillset
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -57,13 +59,41 @@ func (s *Session) writeLock(path string, l *resolve.Lock) error {
 		return &askerr.Error{Code: askerr.CodeInternal, Message: "refusing to write a skills.lock that does not read back", Err: err,
 			Try: []string{"report this bug in agent-skills with the output of agent-skills doctor"}}
 	}
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+	if fileHolds(path, data) {
 		return nil
 	}
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return askerr.IO("cannot write "+path, err)
 	}
 	return nil
+}
+
+// fileHolds reports whether the file at path holds data, read a block at a
+// time: a skills.lock of 10,000 skills is 2.5 MB, read whole as often as
+// it is written.
+func fileHolds(path string, data []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(data)) {
+		return false
+	}
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false
+		}
+		data = data[n:]
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return len(data) == 0
+		case err != nil:
+			return false
+		}
+	}
 }
 
 // localize turns the folders l records relative to the project root
@@ -96,9 +126,16 @@ func localize(l *resolve.Lock, root string) {
 // project root — a local source and its resolved location, a local or
 // git registry given by path — relative to it ("./path", "." for the root
 // itself), so that a clone at another path, on another machine, finds
-// it. Folders outside the project stay absolute.
+// it. Folders outside the project stay absolute. The copy shares l's
+// skills when none is from a folder.
 func portable(l *resolve.Lock, root string) *resolve.Lock {
 	out := *l
+	if !anyAbsSource(l.Skills) {
+		// Nothing to rewrite: the copy shares l's skills (10,000 entries
+		// are megabytes, held while the lock is encoded and read back).
+		out.Registries = portableRegistries(l.Registries, root)
+		return &out
+	}
 	out.Skills = make(map[string]resolve.LockedSkill, len(l.Skills))
 	// The skills of one source share its folder, and every path is
 	// compared with the root's real path: resolve each path's links once
@@ -130,16 +167,35 @@ func portable(l *resolve.Lock, root string) *resolve.Lock {
 		}
 		out.Skills[n] = sk
 	}
-	if l.Registries != nil {
-		out.Registries = make(map[string]resolve.LockedRegistry, len(l.Registries))
-		for n, r := range l.Registries {
-			if (r.Kind == config.KindLocal || r.Kind == config.KindGit) && filepath.IsAbs(r.URL) {
-				r.URL = relativeTo(root, r.URL)
-			}
-			out.Registries[n] = r
+	out.Registries = portableRegistries(l.Registries, root)
+	return &out
+}
+
+// anyAbsSource reports whether a skill is from a source given by path,
+// which portable rewrites.
+func anyAbsSource(skills map[string]resolve.LockedSkill) bool {
+	for _, sk := range skills {
+		if filepath.IsAbs(sk.Source) {
+			return true
 		}
 	}
-	return &out
+	return false
+}
+
+// portableRegistries is the registries of a lock as portable records
+// them.
+func portableRegistries(regs map[string]resolve.LockedRegistry, root string) map[string]resolve.LockedRegistry {
+	if regs == nil {
+		return nil
+	}
+	out := make(map[string]resolve.LockedRegistry, len(regs))
+	for n, r := range regs {
+		if (r.Kind == config.KindLocal || r.Kind == config.KindGit) && filepath.IsAbs(r.URL) {
+			r.URL = relativeTo(root, r.URL)
+		}
+		out[n] = r
+	}
+	return out
 }
 
 // relativeTo is p as skills.lock records it: "./rel" (or ".") when p is

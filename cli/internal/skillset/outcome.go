@@ -191,7 +191,13 @@ func (o *Outcome) addReport(rep *install.Report) {
 	if rep == nil {
 		return
 	}
-	o.Results = append(o.Results, rep.Results...)
+	if len(o.Results) == 0 && len(rep.Results) > 0 {
+		// Taken as they are, not copied: 20,000 results are 5 MB, which
+		// the copy held twice at the end of the run.
+		o.Results = rep.Results
+	} else {
+		o.Results = append(o.Results, rep.Results...)
+	}
 	o.Duplicates = append(o.Duplicates, rep.Duplicates...)
 }
 

@@ -42,6 +42,12 @@ func (p *op) settleJournal(ctx context.Context, j *journal, write bool) (settled
 	if err != nil || !write {
 		return out, err
 	}
+	if p.memo != nil {
+		// Settling read the receipts the run wrote; what the command does
+		// next (writing the lock, an update's pruning) does not need them
+		// kept, and a later scan reads them afresh.
+		p.memo.Forget()
+	}
 	if out.changed {
 		if err := s.writeLock(s.Scope.LockPath(), out.lock); err != nil {
 			return out, err
@@ -66,17 +72,21 @@ func settleJournal(ctx context.Context, ws *workspace.Machine, sc workspace.Scop
 			return settled{}, err
 		}
 	}
-	// settle reads what the receipts say, never the files' contents.
+	// settle reads what the receipts say, never the files' contents, and
+	// keeps a few bits of each package as the scan finds it (settler).
 	opts.ReceiptsOnly = true
-	found, err := install.Scan(ctx, opts)
-	if err != nil {
+	s := newSettler(j)
+	if err := install.ScanEach(ctx, opts, func(in install.Installed) error {
+		s.add(in)
+		return nil
+	}); err != nil {
 		return settled{}, err
 	}
 	l, err := ReadLock(sc.LockPath())
 	if err != nil {
 		return settled{}, err
 	}
-	return settle(l, j, found), nil
+	return s.settle(l), nil
 }
 
 // Interrupted is what an interrupted install, update or uninstall left

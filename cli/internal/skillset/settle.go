@@ -52,6 +52,89 @@ type settled struct {
 // lock always reads back: when the roots hold a dependency at another
 // version than the one an entry was resolved with, the lock says so.
 func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
+	s := newSettler(j)
+	for _, in := range found {
+		s.add(in)
+	}
+	return s.settle(l)
+}
+
+// settler is settle fed one package at a time (install.ScanEach), keeping
+// of each only what the rule reads (see sighting): settling after an
+// install of 10,000 skills held every package of the scan, 17 MB, to read
+// a few bits of each.
+type settler struct {
+	j *journal
+	// agents numbers the agents the packages are read by, for agentSet.
+	agents agentIndex
+	// seen is, by journalled name, what the roots hold of it.
+	seen map[string]sighting
+}
+
+// sighting is what the roots hold of one journalled name, as the rule
+// reads it. seen are the agents whose root, one they do not read only for
+// compatibility, holds an install of the name that agent-skills made: one
+// with a receipt, changed or not, readable or not (a folder without one —
+// left holding only the user's files, or put there by hand — is not a
+// skill agent-skills installed, and the lock records no other kind).
+// after and before are those of them whose root holds it at the version
+// and digest of the journal's After and Before, by a readable receipt
+// that names the agent (heldBy). afterWant and afterOther say that a root
+// holds After's version, by a readable receipt, in the state After
+// records or in the other; beforeWant and beforeOther the same of
+// Before's version (settleState).
+type sighting struct {
+	seen, after, before     agentSet
+	afterWant, afterOther   bool
+	beforeWant, beforeOther bool
+}
+
+func newSettler(j *journal) *settler {
+	return &settler{j: j, seen: map[string]sighting{}}
+}
+
+// add takes in, a package of the roots of j's agents as install.Scan
+// reports it.
+func (s *settler) add(in install.Installed) {
+	js, ok := s.j.Skills[in.Name]
+	if !ok || in.State == install.StateUnmanaged {
+		return
+	}
+	sg := s.seen[in.Name]
+	// The readers that do not read the root only for compatibility.
+	readers := s.agents.add(in.Readers) &^ s.agents.of(in.Deprecated)
+	sg.seen |= readers
+	if in.State != install.StateReceiptBroken {
+		// The agents the receipt names among those.
+		held := s.agents.of(in.Agents) & readers
+		if holds(in, js.After) {
+			sg.after |= held
+		}
+		if holds(in, js.Before) {
+			sg.before |= held
+		}
+		if js.After != nil {
+			want := in.Disabled == js.After.Disabled
+			if in.Version == js.After.Version {
+				sg.afterWant, sg.afterOther = sg.afterWant || want, sg.afterOther || !want
+			}
+			if js.Before != nil && in.Version == js.Before.Version {
+				sg.beforeWant, sg.beforeOther = sg.beforeWant || want, sg.beforeOther || !want
+			}
+		}
+	}
+	s.seen[in.Name] = sg
+}
+
+// holds reports whether in, a package with a readable receipt, is e's
+// version and digest.
+func holds(in install.Installed, e *lockEntry) bool {
+	return e != nil && in.Version == e.Version && sameIntegrity(in.Integrity, e.Integrity)
+}
+
+// settle returns the settled lock of l (see settle) from what add took.
+func (s *settler) settle(l *resolve.Lock) settled {
+	j := s.j
 	out := &resolve.Lock{LockfileVersion: resolve.LockfileVersion, Skills: map[string]resolve.LockedSkill{}}
 	if l != nil {
 		out.LockfileVersion, out.GeneratedWith, out.Registries = l.LockfileVersion, l.GeneratedWith, maps.Clone(l.Registries)
@@ -63,17 +146,10 @@ func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
 	for _, a := range j.Agents {
 		selected[a] = true
 	}
-	// Each journalled name looks only at what the roots hold under that
-	// name: grouped once, not scanned in full for every name (10,000
-	// skills made that quadratic).
-	byName := map[string][]install.Installed{}
-	for _, in := range found {
-		byName[in.Name] = append(byName[in.Name], in)
-	}
 	var res settled
 	for _, name := range slices.Sorted(maps.Keys(j.Skills)) {
 		js := j.Skills[name]
-		found := byName[name]
+		sg := s.seen[name]
 		cur, has := out.Skills[name]
 		if !ours(cur, has, js) {
 			continue
@@ -82,12 +158,12 @@ func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
 		done := true
 		switch js.Change {
 		case changeRemove:
-			entry, done = settleRemove(js.Before, seenBy(found, name), selected)
+			entry, done = settleRemove(js.Before, s.agents.members(sg.seen), selected)
 		case changeInstall:
-			entry, done = settleInstall(js, name, found)
+			entry, done = settleInstall(js, s.agents.members(sg.after), s.agents.members(sg.before))
 			if entry != nil {
 				var stateDone bool
-				entry.Disabled, stateDone = settleState(js, name, entry.Version, found)
+				entry.Disabled, stateDone = settleState(js, entry.Version, sg)
 				done = done && stateDone
 			}
 		}
@@ -108,6 +184,56 @@ func settle(l *resolve.Lock, j *journal, found []install.Installed) settled {
 		res.lock = out
 	}
 	return res
+}
+
+// agentSet is a set of agents, by their number in an agentIndex.
+type agentSet uint64
+
+// agentIndex numbers agent ids, up to 64: the readers of a scan are the
+// agents selected from the agent table, which has nine.
+type agentIndex struct{ ids []string }
+
+// add returns the set of ids, numbering those it has not seen.
+func (x *agentIndex) add(ids []string) agentSet {
+	var s agentSet
+	for _, id := range ids {
+		i := slices.Index(x.ids, id)
+		if i < 0 {
+			if len(x.ids) == 64 {
+				panic("skillset: more than 64 agents read the roots")
+			}
+			i = len(x.ids)
+			x.ids = append(x.ids, id)
+		}
+		s |= 1 << i
+	}
+	return s
+}
+
+// of returns the set of the ids it numbers among ids.
+func (x *agentIndex) of(ids []string) agentSet {
+	var s agentSet
+	for _, id := range ids {
+		if i := slices.Index(x.ids, id); i >= 0 {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
+// members returns the ids of s as a set; nil for none, which reads as
+// an empty one.
+func (x *agentIndex) members(s agentSet) map[string]bool {
+	if s == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for i, id := range x.ids {
+		if s&(1<<i) != 0 {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 // ours reports whether the lock's entry for a journalled skill is still
@@ -160,9 +286,10 @@ func settleRemove(before *lockEntry, sees map[string]bool, selected map[string]b
 	return &e, done
 }
 
-// settleInstall is the entry of a skill being installed (see settle).
-func settleInstall(js journalSkill, name string, found []install.Installed) (*resolve.LockedSkill, bool) {
-	after := heldBy(found, name, js.After)
+// settleInstall is the entry of a skill being installed (see settle),
+// given the agents whose roots hold it at the journal's After and Before
+// (heldBy).
+func settleInstall(js journalSkill, after, before map[string]bool) (*resolve.LockedSkill, bool) {
 	withAfter := func() *resolve.LockedSkill {
 		e := js.After.locked()
 		e.Agents = sortedAgents(append(e.Agents, keys(after)...))
@@ -184,7 +311,6 @@ func settleInstall(js journalSkill, name string, found []install.Installed) (*re
 		}
 		return withAfter(), true
 	}
-	before := heldBy(found, name, js.Before)
 	switch {
 	case len(after) == 0:
 		e := js.Before.locked()
@@ -212,18 +338,12 @@ func settleInstall(js journalSkill, name string, found []install.Installed) (*re
 // change of state goes as far as the roots went, like a removal, and one
 // that no root holds (a fresh clone) is the lock's alone. done is false
 // while a root still holds that version in the other state.
-func settleState(js journalSkill, name, version string, found []install.Installed) (disabled, done bool) {
+func settleState(js journalSkill, version string, sg sighting) (disabled, done bool) {
 	want := js.After.Disabled
-	reached, behind := false, false
-	for _, in := range found {
-		if in.Name != name || in.Version != version || in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken {
-			continue
-		}
-		if in.Disabled == want {
-			reached = true
-		} else {
-			behind = true
-		}
+	// The entry is at After's version or at Before's (settleInstall).
+	reached, behind := sg.afterWant, sg.afterOther
+	if version != js.After.Version {
+		reached, behind = sg.beforeWant, sg.beforeOther
 	}
 	if js.Before != nil && js.Before.Disabled != want && behind && !reached {
 		return js.Before.Disabled, false
@@ -248,26 +368,6 @@ func heldBy(found []install.Installed, name string, e *lockEntry) map[string]boo
 		}
 		for _, a := range in.Agents {
 			if slices.Contains(in.Readers, a) && !slices.Contains(in.Deprecated, a) {
-				out[a] = true
-			}
-		}
-	}
-	return out
-}
-
-// seenBy returns the agents whose root, one they do not read only for
-// compatibility, holds an install of name that agent-skills made: one
-// with a receipt, changed or not, readable or not. A folder without one —
-// left holding only the user's files, or put there by hand — is not a
-// skill agent-skills installed, and the lock records no other kind.
-func seenBy(found []install.Installed, name string) map[string]bool {
-	out := map[string]bool{}
-	for _, in := range found {
-		if in.Name != name || in.State == install.StateUnmanaged {
-			continue
-		}
-		for _, a := range in.Readers {
-			if !slices.Contains(in.Deprecated, a) {
 				out[a] = true
 			}
 		}

@@ -121,12 +121,103 @@ func (p *Printer) Verbose(format string, args ...any) {
 // is unchanged and the backstop, which still masks URL passwords, has
 // nothing else to change.
 func (p *Printer) JSON(v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.Marshal(v)
 	if err != nil {
 		return askerr.Internal("cannot encode the result as JSON", err)
 	}
-	_, err = fmt.Fprintf(p.Out, "%s\n", termtext.JSON(b))
-	return err
+	return writeIndented(p.Out, b)
+}
+
+// jsonPiece is about how much of a JSON document JSON hands the backstop
+// at a time.
+const jsonPiece = 32 << 10
+
+// writeIndented writes b, JSON as json.Marshal gives it, to w as
+// json.MarshalIndent(v, "", "  ") gives it, escaped by termtext.JSON and
+// followed by a new line, in pieces of about jsonPiece that each end with
+// a line. At 10,000 skills the --json of an install is 8 MB indented:
+// MarshalIndent made it in a second buffer twice the compact one's size,
+// fmt copied it, and the backstop, given it whole, copied it three times
+// more to hold, escape and filter it. Given whole lines, the backstop
+// writes the same bytes; termtext.JSON, which escapes character by
+// character, gives the same for a document cut between lines.
+func writeIndented(w io.Writer, b []byte) error {
+	buf := make([]byte, 0, jsonPiece+1<<10)
+	flush := func() error {
+		_, err := w.Write(termtext.JSON(buf))
+		buf = buf[:0]
+		return err
+	}
+	depth := 0
+	// As json's indenter: an object or array opened waits for its first
+	// member before the new line, so that empty ones stay {} and [].
+	opened, inString, escaped := false, false, false
+	newline := func(depth int) error {
+		buf = append(buf, '\n')
+		if len(buf) >= jsonPiece {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		for range depth {
+			buf = append(buf, "  "...)
+		}
+		return nil
+	}
+	for _, c := range b {
+		if inString {
+			buf = append(buf, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if opened && c != '}' && c != ']' {
+			opened = false
+			depth++
+			if err := newline(depth); err != nil {
+				return err
+			}
+		}
+		switch c {
+		case '"':
+			inString = true
+			buf = append(buf, c)
+		case '{', '[':
+			opened = true
+			buf = append(buf, c)
+		case ',':
+			buf = append(buf, c)
+			if err := newline(depth); err != nil {
+				return err
+			}
+		case ':':
+			buf = append(buf, c, ' ')
+		case '}', ']':
+			if opened {
+				opened = false
+			} else {
+				depth--
+				if err := newline(depth); err != nil {
+					return err
+				}
+			}
+			buf = append(buf, c)
+		default:
+			buf = append(buf, c)
+		}
+	}
+	buf = append(buf, '\n')
+	return flush()
 }
 
 // RawOut returns standard output without the backstop, for a protocol
