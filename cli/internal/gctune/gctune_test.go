@@ -28,7 +28,7 @@ func collectUntil(done func() bool) bool {
 	return done()
 }
 
-// TestLimitFor: the limit is Limit for a small live heap, and LargePercent
+// TestLimitFor: the limit is Limit for a small live heap, and FollowPercent
 // more than the live heap plus Headroom past it.
 func TestLimitFor(t *testing.T) {
 	tests := []struct {
@@ -36,10 +36,10 @@ func TestLimitFor(t *testing.T) {
 		want int64
 	}{
 		{0, Limit},
-		{20 << 20, Limit},                      // 20×1.5+8 = 38 MiB < Limit
-		{30 << 20, 53 << 20},                   // 30×1.5+8
-		{LiftAt, 68 << 20},                     // the largest limit before it is lifted
-		{math.MaxUint64, 1<<50*3/2 + Headroom}, // capped, not overflowing
+		{30 << 20, Limit},                      // 30×1.25+8 = 45.5 MiB < Limit
+		{36 << 20, 53 << 20},                   // 36×1.25+8
+		{LiftAt, 58 << 20},                     // the largest limit before it is lifted
+		{math.MaxUint64, 1<<50*5/4 + Headroom}, // capped, not overflowing
 	}
 	for _, tt := range tests {
 		if got := limitFor(tt.live); got != tt.want {
@@ -80,7 +80,7 @@ func TestWatchSeesEachCollection(t *testing.T) {
 }
 
 // TestLimitFollowsThenLifts: under Start's policy the limit stays Limit
-// with a small live heap, grows with a live heap past 27 MiB, and is lifted
+// with a small live heap, grows with a live heap past 32 MiB, and is lifted
 // past LiftAt, GOGC then being LargePercent.
 func TestLimitFollowsThenLifts(t *testing.T) {
 	restore(t)
@@ -95,17 +95,17 @@ func TestLimitFollowsThenLifts(t *testing.T) {
 		t.Fatalf("limit with a small live heap = %d MiB, want %d MiB", got>>20, Limit>>20)
 	}
 	var hold [][]byte
-	for range 32 {
+	for range 36 {
 		hold = append(hold, make([]byte, 1<<20))
 	}
-	// 32 MiB live: the limit is about 56 MiB.
+	// 36 MiB live: the limit is about 53 MiB.
 	if !collectUntil(func() bool { return limit() > Limit }) {
-		t.Fatalf("limit with 32 MiB live = %d MiB, want it raised past %d MiB", limit()>>20, Limit>>20)
+		t.Fatalf("limit with 36 MiB live = %d MiB, want it raised past %d MiB", limit()>>20, Limit>>20)
 	}
-	if got := limit(); got < 52<<20 || got > 64<<20 || Lifted() {
-		t.Errorf("limit with 32 MiB live = %d MiB, want about 1.5×32+8 = 56 MiB", got>>20)
+	if got := limit(); got < 50<<20 || got > 60<<20 || Lifted() {
+		t.Errorf("limit with 36 MiB live = %d MiB, want about 1.25×36+8 = 53 MiB", got>>20)
 	}
-	for range 12 {
+	for range 8 {
 		hold = append(hold, make([]byte, 1<<20))
 	}
 	if !collectUntil(Lifted) {
