@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"testing"
 	"testing/fstest"
@@ -22,7 +23,6 @@ func TestSealedSnapshotsAreSmall(t *testing.T) {
 	keptBudget = 10 // bytes: every snapshot is sealed
 	t.Cleanup(func() { keptBudget = old })
 	r, _ := localSample(t)
-	set := NewSet(nil, r)
 	pkg, integrity, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
 	if err != nil {
 		t.Fatal(err)
@@ -46,22 +46,29 @@ func TestSealedSnapshotsAreSmall(t *testing.T) {
 	for i := range versions {
 		versions[i] = fmt.Sprintf("1.0.%d", i)
 	}
-	before := heap()
-	for i := range n {
-		pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
-		if err != nil {
-			t.Fatal(err)
+	// The least of three fills: what other tests allocate meanwhile only
+	// ever adds to one.
+	per := int64(math.MaxInt64)
+	for range 3 {
+		set := NewSet(nil, r)
+		before := heap()
+		for i := range n {
+			pkg, _, err := r.Snapshot(t.Context(), "demo-skill", "1.0.0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			set.keep(keptKey{"team", "demo-skill", versions[i]}, pkg, integrity, "")
 		}
-		set.keep(keptKey{"team", "demo-skill", versions[i]}, pkg, integrity, "")
-	}
-	per := int64(heap()-before) / n
-	runtime.KeepAlive(set)
-	if set.keptSealed != n {
-		t.Fatalf("kept %d sealed snapshots, want %d", set.keptSealed, n)
+		per = min(per, int64(heap()-before)/n)
+		runtime.KeepAlive(set)
+		if set.keptSealed != n {
+			t.Fatalf("kept %d sealed snapshots, want %d", set.keptSealed, n)
+		}
 	}
 	// Measured with demo-skill (manifest and entrypoint: 133 bytes):
-	// 1,045 bytes a seal while the digests were kept as text, 853 since.
-	if limit := held + 800; per > limit {
+	// 1,045 bytes a seal while the digests were kept as text, 853 since,
+	// about 900 with where its payload came from (Set.Fetch).
+	if limit := held + 850; per > limit {
 		t.Errorf("a sealed snapshot keeps %d bytes, want at most %d (its manifest and entrypoint are %d)", per, limit, held)
 	}
 	t.Logf("a sealed snapshot keeps %d bytes (its manifest and entrypoint: %d)", per, held)

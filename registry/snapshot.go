@@ -31,12 +31,18 @@ func Snapshot(ctx context.Context, r Registry, name, version string) (*format.Pa
 // once and digested once. Packages over MaxSnapshotSize are refused with
 // ASK_PACKAGE_TOO_LARGE; use Fetch for those.
 func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.Package, string, error) {
+	return r.snapshotWith(ctx, name, version, snapshotOf)
+}
+
+// snapshotWith verifies name@version's payload with of (snapshotOf or
+// sealedSnapshotOf) against the integrity the index gives.
+func (r *registry) snapshotWith(ctx context.Context, name, version string, of func(fsys fs.FS, name, version, integrity string) (*format.Package, error)) (*format.Package, string, error) {
 	s, v, err := r.lookup(ctx, name, version)
 	if err != nil {
 		return nil, "", err
 	}
 	pkg, err := r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
-		return snapshotOf(fsys, name, version, v.Integrity)
+		return of(fsys, name, version, v.Integrity)
 	})
 	if err != nil {
 		return nil, "", err
@@ -55,17 +61,7 @@ func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.
 // digest; only the payload's bytes are never held (a 10,000-package
 // resolution read 180 MB into buffers it sealed away at once).
 func (r *registry) sealedSnapshot(ctx context.Context, name, version string) (*format.Package, string, error) {
-	s, v, err := r.lookup(ctx, name, version)
-	if err != nil {
-		return nil, "", err
-	}
-	pkg, err := r.be.payload(ctx, r, s, v, func(fsys fs.FS) (*format.Package, error) {
-		return sealedSnapshotOf(fsys, name, version, v.Integrity)
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	return pkg, strings.Clone(v.Integrity), nil
+	return r.snapshotWith(ctx, name, version, sealedSnapshotOf)
 }
 
 // sealedSnapshotOf is snapshotOf, sealed: format.Load reads skill.yaml and
