@@ -70,16 +70,9 @@ func (r *registry) sealedSnapshot(ctx context.Context, name, version string) (*f
 // only its size and digest are kept. A package whose loading read a file
 // outside its file set is verified by snapshotOf and sealed after.
 func sealedSnapshotOf(fsys fs.FS, name, version, integrity string) (*format.Package, error) {
-	rec := &recordFS{src: fsys, mem: fstest.MapFS{}}
-	pkg, diags, err := loadChecked(rec, name, version)
+	rec, pkg, diags, err := loadRecorded(fsys, name, version)
 	if err != nil {
-		if rec.err != nil {
-			return nil, rec.err
-		}
 		return nil, err
-	}
-	if rec.err != nil {
-		return nil, rec.err
 	}
 	inSet := 0
 	for _, p := range pkg.Files {
@@ -133,6 +126,21 @@ func sealedSnapshotOf(fsys fs.FS, name, version, integrity string) (*format.Pack
 	})
 }
 
+// loadRecorded loads name@version from fsys through a recordFS, which
+// keeps the bytes of the files the loader read (skill.yaml and the
+// entrypoint); an error reading fsys wins over the load's own.
+func loadRecorded(fsys fs.FS, name, version string) (*recordFS, *format.Package, format.Diagnostics, error) {
+	rec := &recordFS{src: fsys, mem: fstest.MapFS{}}
+	pkg, diags, err := loadChecked(rec, name, version)
+	if rec.err != nil {
+		return nil, nil, nil, rec.err
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return rec, pkg, diags, nil
+}
+
 // digestFile reads the file p of fsys once through dg, refusing more than
 // limit bytes as readAll does, and returns its size and digest.
 func digestFile(dg *format.Digester, fsys fs.FS, p string, limit int64) (int64, string, error) {
@@ -170,16 +178,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // digest and every check run over the copy, which becomes the package's
 // FS.
 func snapshotOf(fsys fs.FS, name, version, integrity string) (*format.Package, error) {
-	rec := &recordFS{src: fsys, mem: fstest.MapFS{}}
-	pkg, diags, err := loadChecked(rec, name, version)
+	rec, pkg, diags, err := loadRecorded(fsys, name, version)
 	if err != nil {
-		if rec.err != nil {
-			return nil, rec.err
-		}
 		return nil, err
-	}
-	if rec.err != nil {
-		return nil, rec.err
 	}
 	for _, p := range pkg.Files {
 		if _, ok := rec.mem[p]; ok {
