@@ -2,27 +2,34 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
 )
 
 type agentsCmd struct {
-	ProjectRoot string `type:"path" help:"The project whose roots to show (default: the nearest project above the working folder)."`
-	JSON        bool   `name:"json" help:"Print JSON."`
+	Agent       []string `name:"agent" help:"Show what an install for these agents would do (repeatable, or comma-separated; default: the detected agents)."`
+	ProjectRoot string   `type:"path" help:"The project whose roots to show (default: the nearest project above the working folder)."`
+	JSON        bool     `name:"json" help:"Print JSON."`
 }
 
 func (c *agentsCmd) Help() string {
-	return `For every supported agent: whether it is detected and on what evidence (strong: a
-config folder or an executable on PATH; weak: only a project marker), its version when
-it can be read, and every folder it reads skills and commands from, per scope. Agents
-with strong evidence are the ones install acts on by default.
+	return `First one line: how many agents are detected, which ones an install acts on (the
+detected ones, or those named with --agent) and the folders a skill would be written
+to for them, per scope. Then, for every supported agent: whether it is detected and on
+what evidence (strong: a config folder or an executable on PATH; weak: only a project
+marker), its version when it can be read, and every folder it reads skills and commands
+from, per scope. Agents with strong evidence are the ones install acts on by default.
 
 Examples:
   agent-skills agents
+  agent-skills agents --agent claude,copilot
   agent-skills agents --json`
 }
 
@@ -33,6 +40,12 @@ type agentInfo struct {
 	Enabled     bool               `json:"enabled"`
 	Detection   agents.Detection   `json:"detection"`
 	Roots       map[string][]kRoot `json:"roots"`
+	// Selected says an install acts on the agent (detected, or named
+	// with --agent).
+	Selected bool `json:"selected"`
+	// SkillsTo lists, per scope, the folders a skill would be written to
+	// that the agent reads: one, unless no choice avoids more.
+	SkillsTo map[string][]string `json:"skillsTo,omitempty"`
 }
 
 type kRoot struct {
@@ -47,12 +60,20 @@ func (c *agentsCmd) Run(e *env) error {
 		return err
 	}
 	aenv := e.ws.AgentEnv(cfg, root)
-	reports := agents.DetectAll(e.ctx, aenv, e.ws.Table().All())
+	ov, err := e.ws.Overview(e.ctx, cfg, c.Agent, aenv)
+	if err != nil {
+		return err
+	}
+	selected := map[string]bool{}
+	for _, a := range ov.Selected {
+		selected[a.ID()] = true
+	}
 	var out []agentInfo
-	for _, r := range reports {
+	for _, r := range ov.Reports {
 		a := r.Adapter
 		info := agentInfo{ID: a.ID(), DisplayName: a.DisplayName(), Aliases: a.Aliases(),
-			Enabled: cfg.AgentEnabled(a.ID()), Detection: r.Detection, Roots: map[string][]kRoot{}}
+			Enabled: cfg.AgentEnabled(a.ID()), Detection: r.Detection, Roots: map[string][]kRoot{},
+			Selected: selected[a.ID()]}
 		if info.Aliases == nil {
 			info.Aliases = []string{}
 		}
@@ -65,16 +86,21 @@ func (c *agentsCmd) Run(e *env) error {
 				}
 			}
 			info.Roots[string(scope)] = list
+			if to := readersRoots(ov.Skills[scope], a.ID()); len(to) > 0 {
+				if info.SkillsTo == nil {
+					info.SkillsTo = map[string][]string{}
+				}
+				info.SkillsTo[string(scope)] = to
+			}
 		}
 		out = append(out, info)
 	}
 	if c.JSON {
 		return e.JSON(out)
 	}
-	for i, a := range out {
-		if i > 0 {
-			fmt.Fprintln(e.Out)
-		}
+	fmt.Fprintln(e.Out, agentsSummary(ov, aenv))
+	for _, a := range out {
+		fmt.Fprintln(e.Out)
 		state := "not detected"
 		switch a.Detection.Confidence {
 		case agents.ConfidenceStrong:
@@ -84,6 +110,9 @@ func (c *agentsCmd) Run(e *env) error {
 		}
 		if !a.Enabled {
 			state += " (disabled in config)"
+		}
+		if a.Selected {
+			state += ", selected"
 		}
 		name := a.ID
 		if len(a.Aliases) > 0 {
@@ -114,4 +143,80 @@ func (c *agentsCmd) Run(e *env) error {
 		}
 	}
 	return nil
+}
+
+// readersRoots returns the roots of plan that agent id reads.
+func readersRoots(plan agents.Plan, id string) []string {
+	var out []string
+	for _, t := range plan.Targets {
+		if slices.Contains(t.Readers, id) {
+			out = append(out, t.Root)
+		}
+	}
+	return out
+}
+
+// agentsSummary is the first line of the agents command: what is
+// detected, what an install acts on, and where a skill goes, e.g.
+//
+//	2 of 25 agents detected (claude-code, codex); install acts on claude-code, codex: a skill goes to ~/.claude/skills, ~/.agents/skills (global) and .claude/skills, .agents/skills (project)
+func agentsSummary(ov workspace.AgentOverview, aenv agents.Env) string {
+	var strong, weak []string
+	for _, r := range ov.Reports {
+		switch r.Detection.Confidence {
+		case agents.ConfidenceStrong:
+			strong = append(strong, r.Adapter.ID())
+		case agents.ConfidenceWeak:
+			weak = append(weak, r.Adapter.ID())
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d agents detected", len(strong), len(ov.Reports))
+	if len(strong) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(strong, ", "))
+	}
+	if len(weak) > 0 {
+		fmt.Fprintf(&b, ", %d on weak evidence only (%s)", len(weak), strings.Join(weak, ", "))
+	}
+	if len(ov.Selected) == 0 {
+		b.WriteString("; install acts on none of them: name the agents with --agent <id>")
+		return b.String()
+	}
+	ids := make([]string, len(ov.Selected))
+	for i, a := range ov.Selected {
+		ids[i] = a.ID()
+	}
+	how := "install acts on "
+	if ov.Named {
+		how = "install --agent acts on "
+	}
+	fmt.Fprintf(&b, "; %s%s: a skill goes to ", how, strings.Join(ids, ", "))
+	for i, scope := range []agents.Scope{agents.ScopeGlobal, agents.ScopeProject} {
+		if i > 0 {
+			b.WriteString(" and ")
+		}
+		var roots []string
+		for _, t := range ov.Skills[scope].Targets {
+			roots = append(roots, ui.Field(shortRoot(t.Root, aenv)))
+		}
+		if len(roots) == 0 {
+			roots = []string{"nowhere"}
+		}
+		fmt.Fprintf(&b, "%s (%s)", strings.Join(roots, ", "), scope)
+	}
+	return b.String()
+}
+
+// shortRoot spells a root below the project root relative to it, and one
+// below the home folder with "~".
+func shortRoot(root string, aenv agents.Env) string {
+	for _, base := range []struct{ dir, prefix string }{{aenv.ProjectRoot, ""}, {aenv.Home, "~" + string(filepath.Separator)}} {
+		if base.dir == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(base.dir, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+			return base.prefix + rel
+		}
+	}
+	return root
 }
