@@ -24,29 +24,29 @@ func TestPlanRootsExamples(t *testing.T) {
 		{
 			name: "claude and codex, global", agents: []string{"claude-code", "codex"}, kind: format.KindSkill, scope: ScopeGlobal,
 			want: []Target{
-				{Location{Root: j("/home/u", ".agents", "skills"), Shape: ShapeDirectory}, []string{"codex"}},
-				{Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code"}},
+				{Location: Location{Root: j("/home/u", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"codex"}},
+				{Location: Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code"}},
 			},
 		},
 		{
 			name: "codex and gemini share one copy", agents: []string{"codex", "gemini-cli"}, kind: format.KindSkill, scope: ScopeProject,
-			want: []Target{{Location{Root: j("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, []string{"codex", "gemini-cli"}}},
+			want: []Target{{Location: Location{Root: j("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"codex", "gemini-cli"}}},
 		},
 		{
 			name: "claude copy serves copilot", agents: []string{"claude-code", "github-copilot"}, kind: format.KindSkill, scope: ScopeProject,
-			want: []Target{{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "github-copilot"}}},
+			want: []Target{{Location: Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code", "github-copilot"}}},
 		},
 		{
 			name: "copilot cannot avoid seeing claude's and codex's copies", agents: []string{"claude-code", "codex", "github-copilot"}, kind: format.KindSkill, scope: ScopeProject,
 			want: []Target{
-				{Location{Root: j("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, []string{"codex", "github-copilot"}},
-				{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "github-copilot"}},
+				{Location: Location{Root: j("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"codex", "github-copilot"}},
+				{Location: Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code", "github-copilot"}},
 			},
 			dups: []string{"github-copilot"},
 		},
 		{
 			name: "commands are claude only", agents: []string{"claude-code", "codex"}, kind: format.KindCommand, scope: ScopeGlobal,
-			want:  []Target{{Location{Root: j("/home/u", ".claude", "commands"), Shape: ShapeFile, Extension: ".md"}, []string{"claude-code"}}},
+			want:  []Target{{Location: Location{Root: j("/home/u", ".claude", "commands"), Shape: ShapeFile, Extension: ".md"}, Readers: []string{"claude-code"}}},
 			skips: []string{"codex"},
 		},
 		{
@@ -55,11 +55,11 @@ func TestPlanRootsExamples(t *testing.T) {
 		},
 		{
 			name: "goose and amp share the XDG agents folder", agents: []string{"goose", "amp"}, kind: format.KindSkill, scope: ScopeGlobal,
-			want: []Target{{Location{Root: j("/home/u", ".config", "agents", "skills"), Shape: ShapeDirectory}, []string{"goose", "amp"}}},
+			want: []Target{{Location: Location{Root: j("/home/u", ".config", "agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"goose", "amp"}}},
 		},
 		{
 			name: "a repeated agent counts once", agents: []string{"codex", "codex"}, kind: format.KindSkill, scope: ScopeGlobal,
-			want: []Target{{Location{Root: j("/home/u", ".agents", "skills"), Shape: ShapeDirectory}, []string{"codex"}}},
+			want: []Target{{Location: Location{Root: j("/home/u", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"codex"}}},
 		},
 	}
 	for _, tc := range cases {
@@ -141,13 +141,13 @@ func TestPlanRootsAliasedRoots(t *testing.T) {
 		want   []Target
 	}{
 		{[]string{"claude-code", "codex"}, ScopeProject,
-			[]Target{{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex"}}}},
+			[]Target{{Location: Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code", "codex"}}}},
 		{[]string{"claude-code", "codex", "github-copilot"}, ScopeProject,
-			[]Target{{Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex", "github-copilot"}}}},
+			[]Target{{Location: Location{Root: j("/work/p", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code", "codex", "github-copilot"}}}},
 		{[]string{"codex"}, ScopeGlobal,
-			[]Target{{Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"codex"}}}},
+			[]Target{{Location: Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"codex"}}}},
 		{[]string{"claude-code", "codex"}, ScopeGlobal,
-			[]Target{{Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code", "codex"}}}},
+			[]Target{{Location: Location{Root: j("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code", "codex"}}}},
 	}
 	for _, tc := range cases {
 		plan := PlanRoots(adaptersByID(t, tc.agents), format.KindSkill, tc.scope, env)
@@ -319,8 +319,8 @@ func TestPlanRootsForeignAdapter(t *testing.T) {
 	claude := mustLookup(t, "claude")
 	plan := PlanRoots([]Adapter{claude, fakeAdapter{id: "fake", root: "/fake/skills"}, fakeAdapter{id: "none"}}, format.KindSkill, ScopeGlobal, testEnv(nil))
 	want := []Target{
-		{Location{Root: "/fake/skills", Shape: ShapeDirectory}, []string{"fake"}},
-		{Location{Root: filepath.Join("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, []string{"claude-code"}},
+		{Location: Location{Root: "/fake/skills", Shape: ShapeDirectory}, Readers: []string{"fake"}},
+		{Location: Location{Root: filepath.Join("/home/u", ".claude", "skills"), Shape: ShapeDirectory}, Readers: []string{"claude-code"}},
 	}
 	if !targetsEqual(plan.Targets, want) {
 		t.Errorf("PlanRoots(with fakes).Targets = %+v, want %+v", plan.Targets, want)
