@@ -13,6 +13,10 @@ type Target struct {
 	// Readers are the ids of the selected agents that read Root, in the
 	// order the agents were given.
 	Readers []string `json:"readers"`
+	// AlsoReadBy are the ids of agents that were not selected but read
+	// Root too, so they will see the package as well, in table order. It
+	// is empty until Plan.NoteBystanders fills it.
+	AlsoReadBy []string `json:"alsoReadBy,omitempty"`
 }
 
 // Skip is a selected agent that gets nothing, and why: it has no location
@@ -182,4 +186,41 @@ func planRoots(agents []Adapter, kind format.Kind, scope Scope, env Env, budget 
 		}
 	}
 	return plan, steps
+}
+
+// NoteBystanders fills each target's AlsoReadBy with the agents of table
+// that were not selected for the plan but read the target's root for
+// packages of kind in scope, so they will see the package too: an
+// install for Claude Code that writes .claude/skills is also seen by
+// Copilot, Cursor and OpenCode when they read that folder. Roots are
+// compared by their Env.Canonical spelling, as PlanRoots compares them.
+// The selected agents are the plan's readers and skipped agents; an agent
+// listed twice in table counts once. Calling it again replaces what an
+// earlier call noted.
+func (p *Plan) NoteBystanders(table []Adapter, kind format.Kind, scope Scope, env Env) {
+	selected := map[string]bool{}
+	for i := range p.Targets {
+		p.Targets[i].AlsoReadBy = nil
+		for _, id := range p.Targets[i].Readers {
+			selected[id] = true
+		}
+	}
+	for _, s := range p.Skips {
+		selected[s.Agent] = true
+	}
+	for _, a := range table {
+		if selected[a.ID()] {
+			continue
+		}
+		selected[a.ID()] = true
+		var reads []string
+		for _, r := range a.ReadRoots(kind, scope, env) {
+			reads = append(reads, env.canon(r))
+		}
+		for i := range p.Targets {
+			if slices.Contains(reads, p.Targets[i].Root) {
+				p.Targets[i].AlsoReadBy = append(p.Targets[i].AlsoReadBy, a.ID())
+			}
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package agents
 
 import (
+	"encoding/json"
 	"math/bits"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -313,6 +315,89 @@ func minDuplicates(agents []Adapter, kind format.Kind, scope Scope, env Env) int
 		best = min(best, d)
 	}
 	return best
+}
+
+// TestNoteBystanders checks that each target names the unselected agents
+// of the table that read its root, in table order, comparing roots by
+// their canonical spelling; that skipped agents count as selected; and
+// that a second call replaces the first. The table is the nine original
+// agents, so that rows added later do not change what is expected.
+func TestNoteBystanders(t *testing.T) {
+	j := filepath.Join
+	table := Default().All()[:9]
+	cases := []struct {
+		name   string
+		agents []string
+		kind   format.Kind
+		scope  Scope
+		env    Env
+		want   map[string][]string // root: AlsoReadBy
+	}{
+		{
+			name: "claude's project root is read by four others", agents: []string{"claude-code"}, kind: format.KindSkill, scope: ScopeProject, env: testEnv(nil),
+			want: map[string][]string{j("/work/p", ".claude", "skills"): {"github-copilot", "cursor", "opencode", "goose"}},
+		},
+		{
+			name: "codex's global root", agents: []string{"codex"}, kind: format.KindSkill, scope: ScopeGlobal, env: testEnv(nil),
+			want: map[string][]string{j("/home/u", ".agents", "skills"): {"github-copilot", "gemini-cli", "cursor", "opencode", "windsurf"}},
+		},
+		{
+			name: "selected readers are not bystanders", agents: []string{"claude-code", "codex", "github-copilot"}, kind: format.KindSkill, scope: ScopeProject, env: testEnv(nil),
+			want: map[string][]string{
+				j("/work/p", ".agents", "skills"): {"gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp"},
+				j("/work/p", ".claude", "skills"): {"cursor", "opencode", "goose"},
+			},
+		},
+		{
+			name: "a moved claude folder is nobody else's", agents: []string{"claude-code"}, kind: format.KindSkill, scope: ScopeGlobal,
+			env:  testEnv(map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude"}),
+			want: map[string][]string{j("/cfg/claude", "skills"): nil},
+		},
+		{
+			name: "linked folders are one root", agents: []string{"claude-code"}, kind: format.KindSkill, scope: ScopeProject, env: aliasedEnv(),
+			want: map[string][]string{j("/work/p", ".claude", "skills"): {"codex", "github-copilot", "gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp"}},
+		},
+		{
+			name: "a skipped agent is selected", agents: []string{"claude-code", "codex"}, kind: format.KindCommand, scope: ScopeProject, env: testEnv(nil),
+			want: map[string][]string{j("/work/p", ".claude", "commands"): nil},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := PlanRoots(adaptersByID(t, tc.agents), tc.kind, tc.scope, tc.env)
+			for range 2 {
+				plan.NoteBystanders(append(table, table...), tc.kind, tc.scope, tc.env)
+				got := map[string][]string{}
+				for _, tg := range plan.Targets {
+					got[tg.Root] = tg.AlsoReadBy
+				}
+				if !reflect.DeepEqual(got, tc.want) {
+					t.Errorf("NoteBystanders after PlanRoots(%q, %s, %s) = %q, want %q", tc.agents, tc.kind, tc.scope, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestNoteBystandersJSON checks the field's JSON name, and that it is left
+// out when no other agent reads the root.
+func TestNoteBystandersJSON(t *testing.T) {
+	if filepath.Separator != '/' {
+		t.Skip("paths in the expected JSON are slash-separated")
+	}
+	env := testEnv(nil)
+	nine := Default().All()[:9]
+	plan := PlanRoots(adaptersByID(t, []string{"claude-code", "windsurf"}), format.KindSkill, ScopeProject, env)
+	plan.NoteBystanders(nine, format.KindSkill, ScopeProject, env)
+	data, err := json.Marshal(plan.Targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"root":"/work/p/.claude/skills","shape":"directory","readers":["claude-code"],"alsoReadBy":["github-copilot","cursor","opencode","goose"]},` +
+		`{"root":"/work/p/.windsurf/skills","shape":"directory","readers":["windsurf"]}]`
+	if string(data) != want {
+		t.Errorf("json.Marshal(targets) = %s, want %s", data, want)
+	}
 }
 
 func TestPlanRootsForeignAdapter(t *testing.T) {
