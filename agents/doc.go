@@ -46,9 +46,13 @@
 // that every selected agent sees it, each root is written once, and no
 // agent sees it twice unless no choice of roots avoids that (Copilot reads
 // both the .claude/skills Claude Code needs and the .agents/skills Codex
-// needs); such agents are reported in Plan.Duplicates. A root written for
-// several agents gets LayoutForRoot's projection, the union of what each
-// reader needs. Two roots that are one folder (a project whose
+// needs); such agents are reported in Plan.Duplicates. The choice is the
+// best one for any number of agents: only roots two selected agents read
+// are searched, each agent's own roots completing the choice. Agents that
+// were not selected but read a root written anyway are named by
+// Plan.NoteBystanders, so the report can say who else will see it. A
+// root written for several agents gets LayoutForRoot's projection, the
+// union of what each reader needs. Two roots that are one folder (a project whose
 // .claude/skills links to .agents/skills) are one root: the CLI passes
 // Env.Canonical, which resolves the links, and every root reported goes
 // through it, so the folder is planned, written and listed once with all

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/agent-skills/agent-skills/format"
@@ -14,6 +13,10 @@ type Target struct {
 	// Readers are the ids of the selected agents that read Root, in the
 	// order the agents were given.
 	Readers []string `json:"readers"`
+	// AlsoReadBy are the ids of agents that were not selected but read
+	// Root too, so they will see the package as well, in table order. It
+	// is empty until Plan.NoteBystanders fills it.
+	AlsoReadBy []string `json:"alsoReadBy,omitempty"`
 }
 
 // Skip is a selected agent that gets nothing, and why: it has no location
@@ -45,11 +48,14 @@ type Plan struct {
 	// Duplicates are the agents that will see the package more than once,
 	// in input order; empty whenever some choice of roots avoids it.
 	Duplicates []Duplicate `json:"duplicates,omitempty"`
+	// Inexact says the search gave up before it proved its choice the
+	// best: the agents share roots in a pattern so tangled that it needed
+	// more than about a million steps, where the whole built-in table
+	// needs under a hundred. Every agent still sees the package and
+	// Duplicates is still true of the roots chosen, but another choice may
+	// leave fewer agents seeing it twice.
+	Inexact bool `json:"inexact,omitempty"`
 }
-
-// maxExhaustive is the most candidate roots PlanRoots searches
-// exhaustively; beyond it, each agent simply gets its preferred root.
-const maxExhaustive = 16
 
 // PlanRoots chooses the roots one package of kind is written to in scope
 // so that every selected agent sees it, each root is written once, and an
@@ -65,14 +71,24 @@ const maxExhaustive = 16
 // root the agent reads only for another agent's sake unless that agent is
 // selected too). Roots are compared by their Env.Canonical spelling, so a
 // folder two agents reach by different paths is one candidate read by
-// both. The result is deterministic.
+// both. The result is deterministic, and it is the best choice by the
+// order above (ties go to the choice that leaves out the roots met last)
+// however many agents share roots; see rootProblem for how it is found.
 func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
+	plan, _ := planRoots(agents, kind, scope, env, searchBudget)
+	return plan
+}
+
+// planRoots is PlanRoots with the search limited to budget steps; it also
+// returns the steps the search took.
+func planRoots(agents []Adapter, kind format.Kind, scope Scope, env Env, budget int) (Plan, int) {
 	var plan Plan
 	type member struct {
-		a     Adapter
-		loc   Location
-		reads []string
-		byNm  bool
+		a          Adapter
+		loc        Location
+		reads      []string
+		deprecated []string
+		byNm       bool
 	}
 	var active []member
 	var candidates []string
@@ -92,9 +108,12 @@ func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
 		// idempotent, and makes any other adapter agree with them.
 		loc.Root = env.canon(loc.Root)
 		m := member{a: a, loc: loc}
-		for _, r := range a.ReadRoots(kind, scope, env) {
-			if r = env.canon(r); !slices.Contains(m.reads, r) {
-				m.reads = append(m.reads, r)
+		for _, r := range Roots(a, kind, scope, env) {
+			if !slices.Contains(m.reads, r.Path) {
+				m.reads = append(m.reads, r.Path)
+			}
+			if r.Deprecated {
+				m.deprecated = append(m.deprecated, r.Path)
 			}
 		}
 		if !slices.Contains(m.reads, loc.Root) {
@@ -114,74 +133,34 @@ func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
 		active = append(active, m)
 	}
 	if len(active) == 0 {
-		return plan
+		return plan, 0
 	}
 
+	index := make(map[string]int, len(candidates))
+	for j, c := range candidates {
+		index[c] = j
+	}
+	prob := rootProblem{n: len(candidates), agents: make([]problemAgent, len(active))}
+	for i, m := range active {
+		pa := problemAgent{pref: index[m.loc.Root], byName: m.byNm}
+		for _, r := range m.reads {
+			if j, ok := index[r]; ok {
+				pa.reads = append(pa.reads, j)
+				if slices.Contains(m.deprecated, r) {
+					pa.deprecated = append(pa.deprecated, j)
+				}
+			}
+		}
+		slices.Sort(pa.reads)
+		slices.Sort(pa.deprecated)
+		prob.agents[i] = pa
+	}
+	picked, steps, exact := prob.solve(budget)
+	plan.Inexact = !exact
 	var chosen []string
-	if len(candidates) <= maxExhaustive {
-		readMask := make([]uint32, len(active))
-		deprecMask := make([]uint32, len(active))
-		prefBit := make([]uint32, len(active))
-		for i, m := range active {
-			deprecated := deprecatedRoots(m.a, kind, scope, env)
-			for j, c := range candidates {
-				if slices.Contains(m.reads, c) {
-					readMask[i] |= 1 << j
-				}
-				if slices.Contains(deprecated, c) {
-					deprecMask[i] |= 1 << j
-				}
-				if c == m.loc.Root {
-					prefBit[i] = 1 << j
-				}
-			}
-		}
-		type score [5]int
-		var best score
-		var bestMask uint32
-		found := false
-		for mask := uint32(1); mask < 1<<len(candidates); mask++ {
-			var s score
-			ok := true
-			for i, m := range active {
-				n := bits.OnesCount32(mask & readMask[i])
-				if n == 0 {
-					ok = false
-					break
-				}
-				if n > 1 {
-					if m.byNm {
-						s[1]++
-					} else {
-						s[0]++
-					}
-				}
-				if mask&readMask[i]&^deprecMask[i] == 0 {
-					s[2]++
-				}
-				if mask&prefBit[i] == 0 {
-					s[4]++
-				}
-			}
-			if !ok {
-				continue
-			}
-			s[1] += s[0]
-			s[3] = bits.OnesCount32(mask)
-			if !found || slices.Compare(s[:], best[:]) < 0 {
-				best, bestMask, found = s, mask, true
-			}
-		}
-		for j, c := range candidates {
-			if bestMask&(1<<j) != 0 {
-				chosen = append(chosen, c)
-			}
-		}
-	} else {
-		for _, m := range active {
-			if !slices.Contains(chosen, m.loc.Root) {
-				chosen = append(chosen, m.loc.Root)
-			}
+	for j, c := range candidates {
+		if picked.has(j) {
+			chosen = append(chosen, c)
 		}
 	}
 
@@ -206,16 +185,42 @@ func PlanRoots(agents []Adapter, kind format.Kind, scope Scope, env Env) Plan {
 			plan.Duplicates = append(plan.Duplicates, Duplicate{Agent: m.a.ID(), Roots: via, ByName: m.byNm})
 		}
 	}
-	return plan
+	return plan, steps
 }
 
-// deprecatedRoots returns the roots a reads that are deprecated for it.
-func deprecatedRoots(a Adapter, kind format.Kind, scope Scope, env Env) []string {
-	var out []string
-	for _, r := range Roots(a, kind, scope, env) {
-		if r.Deprecated {
-			out = append(out, r.Path)
+// NoteBystanders fills each target's AlsoReadBy with the agents of table
+// that were not selected for the plan but read the target's root for
+// packages of kind in scope, so they will see the package too: an
+// install for Claude Code that writes .claude/skills is also seen by
+// Copilot, Cursor and OpenCode when they read that folder. Roots are
+// compared by their Env.Canonical spelling, as PlanRoots compares them.
+// The selected agents are the plan's readers and skipped agents; an agent
+// listed twice in table counts once. Calling it again replaces what an
+// earlier call noted.
+func (p *Plan) NoteBystanders(table []Adapter, kind format.Kind, scope Scope, env Env) {
+	selected := map[string]bool{}
+	for i := range p.Targets {
+		p.Targets[i].AlsoReadBy = nil
+		for _, id := range p.Targets[i].Readers {
+			selected[id] = true
 		}
 	}
-	return out
+	for _, s := range p.Skips {
+		selected[s.Agent] = true
+	}
+	for _, a := range table {
+		if selected[a.ID()] {
+			continue
+		}
+		selected[a.ID()] = true
+		var reads []string
+		for _, r := range a.ReadRoots(kind, scope, env) {
+			reads = append(reads, env.canon(r))
+		}
+		for i := range p.Targets {
+			if slices.Contains(reads, p.Targets[i].Root) {
+				p.Targets[i].AlsoReadBy = append(p.Targets[i].AlsoReadBy, a.ID())
+			}
+		}
+	}
 }
