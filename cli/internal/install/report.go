@@ -60,6 +60,9 @@ type Result struct {
 	Dest string `json:"dest,omitempty"`
 	// Readers are the selected agents that see the package through Root.
 	Readers []string `json:"readers,omitempty"`
+	// AlsoReadBy are the agents that were not selected but read Root
+	// too, so they see the package as well (skillset fills it).
+	AlsoReadBy []string `json:"alsoReadBy,omitempty"`
 	// Previous is the version that was there before, if any.
 	Previous string `json:"previous,omitempty"`
 	// Files are the package-relative paths written (or, for an uninstall,

@@ -54,6 +54,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			refusedOnly(rep) // the transaction changed nothing
 			return err
 		}
+		p.noteBystanders(rep)
 		return p.switchStates(rep, states, force, dryRun)
 	}
 	prepare := func() error {

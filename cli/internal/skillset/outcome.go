@@ -159,15 +159,13 @@ func (o *Outcome) warned(pkg string, ds format.Diagnostics) {
 // summarise counts the skills in place and those skipped, for a run in
 // which "*" chose skills.
 func (o *Outcome) summarise() {
-	inPlace := map[string]bool{}
+	placed := map[string]bool{}
 	for _, r := range o.Results {
-		switch r.Outcome {
-		case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded,
-			install.OutcomeReinstalled, install.OutcomeUnchanged:
-			inPlace[r.Name] = true
+		if inPlace(r.Outcome) {
+			placed[r.Name] = true
 		}
 	}
-	o.Summary = &Summary{Installed: len(inPlace), Skipped: len(o.Skipped)}
+	o.Summary = &Summary{Installed: len(placed), Skipped: len(o.Skipped)}
 }
 
 // refusedOnly keeps the refusals of a transaction that refused or failed,

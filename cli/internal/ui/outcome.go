@@ -32,6 +32,52 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
 			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
 	}
+	if !o.DryRun {
+		p.bystanders(o.Results)
+	}
+}
+
+// bystanders notes, once per root written to, the agents that were not
+// selected but read that root, so that none lists a skill by surprise.
+func (p *Printer) bystanders(results []install.Result) {
+	type seen struct {
+		root   string
+		agents []string
+		names  []string
+	}
+	var roots []*seen
+	at := map[string]*seen{}
+	for _, r := range results {
+		if len(r.AlsoReadBy) == 0 || !written(r.Outcome) {
+			continue
+		}
+		s := at[r.Root]
+		if s == nil {
+			s = &seen{root: r.Root, agents: r.AlsoReadBy}
+			at[r.Root] = s
+			roots = append(roots, s)
+		}
+		if n := len(s.names); n == 0 || s.names[n-1] != r.Name {
+			s.names = append(s.names, r.Name)
+		}
+	}
+	for _, s := range roots {
+		what := Field(s.names[0])
+		if len(s.names) > 1 {
+			what = fmt.Sprintf("the %d packages written there", len(s.names))
+		}
+		p.Note("%s is also read by %s (not selected): %s will list %s too",
+			Field(p.Rel(s.root)), Fields(s.agents, ", "), Plural(len(s.agents), "it", "they"), what)
+	}
+}
+
+// written reports an outcome that wrote a package into its root.
+func written(o install.Outcome) bool {
+	switch o {
+	case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded, install.OutcomeReinstalled:
+		return true
+	}
+	return false
 }
 
 // outcomeOut writes what Outcome prints on Out to w: the files a source

@@ -1,0 +1,68 @@
+package skillset
+
+import (
+	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
+	"github.com/agent-skills/agent-skills/format"
+)
+
+// noteBystanders fills the AlsoReadBy of every result that leaves a
+// package in a root: the agents of the run's table that were not
+// selected but read that root, so they list the package too (Copilot and
+// Cursor read the .claude/skills an install for Claude Code writes).
+// Each root is looked up once, and the results of one root share its
+// list.
+func (s *Session) noteBystanders(rep *install.Report) {
+	if rep == nil {
+		return
+	}
+	type key struct {
+		kind format.Kind
+		root string
+	}
+	plans := map[format.Kind]*agents.Plan{}
+	at := map[key]int{}
+	for _, r := range rep.Results {
+		if r.Root == "" || !inPlace(r.Outcome) {
+			continue
+		}
+		k := key{r.Kind, r.Root}
+		p := plans[r.Kind]
+		if p == nil {
+			p = &agents.Plan{}
+			for _, a := range s.Agents {
+				// A selected agent is never a bystander, whether or not
+				// this kind or the package's compatibility served it.
+				p.Skips = append(p.Skips, agents.Skip{Agent: a.ID()})
+			}
+			plans[r.Kind] = p
+		}
+		if _, ok := at[k]; !ok {
+			at[k] = len(p.Targets)
+			p.Targets = append(p.Targets, agents.Target{Location: agents.Location{Root: r.Root}})
+		}
+	}
+	if len(at) == 0 {
+		return
+	}
+	table := s.ws.Table().All()
+	for kind, p := range plans {
+		p.NoteBystanders(table, kind, s.Scope.Kind, s.Env)
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if j, ok := at[key{r.Kind, r.Root}]; ok {
+			r.AlsoReadBy = plans[r.Kind].Targets[j].AlsoReadBy
+		}
+	}
+}
+
+// inPlace reports an outcome after which the package is in its root.
+func inPlace(o install.Outcome) bool {
+	switch o {
+	case install.OutcomeInstalled, install.OutcomeUpgraded, install.OutcomeDowngraded,
+		install.OutcomeReinstalled, install.OutcomeUnchanged:
+		return true
+	}
+	return false
+}
