@@ -79,7 +79,7 @@ type CustomCommands struct {
 // reservedIDs are names no custom agent may take: "all" selects every
 // agent, and "dir" is what install --dir's receipts name as the reader.
 var reservedIDs = map[string]string{
-	"all": "--agent all selects every agent",
+	"all":      "--agent all selects every agent",
 	DirAgentID: "it names the folder of install --dir in receipts",
 }
 
