@@ -179,6 +179,9 @@ type Error struct {
 	// path through a file): the machine's state, not the file's content,
 	// so the code is ASK_IO.
 	Err error
+	// at, when set by check, is the quoted key whose first occurrence is
+	// the line Parse reports.
+	at string
 }
 
 func (e *Error) Error() string {
@@ -271,6 +274,9 @@ func Parse(data []byte, file string) (*Config, error) {
 		if errors.As(err, &ce) {
 			ce.File = file
 			ce.Line = lineOfName(data, ce.Line)
+			if ce.at != "" {
+				ce.Line = lineOf(data, ce.at)
+			}
 		}
 		return nil, err
 	}
@@ -326,7 +332,7 @@ func (c *Config) check() error {
 	}
 	for _, id := range slices.Sorted(maps.Keys(c.Agents)) {
 		if keys := c.Agents[id].customOnly(); len(keys) > 0 && isBuiltin(id) {
-			return &Error{Message: fmt.Sprintf("agents.%s: %s %s only for custom agents; %s is built in, so only enabled, globalRoot and projectRoot may be set for it (docs/cli.md#custom-agents)",
+			return &Error{at: `"` + id + `"`, Message: fmt.Sprintf("agents.%s: %s %s only for custom agents; %s is built in, so only enabled, globalRoot and projectRoot may be set for it (docs/cli.md#custom-agents)",
 				id, strings.Join(keys, ", "), map[bool]string{true: "is", false: "are"}[len(keys) == 1], id)}
 		}
 	}
