@@ -366,3 +366,52 @@ func TestCheckDir(t *testing.T) {
 		t.Errorf("CheckDir inside a custom agent's root = nil, want a conflict")
 	}
 }
+
+// FuzzWithCustom: whatever folders an entry names, an accepted custom
+// agent reads and writes only below the project root (project scope) and
+// the home folder (global scope), never one of them itself, and never
+// inside or around a folder Claude Code or Codex reads.
+func FuzzWithCustom(f *testing.F) {
+	f.Add(".acme/skills", "~/.acme/skills", ".agents/skills", ".acme")
+	f.Add("../x", "~/../x", "/abs", "a/../../b")
+	f.Add(".claude/skills/x", "~/.agents", ".", "~")
+	f.Add("a\\..\\..\\b", "~/a//b/./c", "C:/x", "./.x/")
+	env := testEnv(nil)
+	f.Fuzz(func(t *testing.T, project, global, also, marker string) {
+		spec := CustomAgent{ID: "acme", Skills: CustomRoots{ProjectRoot: project, GlobalRoot: global, AlsoProject: []string{also}},
+			Markers: []string{marker}}
+		table, err := WithCustom(Default(), []CustomAgent{spec}, env)
+		if err != nil {
+			return
+		}
+		a, _ := table.Lookup("acme")
+		others := []string{}
+		for _, id := range []string{"claude-code", "codex"} {
+			b, _ := table.Lookup(id)
+			for _, sc := range []Scope{ScopeGlobal, ScopeProject} {
+				others = append(others, b.ReadRoots(format.KindSkill, sc, env)...)
+			}
+		}
+		for _, sc := range []Scope{ScopeGlobal, ScopeProject} {
+			base := env.Home
+			if sc == ScopeProject {
+				base = env.ProjectRoot
+			}
+			for _, r := range a.ReadRoots(format.KindSkill, sc, env) {
+				if r == base || !within(r, base) {
+					t.Fatalf("WithCustom(%q, %q, %q) accepted %s root %s, not below %s", project, global, also, sc, r, base)
+				}
+				for _, o := range others {
+					if r != o && (within(r, o) || within(o, r)) {
+						t.Fatalf("WithCustom(%q, %q, %q) accepted %s root %s, nested with %s", project, global, also, sc, r, o)
+					}
+				}
+			}
+		}
+		for _, m := range table.ProjectMarkers() {
+			if p := filepath.Join(env.ProjectRoot, filepath.FromSlash(m)); !within(p, env.ProjectRoot) || p == env.ProjectRoot {
+				t.Fatalf("marker %q leaves the project", m)
+			}
+		}
+	})
+}
