@@ -226,7 +226,7 @@ func TestWithCustomRefuses(t *testing.T) {
 			c.Commands = &CustomCommands{ProjectRoot: ".agents/skills", Shape: ShapeFile, Extension: ".md"}
 		})}, nil, CodeAgentRootConflict, "agents.acme.commands.projectRoot: .agents/skills is where codex"},
 		{"shared for the wrong kind", []CustomAgent{proj(".x/skills", ".claude/commands")}, nil, CodeAgentRootConflict,
-			".claude/commands is where claude-code reads command packages"},
+			".claude/commands is where claude-code"},
 		{"two custom agents, one inside the other", []CustomAgent{proj(".x/skills"), {ID: "beta", Skills: CustomRoots{ProjectRoot: ".x/skills/beta"}}}, nil, CodeAgentRootConflict,
 			"agents.beta.projectRoot: is inside .x/skills, which acme reads"},
 		{"two custom agents on one root, undeclared", []CustomAgent{proj(".x/skills"), {ID: "beta", Skills: CustomRoots{AlsoProject: []string{".x/skills"}}}}, nil, CodeAgentRootConflict,
