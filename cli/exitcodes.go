@@ -38,6 +38,10 @@ var exitCodes = map[string]int{
 	// credentials (issue 11, B15)
 	"ASK_REGISTRY_CREDENTIALS": exitUsage,
 
+	// custom agents and install --dir (issue 16)
+	"ASK_CUSTOM_AGENT_INVALID": exitUsage,
+	"ASK_AGENT_ROOT_CONFLICT":  exitUsage,
+
 	// a project's skills-registries.json (issue 14)
 	"ASK_PROJECT_REGISTRIES_INVALID": exitUsage,
 

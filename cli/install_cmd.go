@@ -17,6 +17,7 @@ type installCmd struct {
 	Skills         []string   `arg:"" optional:"" help:"[registry:]name[@version or range], or a source: owner/repo[/path][@skill][#ref], a git URL, a folder, an archive. With none, in a project, install exactly what skills.lock records."`
 	Agent          []string   `short:"a" help:"Agent to install for (claude, codex, copilot, gemini, cursor, …, or all); repeatable. Default: every detected agent."`
 	Scope          scopeFlags `embed:""`
+	Dir            string     `type:"path" help:"Install into this folder instead of the agents' folders (receipted; not in skills.lock; not with --agent or --project). See docs/cli.md."`
 	Registry       string     `help:"Resolve unqualified names in this registry only."`
 	DryRun         bool       `help:"Print the full plan; write nothing."`
 	Force          bool       `help:"Overwrite an install that was modified or not made by agent-skills, or take a skill from another registry or source than the one it is installed from."`
@@ -47,6 +48,7 @@ Examples:
   agent-skills install https://github.com/o/r/tree/v1.2.0/skills/x
   agent-skills install ./my-skill                        # a local folder (or .zip/.tar.gz)
   agent-skills install owner/repo --list                 # what a source offers
+  agent-skills install java-basics --dir ~/shared-skills # one folder of your own
 
 Sources are pinned in skills.lock by commit and verified by digest; see docs/sources.md.`
 }
@@ -55,8 +57,11 @@ func (c *installCmd) Run(e *env) error {
 	if c.List {
 		return c.list(e)
 	}
+	if c.Dir != "" && len(c.Skills) == 0 {
+		return askerr.Usage("--dir needs skill names: a --dir install is not recorded in skills.lock, so there is nothing to restore")
+	}
 	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
-		Generator: generator(), Fault: e.faultHook(), LockedAgents: len(c.Skills) == 0})
+		Generator: generator(), Fault: e.faultHook(), LockedAgents: len(c.Skills) == 0, Dir: c.Dir})
 	if err != nil {
 		return err
 	}
@@ -86,7 +91,7 @@ func (c *installCmd) Run(e *env) error {
 // nor --project was given, and the repository has no skills.lock and no
 // agent folder yet, so it is not taken for a project (docs/cli.md).
 func (c *installCmd) explainGlobal(e *env, s *skillset.Session) {
-	if c.Scope.Global || c.Scope.Project || s.Scope.Project() {
+	if c.Scope.Global || c.Scope.Project || c.Dir != "" || s.Scope.Project() {
 		return
 	}
 	root, err := e.ws.ProjectRoot(c.Scope.ProjectRoot)

@@ -21,6 +21,7 @@ type listCmd struct {
 	Global      bool     `help:"Only global skills."`
 	Project     bool     `help:"Only the project's skills."`
 	ProjectRoot string   `type:"path" help:"The project folder (default: the nearest project above the working folder)."`
+	Dir         string   `type:"path" help:"Only the skills of this install --dir folder (not with --agent, --global or --project)."`
 	JSON        bool     `name:"json" help:"Print JSON."`
 }
 
@@ -34,7 +35,8 @@ from the receipts).
 
 Examples:
   agent-skills list
-  agent-skills list --project --json`
+  agent-skills list --project --json
+  agent-skills list --dir ~/shared-skills`
 }
 
 type listEntry struct {
@@ -46,14 +48,29 @@ func (c *listCmd) Run(e *env) error {
 	if c.Global && c.Project {
 		return askerr.Usage("--global and --project cannot be used together")
 	}
+	if c.Dir != "" && (len(c.Agent) > 0 || c.Global || c.Project || c.ProjectRoot != "") {
+		return askerr.Usage("--dir lists one folder: it cannot be used with --agent, --global, --project or --project-root")
+	}
 	cfg, root, err := e.ws.ConfigAndProject(c.ProjectRoot)
 	if err != nil {
 		return err
 	}
+	var adapters []agents.Adapter
+	if c.Dir != "" {
+		// An install --dir folder is in no project: its skills are the
+		// global scope's, read by the folder's one-off agent alone.
+		root = ""
+		a, err := e.ws.DirAgent(cfg, c.Dir)
+		if err != nil {
+			return err
+		}
+		adapters = []agents.Adapter{a}
+	}
 	aenv := e.ws.AgentEnv(cfg, root)
-	adapters, err := e.ws.SeenAgents(e.ctx, cfg, c.Agent, aenv)
-	if err != nil {
-		return err
+	if c.Dir == "" {
+		if adapters, err = e.ws.SeenAgents(e.ctx, cfg, c.Agent, aenv); err != nil {
+			return err
+		}
 	}
 	var scopes []agents.Scope
 	if !c.Project {

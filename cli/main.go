@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/gctune"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
@@ -140,8 +139,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Quiet: cli.Quiet, Verbose: cli.Verbose, Cwd: cwd})
 	defer out.Flush()
 	e := &env{ctx: ctx, stdin: stdin, Printer: out, g: &cli.globals,
-		ws: &workspace.Machine{Getenv: getenv, Cwd: cwd, OfflineFlag: cli.Offline, Notify: func(msg string) { out.Note("%s", msg) },
-			Agents: agents.Default()}}
+		ws: &workspace.Machine{Getenv: getenv, Cwd: cwd, OfflineFlag: cli.Offline, Notify: func(msg string) { out.Note("%s", msg) }}}
+	// The agents of this run: the built-in ones and config.json's custom
+	// ones, built once.
+	e.ws.LoadAgents()
 	var warning string
 	e.ws.HTTP, warning = workspace.HTTPTimeoutsFrom(getenv)
 	if warning != "" {

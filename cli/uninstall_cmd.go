@@ -6,6 +6,7 @@ type uninstallCmd struct {
 	Skills []string   `arg:"" help:"Names of installed skills."`
 	Agent  []string   `short:"a" help:"Agent to remove them for; repeatable. Default: every detected agent."`
 	Scope  scopeFlags `embed:""`
+	Dir    string     `type:"path" help:"Remove them from this install --dir folder."`
 	DryRun bool       `help:"Print what would be removed; remove nothing."`
 	Force  bool       `help:"Also remove files you changed, and skills agent-skills did not install."`
 	JSON   bool       `name:"json" help:"Print the outcomes as JSON."`
@@ -22,12 +23,13 @@ dependencies and that nothing requires any more are removed too.
 
 Examples:
   agent-skills uninstall java-performance
-  agent-skills uninstall review-diff --global --dry-run`
+  agent-skills uninstall review-diff --global --dry-run
+  agent-skills uninstall java-basics --dir ~/shared-skills`
 }
 
 func (c *uninstallCmd) Run(e *env) error {
 	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
-		Generator: generator(), Fault: e.faultHook()})
+		Generator: generator(), Fault: e.faultHook(), Dir: c.Dir})
 	if err != nil {
 		return err
 	}

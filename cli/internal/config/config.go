@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
@@ -56,12 +58,110 @@ type Registry struct {
 	Trusted bool   `json:"trusted"`
 }
 
-// Agent holds per-agent settings: whether it is used, and overrides of its
-// skills roots.
+// Agent holds per-agent settings. For a built-in agent: whether it is
+// used, and overrides of its skills roots. An entry whose id is not a
+// built-in agent's defines a custom agent (docs/cli.md#custom-agents):
+// its skills roots are GlobalRoot and ProjectRoot, and only a custom agent
+// may set DisplayName, AlsoReads, Commands and Detect.
 type Agent struct {
 	Enabled     *bool  `json:"enabled,omitempty"`
+	DisplayName string `json:"displayName,omitempty"`
 	GlobalRoot  string `json:"globalRoot,omitempty"`
 	ProjectRoot string `json:"projectRoot,omitempty"`
+	// AlsoReads are the roots other agents read too that a custom agent
+	// also reads (the shared .agents/skills), declared so that the
+	// planner may write a skill once for both.
+	AlsoReads *AlsoReads `json:"alsoReads,omitempty"`
+	// Commands are a custom agent's Markdown command roots.
+	Commands *Commands `json:"commands,omitempty"`
+	// Detect is the evidence that a custom agent is installed.
+	Detect *Detect `json:"detect,omitempty"`
+}
+
+// AlsoReads are a custom agent's shared roots per scope.
+type AlsoReads struct {
+	Global  []string `json:"global,omitempty"`
+	Project []string `json:"project,omitempty"`
+}
+
+// Commands are a custom agent's command roots and their shape: "file"
+// (one file per command, named after it plus Extension) or "directory".
+type Commands struct {
+	GlobalRoot  string `json:"globalRoot,omitempty"`
+	ProjectRoot string `json:"projectRoot,omitempty"`
+	Shape       string `json:"shape,omitempty"`
+	Extension   string `json:"extension,omitempty"`
+}
+
+// Detect is a custom agent's detection evidence: executables on PATH and
+// configuration folders ("~/…") are strong evidence, project markers
+// (paths relative to the project root) weak.
+type Detect struct {
+	Executables []string `json:"executables,omitempty"`
+	ConfigDirs  []string `json:"configDirs,omitempty"`
+	Markers     []string `json:"markers,omitempty"`
+}
+
+// customOnly returns the keys of a that only a custom agent may set.
+func (a Agent) customOnly() []string {
+	var out []string
+	if a.DisplayName != "" {
+		out = append(out, "displayName")
+	}
+	if a.AlsoReads != nil {
+		out = append(out, "alsoReads")
+	}
+	if a.Commands != nil {
+		out = append(out, "commands")
+	}
+	if a.Detect != nil {
+		out = append(out, "detect")
+	}
+	return out
+}
+
+// isBuiltin reports whether id is a built-in agent's id.
+func isBuiltin(id string) bool { return slices.Contains(agents.Default().IDs(), id) }
+
+// CustomAgents returns the custom agents the configuration defines —
+// every agents.<id> entry whose id is not a built-in agent's — sorted by
+// id, for agents.WithCustom, which checks them.
+func (c *Config) CustomAgents() []agents.CustomAgent {
+	ids := slices.Sorted(maps.Keys(c.Agents))
+	var out []agents.CustomAgent
+	for _, id := range ids {
+		if isBuiltin(id) {
+			continue
+		}
+		a := c.Agents[id]
+		ca := agents.CustomAgent{ID: id, DisplayName: a.DisplayName,
+			Skills: agents.CustomRoots{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}}
+		if a.AlsoReads != nil {
+			ca.Skills.AlsoGlobal, ca.Skills.AlsoProject = a.AlsoReads.Global, a.AlsoReads.Project
+		}
+		if a.Commands != nil {
+			ca.Commands = &agents.CustomCommands{GlobalRoot: a.Commands.GlobalRoot, ProjectRoot: a.Commands.ProjectRoot,
+				Shape: agents.Shape(a.Commands.Shape), Extension: a.Commands.Extension}
+		}
+		if a.Detect != nil {
+			ca.Executables, ca.ConfigDirs, ca.Markers = a.Detect.Executables, a.Detect.ConfigDirs, a.Detect.Markers
+		}
+		out = append(out, ca)
+	}
+	return out
+}
+
+// Overrides returns the root overrides of built-in agents
+// (agents.Env.Overrides): a custom agent's roots are its own, not an
+// override.
+func (c *Config) Overrides() map[string]agents.RootOverride {
+	over := map[string]agents.RootOverride{}
+	for id, a := range c.Agents {
+		if isBuiltin(id) && (a.GlobalRoot != "" || a.ProjectRoot != "") {
+			over[id] = agents.RootOverride{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}
+		}
+	}
+	return over
 }
 
 // Cache holds cache settings.
@@ -79,6 +179,9 @@ type Error struct {
 	// path through a file): the machine's state, not the file's content,
 	// so the code is ASK_IO.
 	Err error
+	// at, when set by check, is the quoted key whose first occurrence is
+	// the line Parse reports.
+	at string
 }
 
 func (e *Error) Error() string {
@@ -171,6 +274,9 @@ func Parse(data []byte, file string) (*Config, error) {
 		if errors.As(err, &ce) {
 			ce.File = file
 			ce.Line = lineOfName(data, ce.Line)
+			if ce.at != "" {
+				ce.Line = lineOf(data, ce.at)
+			}
 		}
 		return nil, err
 	}
@@ -223,6 +329,12 @@ func (c *Config) check() error {
 	}
 	if c.Cache.TTLSeconds < 0 {
 		return &Error{Message: "cache.ttlSeconds must not be negative"}
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.Agents)) {
+		if keys := c.Agents[id].customOnly(); len(keys) > 0 && isBuiltin(id) {
+			return &Error{at: `"` + id + `"`, Message: fmt.Sprintf("agents.%s: %s %s only for custom agents; %s is built in, so only enabled, globalRoot and projectRoot may be set for it (docs/cli.md#custom-agents)",
+				id, strings.Join(keys, ", "), map[bool]string{true: "is", false: "are"}[len(keys) == 1], id)}
+		}
 	}
 	return nil
 }

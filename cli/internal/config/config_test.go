@@ -114,3 +114,62 @@ func TestCheckRegistryName(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomAgents: an entry whose id is not a built-in agent's is a
+// custom agent, passed on whole and sorted by id; a built-in entry keeps
+// its overrides and is refused custom-only keys.
+func TestCustomAgents(t *testing.T) {
+	in := `{
+  "agents": {
+    "zeta": {"projectRoot": ".zeta/skills"},
+    "codex": {"enabled": false, "projectRoot": "tools/skills"},
+    "acme": {
+      "displayName": "Acme Agent",
+      "globalRoot": "~/.acme/skills",
+      "projectRoot": ".acme/skills",
+      "alsoReads": {"global": ["~/.agents/skills"], "project": [".agents/skills"]},
+      "commands": {"projectRoot": ".acme/commands", "shape": "file", "extension": ".md"},
+      "detect": {"executables": ["acme"], "configDirs": ["~/.acme"], "markers": [".acme"]}
+    }
+  }
+}
+`
+	c, err := Parse([]byte(in), "config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.CustomAgents()
+	if len(got) != 2 || got[0].ID != "acme" || got[1].ID != "zeta" {
+		t.Fatalf("CustomAgents() = %+v, want acme then zeta (codex is built in)", got)
+	}
+	a := got[0]
+	if a.DisplayName != "Acme Agent" || a.Skills.GlobalRoot != "~/.acme/skills" || a.Skills.ProjectRoot != ".acme/skills" ||
+		len(a.Skills.AlsoGlobal) != 1 || a.Skills.AlsoProject[0] != ".agents/skills" ||
+		a.Commands == nil || a.Commands.Shape != "file" || a.Commands.Extension != ".md" || a.Commands.ProjectRoot != ".acme/commands" ||
+		a.Executables[0] != "acme" || a.ConfigDirs[0] != "~/.acme" || a.Markers[0] != ".acme" {
+		t.Errorf("CustomAgents()[0] = %+v, want every field of the entry", a)
+	}
+	over := c.Overrides()
+	if len(over) != 1 || over["codex"].ProjectRoot != "tools/skills" {
+		t.Errorf("Overrides() = %+v, want codex's only: a custom agent's roots are its own", over)
+	}
+	if c.AgentEnabled("codex") {
+		t.Errorf("AgentEnabled(codex) = true, want false")
+	}
+	// The file round-trips.
+	back, err := Parse(c.Encode(), "config.json")
+	if err != nil || len(back.CustomAgents()) != 2 || back.CustomAgents()[0].Commands == nil {
+		t.Errorf("Parse(Encode()) = %+v, %v, want the same custom agents", back, err)
+	}
+}
+
+func TestBuiltinAgentRefusesCustomKeys(t *testing.T) {
+	for _, key := range []string{`"displayName": "X"`, `"alsoReads": {}`, `"commands": {}`, `"detect": {}`} {
+		in := "{\n  \"agents\": {\n    \"claude-code\": {" + key + "}\n  }\n}\n"
+		_, err := Parse([]byte(in), "config.json")
+		ce, ok := err.(*Error)
+		if !ok || ce.ErrorCode() != CodeConfigInvalid || ce.Line != 3 || !strings.Contains(ce.Message, "claude-code is built in") {
+			t.Errorf("Parse(claude-code with %s) = %v, want ASK_CONFIG_INVALID at line 3 saying claude-code is built in", key, err)
+		}
+	}
+}

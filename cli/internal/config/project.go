@@ -198,8 +198,11 @@ func DecodeProject(data []byte, file string) (*Project, error) {
 	if err := dec.Decode(&p); err != nil {
 		ce := decodeError(data, file, err).(*Error)
 		msg := ce.Message
-		if msg == `unknown key "trusted"` {
+		switch msg {
+		case `unknown key "trusted"`:
 			msg += ": trust is each user's own decision, so a project file cannot set it (project registries own only the names no registry of the user's has)"
+		case `unknown key "agents"`:
+			msg += ": " + projectAgentsRefused
 		}
 		return nil, &ProjectError{File: file, Problems: []Problem{{ce.Line, msg}}}
 	}
@@ -218,6 +221,16 @@ func DecodeProject(data []byte, file string) (*Project, error) {
 	}
 	return &p, nil
 }
+
+// projectAgentsRefused says why a project file defines no agents: an
+// agent's roots are where agent-skills writes and deletes, and its
+// detection names executables and folders it looks for. From a cloned
+// project even a root inside it could aim installs at .git/hooks, a
+// build script's folder or another tool's configuration, and an agent
+// "detected" by the project's own marker would be installed for on every
+// teammate's machine without being asked (docs/security.md).
+const projectAgentsRefused = "a project file cannot define or change agents (their folders are where agent-skills writes and deletes); " +
+	"each user defines custom agents in their own config.json (docs/cli.md#custom-agents)"
 
 // projectReserved are the names a project file cannot define, besides
 // those no registry may have: the two every user has by default. A

@@ -79,6 +79,9 @@ func TestDecodeProjectRefusesTrust(t *testing.T) {
 		{"trusted", "{\"registries\": [\n  {\"name\": \"t\", \"url\": \"x\", \"trusted\": true}\n]}\n", 2, "trust is each user's own decision"},
 		{"allowInsecure", "{\"registries\": [\n  {\"name\": \"t\", \"url\": \"x\", \"allowInsecure\": true}\n]}\n", 2, `unknown key "allowInsecure"`},
 		{"cache", "{\n  \"cache\": {\"ttlSeconds\": 0}\n}\n", 2, `unknown key "cache"`},
+		// Custom agents are each user's own (config.json): a project's
+		// agent roots would aim installs and removals where it likes.
+		{"agents", "{\n  \"agents\": {\"acme\": {\"projectRoot\": \".git/hooks\"}}\n}\n", 2, "cannot define or change agents"},
 		{"newer", "{\n  \"schemaVersion\": 2\n}\n", 2, "upgrade agent-skills"},
 		{"syntax", "{\"registries\": [\n  {\"name\": \"t\",}\n]}\n", 2, "not valid JSON"},
 		{"trailing", "{}\n{}\n", 2, "after the JSON object"},

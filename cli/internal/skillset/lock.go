@@ -259,6 +259,7 @@ func lockedAgentIDs(l *resolve.Lock, table *agents.Table, cfg *config.Config) ([
 			Message: "skills.lock records agents this agent-skills does not know: " + strings.Join(unknown, ", "),
 			Detail:  []string{"Nothing was installed."},
 			Try: []string{"upgrade agent-skills (a newer one may have written the lock)",
+				"define it in your config.json if it is a teammate's custom agent (docs/cli.md#custom-agents)",
 				"agent-skills install --agent <id>   (to restore for agents you name; agent-skills agents lists them)"}}
 	}
 	if len(ids) == 0 && len(disabled) > 0 {

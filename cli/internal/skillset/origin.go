@@ -175,8 +175,10 @@ func (p *op) scanEverywhere(names []string) ([]install.Installed, error) {
 		}
 	}
 	var others []agents.Adapter
+	// A --dir folder is the only root of its run: what agents' folders
+	// hold is not its business.
 	for _, a := range p.ws.Table().All() {
-		if !slices.Contains(p.AgentIDs(), a.ID()) && slices.ContainsFunc(p.rootsOf(a), func(r string) bool { return !read[r] }) {
+		if p.opts.Dir == "" && !slices.Contains(p.AgentIDs(), a.ID()) && slices.ContainsFunc(p.rootsOf(a), func(r string) bool { return !read[r] }) {
 			others = append(others, a)
 		}
 	}

@@ -33,6 +33,11 @@ type Options struct {
 	// those the configuration does not disable: a restore installs what
 	// the lock records, where it records it (see Restore).
 	LockedAgents bool
+	// Dir is install/uninstall --dir: one folder, outside every agent's,
+	// as the only root (workspace.DirAgent), in the global scope with the
+	// user's registries and no skills.lock. It excludes Agents and a
+	// project scope.
+	Dir string
 }
 
 // Session is one scope's skills: where they are, for which agents, from
@@ -69,6 +74,9 @@ type Session struct {
 // skills.lock, adds the registries only it records (after the configured
 // ones, untrusted; see lockregistries.go) and selects the agents.
 func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, error) {
+	if opts.Dir != "" {
+		return openDir(ws, opts)
+	}
 	sc, err := ws.DecideScope(opts.Scope)
 	if err != nil {
 		return nil, err
@@ -100,6 +108,34 @@ func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, e
 	}
 	return &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, Lock: lock, ws: ws, opts: opts,
 		reports: reports, lockedAgents: fromLock}, nil
+}
+
+// openDir opens the session of --dir (Options.Dir).
+func openDir(ws *workspace.Machine, opts Options) (*Session, error) {
+	if len(opts.Agents) > 0 {
+		return nil, &askerr.Error{Code: askerr.CodeUsage, Message: "--dir and --agent cannot be used together",
+			Detail: []string{"--dir installs into one folder for whatever reads it, not for an agent; --agent installs where agents read."},
+			Try:    []string{"drop --agent to use the folder", "drop --dir to install for the agents"}}
+	}
+	if opts.Scope.Project || opts.Scope.ProjectRoot != "" {
+		return nil, &askerr.Error{Code: askerr.CodeUsage, Message: "--dir cannot be used with --project or --project-root",
+			Detail: []string{"A --dir install is the user's own: it is not recorded in a project's skills.lock (docs/cli.md#install---dir)."},
+			Try:    []string{"drop --project to use the folder"}}
+	}
+	cfg, list, err := ws.ConfiguredList("")
+	if err != nil {
+		return nil, err
+	}
+	set, err := ws.OpenRegistries(cfg, list)
+	if err != nil {
+		return nil, err
+	}
+	a, err := ws.DirAgent(cfg, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{Scope: workspace.Scope{Kind: agents.ScopeGlobal}, Agents: []agents.Adapter{a}, Env: ws.AgentEnv(cfg, ""),
+		Config: cfg, Registries: set, ws: ws, opts: opts}, nil
 }
 
 // AgentIDs returns the ids of the selected agents, in selection order.

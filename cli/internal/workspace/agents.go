@@ -17,12 +17,7 @@ import (
 
 // AgentEnv builds the agents module's view of this machine for a scope.
 func (m *Machine) AgentEnv(cfg *config.Config, projectRoot string) agents.Env {
-	over := map[string]agents.RootOverride{}
-	for id, a := range cfg.Agents {
-		if a.GlobalRoot != "" || a.ProjectRoot != "" {
-			over[id] = agents.RootOverride{GlobalRoot: a.GlobalRoot, ProjectRoot: a.ProjectRoot}
-		}
-	}
+	over := cfg.Overrides()
 	untrusted := m.untrustedDirs(projectRoot)
 	home := m.UserHome()
 	return agents.Env{

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -25,9 +26,40 @@ type Machine struct {
 	// Notify receives the notices of registries and sources (a cache
 	// used, a redirect followed); nil drops them.
 	Notify func(msg string)
-	// Agents is the agent table of this run, built once by the caller;
-	// nil means the built-in table (see Table).
+	// Agents is the agent table of this run, built once by the caller
+	// (LoadAgents); nil means the built-in table (see Table).
 	Agents *agents.Table
+	// agentsErr is why the configuration's custom agents cannot be used,
+	// set by LoadAgents and returned by LoadConfig.
+	agentsErr error
+}
+
+// LoadAgents builds the agent table of this run once: the built-in agents
+// and the custom agents config.json defines, checked (agents.WithCustom).
+// A configuration that cannot be read, or custom agents that cannot be
+// used, leave the built-in table; the error is LoadConfig's, so that a
+// command that reads no configuration (validate, create) still runs and
+// every other one fails before it writes anything.
+func (m *Machine) LoadAgents() {
+	m.Agents = agents.Default()
+	cfg, err := config.Load(m.ConfigPath())
+	if err != nil {
+		return
+	}
+	custom := cfg.CustomAgents()
+	if len(custom) == 0 {
+		return
+	}
+	t, err := agents.WithCustom(m.Agents, custom, agents.Env{Home: m.UserHome(), Getenv: m.Getenv, Overrides: cfg.Overrides()})
+	if err != nil {
+		var ae *agents.Error
+		if errors.As(err, &ae) {
+			ae.Message = m.ConfigPath() + ": " + ae.Message
+		}
+		m.agentsErr = err
+		return
+	}
+	m.Agents = t
 }
 
 // Table returns the agent table of this run.
@@ -69,7 +101,15 @@ func (m *Machine) ConfigPath() string { return config.Path(m.Home()) }
 func (m *Machine) CacheDir() string { return filepath.Join(m.Home(), "cache") }
 
 // LoadConfig reads the configuration, or the defaults when there is none.
-func (m *Machine) LoadConfig() (*config.Config, error) { return config.Load(m.ConfigPath()) }
+// It also fails when the configuration's custom agents cannot be used
+// (see LoadAgents).
+func (m *Machine) LoadConfig() (*config.Config, error) {
+	cfg, err := config.Load(m.ConfigPath())
+	if err == nil && m.agentsErr != nil {
+		return nil, m.agentsErr
+	}
+	return cfg, err
+}
 
 // Offline reports whether network use is forbidden (--offline or
 // AGENT_SKILLS_OFFLINE=1): registries serve their caches only.
