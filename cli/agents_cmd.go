@@ -40,6 +40,8 @@ type agentInfo struct {
 	Enabled     bool               `json:"enabled"`
 	Detection   agents.Detection   `json:"detection"`
 	Roots       map[string][]kRoot `json:"roots"`
+	// Custom says the agent is defined in config.json, not built in.
+	Custom bool `json:"custom,omitempty"`
 	// Selected says an install acts on the agent (detected, or named
 	// with --agent).
 	Selected bool `json:"selected"`
@@ -68,12 +70,16 @@ func (c *agentsCmd) Run(e *env) error {
 	for _, a := range ov.Selected {
 		selected[a.ID()] = true
 	}
+	builtin := agents.Default()
 	var out []agentInfo
 	for _, r := range ov.Reports {
 		a := r.Adapter
 		info := agentInfo{ID: a.ID(), DisplayName: a.DisplayName(), Aliases: a.Aliases(),
 			Enabled: cfg.AgentEnabled(a.ID()), Detection: r.Detection, Roots: map[string][]kRoot{},
 			Selected: selected[a.ID()]}
+		if _, err := builtin.Lookup(a.ID()); err != nil {
+			info.Custom = true
+		}
 		if info.Aliases == nil {
 			info.Aliases = []string{}
 		}
@@ -113,6 +119,9 @@ func (c *agentsCmd) Run(e *env) error {
 		}
 		if a.Selected {
 			state += ", selected"
+		}
+		if a.Custom {
+			state += " (custom, from config.json)"
 		}
 		name := a.ID
 		if len(a.Aliases) > 0 {
