@@ -199,13 +199,15 @@ func TestDetectNewRows(t *testing.T) {
 			"home/u/.config/crush/x":   {},
 			"home/u/.factory/x":        {},
 			"fh/.factory/settings.txt": {},
+			"ks/config.toml":           {},
 		},
-		vars: map[string]string{"QWEN_HOME": "/q", "FACTORY_HOME_OVERRIDE": "/fh"},
+		vars: map[string]string{"QWEN_HOME": "/q", "FACTORY_HOME_OVERRIDE": "/fh", "KIMI_SHARE_DIR": "/ks"},
 	}
 	env := m.env("/work/p")
 	for id, want := range map[string]Confidence{
 		"qwen-code": ConfidenceStrong, "pi": ConfidenceStrong, "crush": ConfidenceStrong,
-		"factory-droid": ConfidenceStrong, "junie": ConfidenceWeak, "kimi-cli": ConfidenceNone,
+		"factory-droid": ConfidenceStrong, "junie": ConfidenceWeak, "kimi-cli": ConfidenceStrong,
+		"mistral-vibe": ConfidenceNone,
 	} {
 		d := mustLookup(t, id).Detect(context.Background(), env)
 		if d.Confidence != want {
