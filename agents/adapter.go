@@ -67,7 +67,8 @@ type Root struct {
 // identity, how to detect it, where it reads and where it prefers to have
 // each kind of package written, and how a neutral package is projected
 // onto it. Every method except Detect is pure; Detect only calls the
-// functions in Env.
+// functions in Env, and so do LocationFor and ReadRoots for an agent that
+// reads only the first existing folder of several (they ask Env.Stat).
 type Adapter interface {
 	// ID returns the stable agent id used in configuration, lock files
 	// and --agent ("claude-code").
@@ -134,7 +135,7 @@ func (a *tableAdapter) ReadRoots(kind format.Kind, scope Scope, env Env) []strin
 // the configured override, expanding walk-up roots and dropping
 // duplicates and roots that cannot be resolved.
 func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
-	specs := a.specs(kind, scope)
+	specs := a.specs(kind, scope, env)
 	pref := preferredIndex(specs)
 	override := a.override(kind, scope, env)
 	var out []Root
@@ -163,6 +164,17 @@ func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
 			continue
 		}
 		p := s.resolve(env)
+		if s.alsoStart && scope == ScopeProject && p != "" {
+			if start := startLevel(env); start != "" {
+				if rel, err := filepath.Rel(env.ProjectRoot, p); err == nil {
+					rr := r
+					rr.Preferred = false
+					add(filepath.Join(start, rel), rr)
+				}
+			}
+			add(p, r)
+			continue
+		}
 		if s.walkUp && scope == ScopeProject && p != "" {
 			rel, err := filepath.Rel(env.ProjectRoot, p)
 			if err != nil {
@@ -181,13 +193,22 @@ func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
 	return out
 }
 
+// startLevel returns the folder the agent is started in when it lies
+// strictly below the project root, or "".
+func startLevel(env Env) string {
+	if levels := walkUp(env.WorkDir, env.ProjectRoot); len(levels) > 1 {
+		return levels[0]
+	}
+	return ""
+}
+
 // preferred returns the root packages of kind are written to in scope, or
 // "" when there is none.
 func (a *tableAdapter) preferred(kind format.Kind, scope Scope, env Env) string {
 	if o := a.override(kind, scope, env); o != "" {
 		return env.canon(o)
 	}
-	specs := a.specs(kind, scope)
+	specs := a.specs(kind, scope, env)
 	i := preferredIndex(specs)
 	if i < 0 {
 		return ""
@@ -214,17 +235,49 @@ func (a *tableAdapter) override(kind format.Kind, scope Scope, env Env) string {
 	return resolveOverride(o.GlobalRoot, env.Home, env.Home)
 }
 
-// specs returns the agent's root specs for kind in scope; none when it
-// reads no packages of that kind.
-func (a *tableAdapter) specs(kind format.Kind, scope Scope) []rootSpec {
+// specs returns the root specs the agent reads for kind in scope on this
+// machine, in its order; none when it reads no packages of that kind. A
+// set globalEnv variable replaces every global spec, and of each group of
+// alternatives only the one the agent would pick is kept.
+func (a *tableAdapter) specs(kind format.Kind, scope Scope, env Env) []rootSpec {
 	spec, ok := a.row.kinds[kind]
 	if !ok {
 		return nil
 	}
 	if scope == ScopeProject {
-		return spec.project
+		return pickAlternatives(spec.project, env)
 	}
-	return spec.global
+	if spec.globalEnv != "" && env.getenv(spec.globalEnv) != "" {
+		return []rootSpec{read(place{base: fromEnv, envVar: spec.globalEnv})}
+	}
+	return pickAlternatives(spec.global, env)
+}
+
+// pickAlternatives keeps, of each group of alternative roots, the first
+// that exists as a folder according to env.Stat, or the first of the
+// group when none does: the one root of the group the agent reads, and so
+// the one it can be written to. Roots outside any group are all kept.
+func pickAlternatives(specs []rootSpec, env Env) []rootSpec {
+	if !slices.ContainsFunc(specs, func(s rootSpec) bool { return s.group != "" }) {
+		return specs
+	}
+	pick := map[string]int{}
+	for i, s := range specs {
+		if s.group == "" {
+			continue
+		}
+		j, seen := pick[s.group]
+		if !seen || (!env.isDir(specs[j].resolve(env)) && env.isDir(s.resolve(env))) {
+			pick[s.group] = i
+		}
+	}
+	out := make([]rootSpec, 0, len(specs))
+	for i, s := range specs {
+		if s.group == "" || pick[s.group] == i {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // preferredIndex returns the index of the first root that is neither
@@ -239,7 +292,7 @@ func preferredIndex(specs []rootSpec) int {
 // project root itself (never at a walk-up level), with the configured
 // override in place of the preferred root.
 func (a *tableAdapter) writable(kind format.Kind, scope Scope, env Env) []string {
-	specs := a.specs(kind, scope)
+	specs := a.specs(kind, scope, env)
 	pref := preferredIndex(specs)
 	var out []string
 	for i, s := range specs {
@@ -270,6 +323,9 @@ func (a *tableAdapter) skipReason(kind format.Kind, scope Scope, env Env) string
 	}
 	if scope == ScopeProject && env.ProjectRoot == "" {
 		return "no project root was given for a project install"
+	}
+	if r := a.row.kinds[kind].skips[scope]; r != "" && len(a.specs(kind, scope, env)) == 0 {
+		return r
 	}
 	return fmt.Sprintf("%s has no %s location for %s packages (is the home directory known?)", a.row.displayName, scope, kind)
 }
@@ -305,4 +361,26 @@ func SkipReason(a Adapter, kind format.Kind, scope Scope, env Env) string {
 		return t.skipReason(kind, scope, env)
 	}
 	return fmt.Sprintf("%s has no %s location for %s packages", a.DisplayName(), scope, kind)
+}
+
+// ProjectCaveat returns one sentence on when agent a does not see project
+// skills installed where it reads them (only in a trusted folder, only in
+// the folder it is started in), or "" when there is no such condition or
+// a is not built from this package's table. The install report prints it.
+func ProjectCaveat(a Adapter) string {
+	if t, ok := a.(*tableAdapter); ok {
+		return t.row.projectCaveat
+	}
+	return ""
+}
+
+// Status returns where adapter a's table row comes from: "verified
+// <agent> <version>" when it was proven against the real binary, or
+// "documented: <source>" naming the documentation or source it follows.
+// It returns "" for an adapter not built from this package's table.
+func Status(a Adapter) string {
+	if t, ok := a.(*tableAdapter); ok {
+		return t.row.status
+	}
+	return ""
 }

@@ -1,6 +1,9 @@
 // Package agents describes the coding agents that load skills — Claude
 // Code, Codex, GitHub Copilot, Gemini CLI, Cursor, OpenCode, Windsurf,
-// Goose and Amp — and answers, for each one, the questions an installer
+// Goose, Amp, Cline, Kilo Code, Roo Code, Kiro CLI, Qwen Code, Factory
+// Droid, Continue, Junie, Augment, OpenHands, Warp, Zed, Crush, Mistral
+// Vibe, Kimi Code CLI and Pi (docs/agents.md has the table with its
+// sources) — and answers, for each one, the questions an installer
 // asks: is it installed (Detect), which folders does it read (ReadRoots,
 // Roots), where should a package of a given kind go (LocationFor), what
 // does the package look like once projected for it (LayoutFor,
@@ -17,9 +20,15 @@
 // package there (a folder, or one file plus an extension). Adding an agent
 // is adding a row; an agent with front-matter keys or files of its own also
 // gets a key list or a projection hook. Roots resolve against Env: Home,
-// ProjectRoot, CLAUDE_CONFIG_DIR, CODEX_HOME and XDG_CONFIG_HOME read
-// through Env.Getenv, and per-agent skills-root overrides from
-// configuration (Env.Overrides), which replace the skills root only.
+// ProjectRoot, the variables that move an agent's folder (CLAUDE_CONFIG_DIR,
+// CODEX_HOME, XDG_CONFIG_HOME, CLINE_DIR, QWEN_HOME, …) read through
+// Env.Getenv, and per-agent skills-root overrides from configuration
+// (Env.Overrides), which replace the skills root only. A root is read in
+// the project root's folder, in every folder from Env.WorkDir up to it
+// (walk-up), or in Env.WorkDir and the project root; it may belong to
+// another agent (compat: written only when that agent is selected), and
+// a group of alternative roots is read only in its first existing member
+// (Kimi), the one place where roots depend on Env.Stat.
 //
 // Decisions the table encodes:
 //
@@ -56,7 +65,8 @@
 // .claude/skills links to .agents/skills) are one root: the CLI passes
 // Env.Canonical, which resolves the links, and every root reported goes
 // through it, so the folder is planned, written and listed once with all
-// its readers. The package itself never looks at the file system.
+// its readers. The package itself never looks at the file system; it
+// asks Env.Stat only for detection and for alternative roots.
 //
 // # Projection
 //

@@ -41,9 +41,12 @@ type Env struct {
 	ProjectRoot string
 	// WorkDir is the directory the agent would be started in. Agents that
 	// look for project skills in every directory from the working
-	// directory up to the project root (Codex) read one root per level;
-	// when WorkDir is empty or outside ProjectRoot only the project root's
-	// own folder counts.
+	// directory up to the project root (Codex) read one root per level,
+	// and agents that look in the working directory and at the git root
+	// (Crush, OpenHands) read two; when WorkDir is empty or outside
+	// ProjectRoot only the project root's own folder counts. An agent that
+	// reads project skills only in the folder it is started in is taken to
+	// start at the project root (its ProjectCaveat says so).
 	WorkDir string
 	// Overrides replaces an agent's skills roots, keyed by agent id, from
 	// the configuration keys agents.<id>.globalRoot and projectRoot. Other
@@ -141,13 +144,18 @@ const (
 	fromHome base = iota
 	// fromProject starts at Env.ProjectRoot.
 	fromProject
+	// fromEnv is only the value of the place's envVar: when the variable
+	// is unset the place does not exist (Kilo Code's $KILO_CONFIG_DIR,
+	// an extra folder read only when it is set).
+	fromEnv
 )
 
 // place is a directory written in the agent table: start from base, or
 // from the value of envVar when that variable is set, then add rel (only
 // when envVar is unset: the variable names the whole directory), then
 // sub. For example Claude Code's skills are {envVar: CLAUDE_CONFIG_DIR,
-// rel: ".claude", sub: "skills"}.
+// rel: ".claude", sub: "skills"}. A relative variable value is taken from
+// the home folder.
 type place struct {
 	base   base
 	envVar string
@@ -161,7 +169,7 @@ func (p place) resolve(e Env) string {
 	var dir string
 	if v := e.getenv(p.envVar); p.envVar != "" && v != "" {
 		dir = v
-		if !filepath.IsAbs(dir) && p.base == fromHome && e.Home != "" {
+		if !filepath.IsAbs(dir) && p.base != fromProject && e.Home != "" {
 			dir = filepath.Join(e.Home, dir)
 		}
 	} else {
@@ -170,6 +178,8 @@ func (p place) resolve(e Env) string {
 			dir = e.Home
 		case fromProject:
 			dir = e.ProjectRoot
+		case fromEnv:
+			return ""
 		}
 		if dir == "" {
 			return ""

@@ -37,7 +37,9 @@ func NewTable(adapters ...Adapter) (*Table, error) {
 
 // Default returns the table of every built-in agent (builtin.go), in a
 // fixed order: claude-code, codex, github-copilot, gemini-cli, cursor,
-// opencode, windsurf, goose, amp. Each call builds a new Table; a caller
+// opencode, windsurf, goose, amp, cline, kilo-code, roo-code, kiro-cli,
+// qwen-code, factory-droid, continue, junie, augment, openhands, warp, zed,
+// crush, mistral-vibe, kimi-cli, pi. Each call builds a new Table; a caller
 // that needs it several times builds it once and keeps it.
 func Default() *Table {
 	rows := builtinRows()

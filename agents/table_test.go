@@ -2,6 +2,7 @@ package agents
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,11 @@ import (
 )
 
 func TestAllOrder(t *testing.T) {
-	want := []string{"claude-code", "codex", "github-copilot", "gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp"}
+	want := []string{
+		"claude-code", "codex", "github-copilot", "gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp",
+		"cline", "kilo-code", "roo-code", "kiro-cli", "qwen-code", "factory-droid", "continue", "junie",
+		"augment", "openhands", "warp", "zed", "crush", "mistral-vibe", "kimi-cli", "pi",
+	}
 	if got := Default().IDs(); !slices.Equal(got, want) {
 		t.Errorf("Default().IDs() = %q, want %q", got, want)
 	}
@@ -32,8 +37,16 @@ func TestTableConsistent(t *testing.T) {
 		if row.displayName == "" {
 			t.Errorf("%s has no display name", row.id)
 		}
-		if len(row.executables) == 0 || len(row.configDirs) == 0 || len(row.markers) == 0 {
-			t.Errorf("%s lacks detection evidence (executables, config dirs or markers)", row.id)
+		// Detection evidence is what each agent's source names. Every row
+		// but Junie has strong evidence (an executable or a config folder);
+		// Junie, whose only sourced folder is .junie/skills, is found by its
+		// project marker and selected with --agent. Zed has no marker: its
+		// .zed folder holds editor settings (see the row).
+		if len(row.executables)+len(row.configDirs) == 0 && row.id != "junie" {
+			t.Errorf("%s has no strong detection evidence (executables or config dirs)", row.id)
+		}
+		if len(row.markers) == 0 && row.id != "zed" {
+			t.Errorf("%s has no project marker", row.id)
 		}
 		if _, ok := row.kinds[format.KindSkill]; !ok {
 			t.Errorf("%s has no skill location", row.id)
@@ -50,6 +63,14 @@ func TestTableConsistent(t *testing.T) {
 				specs := spec.global
 				if scope == ScopeProject {
 					specs = spec.project
+				}
+				if len(specs) == 0 {
+					// A scope nobody could source is skipped, saying why.
+					reason := spec.skips[scope]
+					if got := SkipReason(a, kind, scope, env); reason == "" || got != reason {
+						t.Errorf("%s %s %s has no roots; SkipReason = %q, want the row's reason %q", row.id, kind, scope, got, reason)
+					}
+					continue
 				}
 				if preferredIndex(specs) != 0 {
 					t.Errorf("%s %s %s: the first root must be the preferred one", row.id, kind, scope)
@@ -234,5 +255,146 @@ func checkActions(t *testing.T, what string, e *Error) {
 		if strings.HasPrefix(h, "Try:") || strings.HasPrefix(h, "Nothing ") || strings.HasSuffix(h, ".") {
 			t.Errorf("%s hint %q is not an action", what, h)
 		}
+	}
+}
+
+// TestNamesUnique checks that no id or alias of the table names two
+// agents, ignoring case, and that the issue-16 agents answer to the names
+// their users type.
+func TestNamesUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, a := range Default().All() {
+		for _, name := range append([]string{a.ID()}, a.Aliases()...) {
+			key := strings.ToLower(name)
+			if prev, dup := seen[key]; dup {
+				t.Errorf("%q names both %s and %s", name, prev, a.ID())
+			}
+			seen[key] = a.ID()
+		}
+	}
+	for alias, id := range map[string]string{
+		"kilo": "kilo-code", "roo": "roo-code", "kiro": "kiro-cli", "qwen": "qwen-code", "droid": "factory-droid",
+		"auggie": "augment", "vibe": "mistral-vibe", "kimi": "kimi-cli",
+	} {
+		if a, err := Default().Lookup(alias); err != nil || a.ID() != id {
+			t.Errorf("Default().Lookup(%q) = %v, %v, want %s", alias, a, err, id)
+		}
+	}
+}
+
+// statusFromVerify are the rows whose status h30-verify writes (they were
+// proven against the real binaries); the lead empties this list when the
+// two branches meet.
+var statusFromVerify = []string{"claude-code", "codex", "github-copilot", "gemini-cli", "opencode"}
+
+// citation matches a source a status can cite: a web page, a repository
+// at a full commit, a published package at a version, or the verified
+// table in ../shared.
+var citation = regexp.MustCompile(`https://[^ ]+|[\w.-]+/[\w.-]+@[0-9a-f]{40}|@?[\w.-]+(/[\w.-]+)?@\d+\.\d+\.\d+|AGENT-PATHS\.md`)
+
+// TestRowsCiteTheirSource checks that every row says whether it is
+// verified or documented, and where it comes from.
+func TestRowsCiteTheirSource(t *testing.T) {
+	for _, a := range Default().All() {
+		st := Status(a)
+		if st == "" && slices.Contains(statusFromVerify, a.ID()) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(st, "verified "):
+		case strings.HasPrefix(st, "documented: ") && citation.MatchString(st):
+		default:
+			t.Errorf("Status(%s) = %q, want \"verified <agent> <version>\" or \"documented: <source>\"", a.ID(), st)
+		}
+	}
+	if got := Status(fakeAdapter{id: "x"}); got != "" {
+		t.Errorf("Status(foreign adapter) = %q, want empty", got)
+	}
+}
+
+// unownedCompat are the folders Warp reads for agents whose rows use other
+// folders; no row writes them, so nothing is ever installed there for
+// Warp.
+var unownedCompat = []string{
+	"/work/p/.copilot/skills", "/home/u/.github/skills", "/home/u/.opencode/skills",
+}
+
+// TestCompatRootsBelongToAnotherRow checks that every root a row reads
+// for another agent's sake is a root that other agent reads as its own
+// (possibly deprecated) — so it is written only when that agent is
+// selected — and that the shared .agents folders are never compat.
+func TestCompatRootsBelongToAnotherRow(t *testing.T) {
+	env := testEnv(nil)
+	owners := map[string][]string{}
+	for _, a := range Default().All() {
+		for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
+			for _, s := range a.(*tableAdapter).specs(format.KindSkill, scope, env) {
+				if !s.compat {
+					owners[s.resolve(env)] = append(owners[s.resolve(env)], a.ID())
+				}
+			}
+		}
+	}
+	shared := []string{"/home/u/.agents/skills", "/work/p/.agents/skills", "/home/u/.config/agents/skills"}
+	for _, a := range Default().All() {
+		for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
+			for _, s := range a.(*tableAdapter).specs(format.KindSkill, scope, env) {
+				p := s.resolve(env)
+				if !s.compat {
+					continue
+				}
+				if slices.Contains(shared, p) {
+					t.Errorf("%s reads the shared %s as compat; any reader may write it", a.ID(), p)
+				}
+				others := slices.DeleteFunc(slices.Clone(owners[p]), func(id string) bool { return id == a.ID() })
+				if len(others) == 0 && !slices.Contains(unownedCompat, p) {
+					t.Errorf("%s reads %s for another agent's sake, but no other row reads it as its own", a.ID(), p)
+				}
+				if len(others) > 0 && slices.Contains(unownedCompat, p) {
+					t.Errorf("%s is listed as unowned, but %q read it as their own", p, others)
+				}
+			}
+		}
+	}
+}
+
+// TestProjectMarkersAreAgentFolders checks that no marker is a name too
+// generic to mean "an agent project": the CLI takes the nearest folder
+// holding one as the project root (workspace.Machine.ProjectRoot), so a
+// marker such as .config or usr would make the home folder's parent or
+// / a project.
+func TestProjectMarkersAreAgentFolders(t *testing.T) {
+	generic := []string{
+		".config", ".local", ".cache", ".npm", ".ssh", ".git", ".github", ".vscode", ".idea", ".zed", ".agent",
+		".warp", "bin", "etc", "home", "lib", "opt", "root", "tmp", "usr", "var", "Library", "Documents",
+	}
+	for _, m := range Default().ProjectMarkers() {
+		if slices.Contains(generic, m) || strings.HasPrefix(m, "/") || strings.Contains(m, "..") {
+			t.Errorf("ProjectMarkers() holds %q, which does not mean an agent project", m)
+		}
+		if !strings.HasPrefix(m, ".") && !strings.HasSuffix(m, ".md") && !strings.HasSuffix(m, ".json") {
+			t.Errorf("ProjectMarkers() holds %q: a marker is an agent's dot-folder or its own file", m)
+		}
+	}
+}
+
+// TestProjectCaveat checks the agents that see project skills only under
+// a condition say so, and the others say nothing.
+func TestProjectCaveat(t *testing.T) {
+	for id, want := range map[string]string{
+		"gemini-cli": "trusted", "zed": "trusted", "mistral-vibe": "trusted",
+		"qwen-code": "started in", "continue": "started in", "pi": "started in",
+	} {
+		if got := ProjectCaveat(mustLookup(t, id)); !strings.Contains(got, want) {
+			t.Errorf("ProjectCaveat(%s) = %q, want it to mention %q", id, got, want)
+		}
+	}
+	for _, id := range []string{"claude-code", "codex", "github-copilot", "cline", "crush", "warp"} {
+		if got := ProjectCaveat(mustLookup(t, id)); got != "" {
+			t.Errorf("ProjectCaveat(%s) = %q, want none", id, got)
+		}
+	}
+	if got := ProjectCaveat(fakeAdapter{id: "x"}); got != "" {
+		t.Errorf("ProjectCaveat(foreign adapter) = %q, want empty", got)
 	}
 }

@@ -229,3 +229,44 @@ func TestAgentVersions(t *testing.T) {
 		t.Errorf("AgentVersions asked %v for a version, want only codex", asked)
 	}
 }
+
+// TestAgentFoldersInHomeMakeNoProject checks that the agents' project
+// markers, which are often also the names of their folders in the home
+// folder (~/.kiro, ~/.continue, ~/.factory, …), never make the home folder
+// or a plain folder below it a project.
+func TestAgentFoldersInHomeMakeNoProject(t *testing.T) {
+	m, home, _ := machine(t, nil)
+	markers := m.Table().ProjectMarkers()
+	if len(markers) < 30 {
+		t.Fatalf("ProjectMarkers() = %q, want the whole table's", markers)
+	}
+	for _, mk := range markers {
+		if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(mk)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := filepath.Join(home, "notes", "2026")
+	if err := os.MkdirAll(plain, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cwd := range []string{home, plain} {
+		m.Cwd = cwd
+		if got, err := m.ProjectRoot(""); err != nil || got != "" {
+			t.Errorf("ProjectRoot from %s = %q, %v; want none", cwd, got, err)
+		}
+		if sc, err := m.DecideScope(ScopeRequest{}); err != nil || sc.Kind != agents.ScopeGlobal {
+			t.Errorf("DecideScope from %s = %+v, %v; want global", cwd, sc, err)
+		}
+	}
+	// Each new agent's folder still marks a real project below home.
+	for _, mk := range []string{".kiro", ".continue", ".factory", ".crush", ".warp/skills"} {
+		proj := filepath.Join(home, "code", strings.NewReplacer("/", "-", ".", "").Replace(mk))
+		if err := os.MkdirAll(filepath.Join(proj, filepath.FromSlash(mk)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		m.Cwd = proj
+		if got, err := m.ProjectRoot(""); err != nil || got != proj {
+			t.Errorf("ProjectRoot in a project with %s = %q, %v; want %q", mk, got, err, proj)
+		}
+	}
+}
