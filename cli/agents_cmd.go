@@ -40,6 +40,12 @@ type agentInfo struct {
 	Enabled     bool               `json:"enabled"`
 	Detection   agents.Detection   `json:"detection"`
 	Roots       map[string][]kRoot `json:"roots"`
+	// Status says where the table row comes from: "verified <agent>
+	// <version>" or "documented: <source>" (see docs/agents.md).
+	Status string `json:"status,omitempty"`
+	// NoSkills says, per scope, why skills are not installed for the
+	// agent there, when they are not.
+	NoSkills map[string]string `json:"noSkills,omitempty"`
 	// Custom says the agent is defined in config.json, not built in.
 	Custom bool `json:"custom,omitempty"`
 	// Selected says an install acts on the agent (detected, or named
@@ -76,7 +82,7 @@ func (c *agentsCmd) Run(e *env) error {
 		a := r.Adapter
 		info := agentInfo{ID: a.ID(), DisplayName: a.DisplayName(), Aliases: a.Aliases(),
 			Enabled: cfg.AgentEnabled(a.ID()), Detection: r.Detection, Roots: map[string][]kRoot{},
-			Selected: selected[a.ID()]}
+			Selected: selected[a.ID()], Status: agents.Status(a)}
 		if _, err := builtin.Lookup(a.ID()); err != nil {
 			info.Custom = true
 		}
@@ -92,6 +98,12 @@ func (c *agentsCmd) Run(e *env) error {
 				}
 			}
 			info.Roots[string(scope)] = list
+			if _, ok := a.LocationFor(format.KindSkill, scope, aenv); !ok {
+				if info.NoSkills == nil {
+					info.NoSkills = map[string]string{}
+				}
+				info.NoSkills[string(scope)] = agents.SkipReason(a, format.KindSkill, scope, aenv)
+			}
 			if to := readersRoots(ov.Skills[scope], a.ID()); len(to) > 0 {
 				if info.SkillsTo == nil {
 					info.SkillsTo = map[string][]string{}
@@ -137,7 +149,13 @@ func (c *agentsCmd) Run(e *env) error {
 		for _, ev := range a.Detection.Evidence {
 			fmt.Fprintf(e.Out, "  evidence: %s %s\n", ev.Kind, ui.Field(ev.Detail))
 		}
+		if a.Status != "" {
+			fmt.Fprintf(e.Out, "  status: %s\n", ui.Field(a.Status))
+		}
 		for _, scope := range []string{"global", "project"} {
+			if why, ok := a.NoSkills[scope]; ok {
+				fmt.Fprintf(e.Out, "  %-7s %-8s none: %s\n", scope, "skill", ui.Field(why))
+			}
 			for _, r := range a.Roots[scope] {
 				mark := "reads "
 				if r.Writes {

@@ -55,6 +55,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			return err
 		}
 		p.noteBystanders(rep)
+		p.noteCaveats(rep, p.out)
 		return p.switchStates(rep, states, force, dryRun)
 	}
 	prepare := func() error {

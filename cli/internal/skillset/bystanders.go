@@ -1,6 +1,8 @@
 package skillset
 
 import (
+	"slices"
+
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/format"
@@ -53,6 +55,30 @@ func (s *Session) noteBystanders(rep *install.Report) {
 		r := &rep.Results[i]
 		if j, ok := at[key{r.Kind, r.Root}]; ok {
 			r.AlsoReadBy = plans[r.Kind].Targets[j].AlsoReadBy
+		}
+	}
+}
+
+// noteCaveats adds, in project scope, a note for each selected agent that
+// reads a root a package was put in but sees project skills only under a
+// condition (a trusted folder, the folder it starts in): installed,
+// reported, and invisible otherwise.
+func (s *Session) noteCaveats(rep *install.Report, o *Outcome) {
+	if rep == nil || s.Scope.Kind != agents.ScopeProject {
+		return
+	}
+	served := map[string]bool{}
+	for _, r := range rep.Results {
+		if inPlace(r.Outcome) {
+			for _, id := range r.Readers {
+				served[id] = true
+			}
+		}
+	}
+	for _, a := range s.Agents {
+		c := agents.ProjectCaveat(a)
+		if c != "" && served[a.ID()] && !slices.ContainsFunc(o.Notices, func(n Notice) bool { return n.Text == c }) {
+			o.notify(LevelNote, "%s", c)
 		}
 	}
 }
