@@ -770,6 +770,27 @@ func TestNoteBystandersJSON(t *testing.T) {
 	}
 }
 
+// TestPlanRootsOverrideWithoutOwnRoot checks that an agent whose row
+// reads only another agent's root, given a root of its own by an
+// override, gets the package there: LocationFor names the override, which
+// is no root the row may be written to, and the planner once left the
+// agent with nothing.
+func TestPlanRootsOverrideWithoutOwnRoot(t *testing.T) {
+	a := &tableAdapter{row: agentRow{id: "x-borrower", displayName: "Borrower", kinds: map[format.Kind]kindSpec{
+		format.KindSkill: {shape: ShapeDirectory, project: []rootSpec{readCompat(projectDir(".claude/skills"))}},
+	}}}
+	env := testEnv(nil)
+	env.Overrides = map[string]RootOverride{"x-borrower": {ProjectRoot: ".mine/skills"}}
+	plan := PlanRoots([]Adapter{a, mustLookup(t, "amp")}, format.KindSkill, ScopeProject, env)
+	want := []Target{
+		{Location: Location{Root: filepath.Join("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"amp"}},
+		{Location: Location{Root: filepath.Join("/work/p", ".mine", "skills"), Shape: ShapeDirectory}, Readers: []string{"x-borrower"}},
+	}
+	if !targetsEqual(plan.Targets, want) || len(plan.Duplicates) > 0 || plan.Inexact {
+		t.Errorf("PlanRoots(borrower with an override, amp) = %+v, want targets %+v", plan, want)
+	}
+}
+
 func TestPlanRootsForeignAdapter(t *testing.T) {
 	claude := mustLookup(t, "claude")
 	plan := PlanRoots([]Adapter{claude, fakeAdapter{id: "fake", root: "/fake/skills"}, fakeAdapter{id: "none"}}, format.KindSkill, ScopeGlobal, testEnv(nil))
