@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -29,6 +30,35 @@ func BenchmarkPlanRootsAll(b *testing.B) {
 	for b.Loop() {
 		PlanRoots(all, "skill", ScopeGlobal, env)
 	}
+}
+
+// BenchmarkPlanRootsLarge plans one skill for every agent of the
+// 25-agent synthetic table (--agent all once issue 16's rows land), in
+// both scopes, and for the whole table twice over (50 agents: the table
+// plus as many custom agents reading the same roots).
+func BenchmarkPlanRootsLarge(b *testing.B) {
+	all := syntheticTable(b)
+	env := testEnv(nil)
+	for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
+		b.Run(string(scope), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				PlanRoots(all, format.KindSkill, scope, env)
+			}
+		})
+	}
+	b.Run("doubled", func(b *testing.B) {
+		doubled := slices.Clone(all)
+		for _, a := range all {
+			row := a.(*tableAdapter).row
+			row.id += "-2"
+			doubled = append(doubled, &tableAdapter{row: row})
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			PlanRoots(doubled, format.KindSkill, ScopeProject, env)
+		}
+	})
 }
 
 // benchLayouts measures LayoutFor of pkg for Claude Code and Codex.

@@ -123,6 +123,12 @@ func planRoots(agents []Adapter, kind format.Kind, scope Scope, env Env, budget 
 		if t, ok := a.(*tableAdapter); ok {
 			writable = t.writable(kind, scope, env)
 			m.byNm = t.row.dedupesByName
+			// The root LocationFor names is always a choice: a configured
+			// override names it even for a row whose roots are all
+			// another agent's or deprecated.
+			if !slices.Contains(writable, loc.Root) {
+				writable = append(writable, loc.Root)
+			}
 		}
 		for _, r := range writable {
 			if _, ok := shapes[r]; !ok {

@@ -620,10 +620,10 @@ func minDuplicates(agents []Adapter, f *planFacts) (listed, seen, fewestSeen int
 
 // minDuplicatesBrute is minDuplicates by trying every subset of at most 20
 // candidates; ok is false beyond.
-func minDuplicatesBrute(agents []Adapter, f *planFacts) (best int, ok bool) {
+func minDuplicatesBrute(agents []Adapter, f *planFacts) (listed, seen, fewestSeen int, ok bool) {
 	cands, reads := dupCandidates(agents, f)
 	if len(cands) > 20 {
-		return 0, false
+		return 0, 0, 0, false
 	}
 	masks := make([]uint64, len(agents))
 	for i, rs := range reads {
@@ -631,27 +631,37 @@ func minDuplicatesBrute(agents []Adapter, f *planFacts) (best int, ok bool) {
 			masks[i] |= 1 << j
 		}
 	}
-	best = len(agents) + 1
+	none := len(agents) + 1
+	best := [2]int{none, none}
+	fewestSeen = none
 	for mask := uint64(1); mask < 1<<len(cands); mask++ {
-		d := 0
-		for _, m := range masks {
+		var d [2]int
+		for i, m := range masks {
 			n := bits.OnesCount64(mask & m)
 			if n == 0 {
-				d = len(agents) + 1
+				d = [2]int{none, none}
 				break
 			}
 			if n > 1 {
-				d++
+				d[1]++
+				if !agents[i].(*tableAdapter).row.dedupesByName {
+					d[0]++
+				}
 			}
 		}
-		best = min(best, d)
+		if slices.Compare(d[:], best[:]) < 0 {
+			best = d
+		}
+		fewestSeen = min(fewestSeen, d[1])
 	}
-	return best, true
+	return best[0], best[1], fewestSeen, true
 }
 
 // TestMinDuplicatesAgree checks the test's two searches for the fewest
 // duplicates against each other, on subsets of the synthetic table small
-// enough for the brute force, and that they find duplicates at all.
+// enough for the brute force, and that enough of them have duplicates
+// where the counts differ (a byName agent, or a trade of one listing
+// twice for two seeing twice).
 func TestMinDuplicatesAgree(t *testing.T) {
 	all := syntheticTable(t)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -669,16 +679,17 @@ func TestMinDuplicatesAgree(t *testing.T) {
 			}
 		}
 		for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
-			want, ok := minDuplicatesBrute(agents, facts[scope])
+			wantListed, wantSeen, wantFewest, ok := minDuplicatesBrute(agents, facts[scope])
 			if !ok || len(agents) == 0 {
 				continue
 			}
 			compared++
-			if want > 0 {
+			if wantListed != wantSeen || wantSeen != wantFewest {
 				some++
 			}
-			if _, _, got := minDuplicates(agents, facts[scope]); got != want {
-				t.Errorf("minDuplicates(%v, %s) = %d, brute force says %d", agents, scope, got, want)
+			listed, seen, fewest := minDuplicates(agents, facts[scope])
+			if listed != wantListed || seen != wantSeen || fewest != wantFewest {
+				t.Errorf("minDuplicates(%v, %s) = %d, %d, %d; brute force says %d, %d, %d", agents, scope, listed, seen, fewest, wantListed, wantSeen, wantFewest)
 			}
 		}
 	}
@@ -767,6 +778,27 @@ func TestNoteBystandersJSON(t *testing.T) {
 		`{"root":"/work/p/.windsurf/skills","shape":"directory","readers":["windsurf"]}]`
 	if string(data) != want {
 		t.Errorf("json.Marshal(targets) = %s, want %s", data, want)
+	}
+}
+
+// TestPlanRootsOverrideWithoutOwnRoot checks that an agent whose row
+// reads only another agent's root, given a root of its own by an
+// override, gets the package there: LocationFor names the override, which
+// is no root the row may be written to, and the planner once left the
+// agent with nothing.
+func TestPlanRootsOverrideWithoutOwnRoot(t *testing.T) {
+	a := &tableAdapter{row: agentRow{id: "x-borrower", displayName: "Borrower", kinds: map[format.Kind]kindSpec{
+		format.KindSkill: {shape: ShapeDirectory, project: []rootSpec{readCompat(projectDir(".claude/skills"))}},
+	}}}
+	env := testEnv(nil)
+	env.Overrides = map[string]RootOverride{"x-borrower": {ProjectRoot: ".mine/skills"}}
+	plan := PlanRoots([]Adapter{a, mustLookup(t, "amp")}, format.KindSkill, ScopeProject, env)
+	want := []Target{
+		{Location: Location{Root: filepath.Join("/work/p", ".agents", "skills"), Shape: ShapeDirectory}, Readers: []string{"amp"}},
+		{Location: Location{Root: filepath.Join("/work/p", ".mine", "skills"), Shape: ShapeDirectory}, Readers: []string{"x-borrower"}},
+	}
+	if !targetsEqual(plan.Targets, want) || len(plan.Duplicates) > 0 || plan.Inexact {
+		t.Errorf("PlanRoots(borrower with an override, amp) = %+v, want targets %+v", plan, want)
 	}
 }
 

@@ -4,10 +4,12 @@ import "slices"
 
 // searchBudget is the most search steps (nodes of the branch-and-bound
 // tree, over every group of agents of one plan) PlanRoots takes before it
-// stops and reports its best choice so far as Plan.Inexact. The whole
-// built-in table needs a few hundred; a group of agents sharing twenty
-// roots needs at most about two million only if no branch can be cut, and
-// real agents share far fewer.
+// stops and reports its best choice so far as Plan.Inexact. A 25-agent
+// table shaped like the real agents needs under a hundred steps on every
+// test machine, four copies of it (100 agents) a few thousand
+// (TestPlanRootsSearchBudget, TestPlanRootsManyAgents); a group of agents
+// sharing twenty roots would need two million only if no branch could be
+// cut.
 const searchBudget = 1 << 20
 
 // rootProblem is the choice PlanRoots makes, with the paths taken out: n
@@ -41,11 +43,13 @@ const searchBudget = 1 << 20
 // # Private roots are completed greedily
 //
 // Within a group, fix T, the shared candidates in S. Each agent's private
-// candidates touch nobody else's share, so the best S with S ∩ shared = T
-// picks, for each agent alone, the set Q of its private roots that
-// minimises its own share (plus |Q|), and the least such Q when several
-// tie (masks of different agents' private roots are disjoint, so the
-// least sum is the sum of the least parts). With k = |T ∩ reads(agent)|:
+// candidates touch nobody else's share, so the score of S is that of T's
+// shares plus, per agent, a part that depends on its own set Q of private
+// roots alone (its share, plus |Q|). Adding one vector to both sides
+// keeps a lexicographic comparison, so the best S with S ∩ shared = T
+// takes for each agent a Q with the least part; and, since different
+// agents' private roots are disjoint bits, the least mask among those
+// takes for each agent the least such Q. With k = |T ∩ reads(agent)|:
 //
 //   - k = 0: Q must hold one root, and one is enough: a second would make
 //     the agent see the package twice, which outranks everything a second
