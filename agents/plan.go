@@ -17,6 +17,9 @@ type Target struct {
 	// Root too, so they will see the package as well, in table order. It
 	// is empty until Plan.NoteBystanders fills it.
 	AlsoReadBy []string `json:"alsoReadBy,omitempty"`
+	// Kept says the root is written because it already holds the package
+	// for a selected agent, not because the plan chose it (Plan.KeepCopies).
+	Kept bool `json:"kept,omitempty"`
 }
 
 // Skip is a selected agent that gets nothing, and why: it has no location
@@ -37,6 +40,10 @@ type Duplicate struct {
 	// ByName says the agent de-duplicates skills by name, so it will still
 	// list the package once.
 	ByName bool `json:"byName,omitempty"`
+	// Kept are the roots among Roots that are written only because they
+	// already held the package (Plan.KeepCopies): rewritten, so that
+	// every copy the agent sees is the same.
+	Kept []string `json:"kept,omitempty"`
 }
 
 // Plan is where one package is written so that the selected agents see it.

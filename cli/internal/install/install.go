@@ -131,6 +131,9 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 			}
 			rep.Results = append(rep.Results, p.skips...)
 			rep.Duplicates = append(rep.Duplicates, p.dups...)
+			if p.inexact {
+				rep.Inexact = append(rep.Inexact, p.name)
+			}
 			for _, pt := range p.targets {
 				if pt.layoutErr != nil {
 					return rep, pt.layoutErr
@@ -194,6 +197,7 @@ type itemPlan struct {
 	name    string
 	skips   []Result
 	dups    []Duplicate
+	inexact bool
 	targets []targetPlan
 	err     error
 }
@@ -276,6 +280,10 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 		p.skips = append(p.skips, r)
 	}
 	plan := agents.PlanRoots(compatible, pkg.Kind, opts.Scope, opts.Env)
+	p.inexact = plan.Inexact
+	plan.KeepCopies(compatible, pkg.Kind, opts.Scope, opts.Env, func(root string) bool {
+		return ownCopy(opts, root, name)
+	})
 	for _, s := range plan.Skips {
 		r := base
 		r.Outcome, r.Agent, r.Reason = OutcomeSkipped, s.Agent, s.Reason
@@ -308,6 +316,23 @@ func planItem(ctx context.Context, items []Item, i int, opts *Options, dg *forma
 		}
 	}
 	return p
+}
+
+// ownCopy reports whether root holds name, installed by agent-skills for
+// selected agents only: a copy an earlier install left for some of them,
+// which the install rewrites with the others (agents.Plan.KeepCopies). A
+// copy that any other agent was given is that agent's, and left as it is.
+func ownCopy(opts *Options, root, name string) bool {
+	rec, _, err := readReceiptIn(opts.meta(), root, name)
+	if err != nil || rec == nil || len(rec.Agents) == 0 {
+		return false
+	}
+	for _, id := range rec.Agents {
+		if !slices.ContainsFunc(opts.Agents, func(a agents.Adapter) bool { return a.ID() == id }) {
+			return false
+		}
+	}
+	return true
 }
 
 // planTarget fills pt, the plan of one item for the root of tgt whose

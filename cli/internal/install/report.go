@@ -93,6 +93,10 @@ type Report struct {
 	Results []Result `json:"results"`
 	// Duplicates lists the agents that see a package twice.
 	Duplicates []Duplicate `json:"duplicates,omitempty"`
+	// Inexact names the packages whose folders were chosen by a search
+	// that stopped before it proved its choice the best (agents.Plan's
+	// Inexact: far more agents sharing folders than any real table).
+	Inexact []string `json:"inexact,omitempty"`
 }
 
 // State is the health of one installed package.

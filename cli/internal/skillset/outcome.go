@@ -32,6 +32,9 @@ type Outcome struct {
 	// Duplicates are the agents that see a package through more than one
 	// folder because no choice of folders avoids it.
 	Duplicates []install.Duplicate `json:"duplicates,omitempty"`
+	// Inexact names the packages whose folders were chosen without a
+	// finished search (see install.Report).
+	Inexact []string `json:"inexact,omitempty"`
 	// Changes are, for skills a source update moves, the files it adds,
 	// removes and modifies.
 	Changes []Change `json:"changes,omitempty"`
@@ -197,6 +200,7 @@ func (o *Outcome) addReport(rep *install.Report) {
 		o.Results = append(o.Results, rep.Results...)
 	}
 	o.Duplicates = append(o.Duplicates, rep.Duplicates...)
+	o.Inexact = append(o.Inexact, rep.Inexact...)
 }
 
 // setPlan takes the selections and warnings of a resolution.

@@ -29,12 +29,30 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 	p.outcomeOut(w, o)
 	_ = w.Flush()
 	for _, d := range o.Duplicates {
-		p.Warn("%s sees %s through %d roots (%s): no choice of folders avoids it for this set of agents",
-			Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "))
+		p.duplicate(d)
+	}
+	if n := len(o.Inexact); n > 0 {
+		p.Warn("the folders of %s were chosen by a search that stopped early (too many agents share folders): every agent gets %s, perhaps in more folders than needed",
+			Plural(n, Field(o.Inexact[0]), fmt.Sprintf("%d packages", n)), Plural(n, "it", "them"))
 	}
 	if !o.DryRun {
 		p.bystanders(o.Results)
 	}
+}
+
+// duplicate says that an agent sees a package through several roots: a
+// warning when it lists each copy, a note when it keeps one per name.
+func (p *Printer) duplicate(d install.Duplicate) {
+	why := "no choice of folders avoids it for this set of agents"
+	if len(d.Kept) > 0 {
+		why = fmt.Sprintf("%s already held it from an earlier install and %s rewritten with the others, so every copy is the same",
+			Fields(d.Kept, ", "), Plural(len(d.Kept), "was", "were"))
+	}
+	if d.ByName {
+		p.Note("%s sees %s through %d roots (%s) and lists it once: %s", Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "), why)
+		return
+	}
+	p.Warn("%s sees %s through %d roots (%s): %s", Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "), why)
 }
 
 // bystanders notes, once per root written to, the agents that were not

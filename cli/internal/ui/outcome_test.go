@@ -293,3 +293,38 @@ func TestOutcomeWritesStdoutInBlocks(t *testing.T) {
 		t.Errorf("Outcome() wrote first %q and last %q, want the notices first and the duplicate last", first, last)
 	}
 }
+
+// TestOutcomeSharedRoots covers what Outcome says about agents and
+// folders: a duplicate an agent lists once is a note, one kept from an
+// earlier install says why, bystanders are named once per folder written
+// (never for an unchanged result), and a plan whose search stopped early
+// is a warning.
+func TestOutcomeSharedRoots(t *testing.T) {
+	o := &skillset.Outcome{
+		Scope: "project", Project: "/w/p", Agents: []string{"claude-code"},
+		Results: []install.Result{
+			{Name: "a", Version: "1.0.0", Outcome: install.OutcomeInstalled, Root: "/w/p/.claude/skills", Dest: "/w/p/.claude/skills/a", Readers: []string{"claude-code"}, AlsoReadBy: []string{"cursor", "opencode"}},
+			{Name: "b", Version: "1.0.0", Outcome: install.OutcomeInstalled, Root: "/w/p/.claude/skills", Dest: "/w/p/.claude/skills/b", Readers: []string{"claude-code"}, AlsoReadBy: []string{"cursor", "opencode"}},
+			{Name: "c", Version: "1.0.0", Outcome: install.OutcomeUnchanged, Root: "/w/p/.x/skills", Dest: "/w/p/.x/skills/c", Readers: []string{"claude-code"}, AlsoReadBy: []string{"warp"}},
+		},
+		Duplicates: []install.Duplicate{
+			{Name: "a", Duplicate: agents.Duplicate{Agent: "github-copilot", Roots: []string{"/r1", "/r2"}, ByName: true, Kept: []string{"/r2"}}},
+			{Name: "a", Duplicate: agents.Duplicate{Agent: "warp", Roots: []string{"/r1", "/r2"}}},
+		},
+		Inexact: []string{"a"},
+	}
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{Cwd: "/w/p"})
+	p.Outcome(o)
+	p.Flush()
+	want := strings.Join([]string{
+		"note: github-copilot sees a through 2 roots (/r1, /r2) and lists it once: /r2 already held it from an earlier install and was rewritten with the others, so every copy is the same",
+		"warning: warp sees a through 2 roots (/r1, /r2): no choice of folders avoids it for this set of agents",
+		"warning: the folders of a were chosen by a search that stopped early (too many agents share folders): every agent gets it, perhaps in more folders than needed",
+		"note: .claude/skills is also read by cursor, opencode (not selected): they will list the 2 packages written there too",
+		"",
+	}, "\n")
+	if got := errs.String(); got != want {
+		t.Errorf("Outcome() wrote on stderr\n%s\nwant\n%s", got, want)
+	}
+}
