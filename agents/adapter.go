@@ -262,7 +262,9 @@ func (a *tableAdapter) writable(kind format.Kind, scope Scope, env Env) []string
 
 // skipReason explains why the agent has no location for kind in scope.
 func (a *tableAdapter) skipReason(kind format.Kind, scope Scope, env Env) string {
-	if _, ok := a.row.kinds[kind]; !ok {
+	// A kind read only from another agent's folders (Copilot's commands)
+	// has no location of its own either: its reason says so.
+	if _, ok := a.row.kinds[kind]; !ok || preferredIndex(a.specs(kind, scope)) < 0 {
 		if r := a.row.skipReasons[kind]; r != "" {
 			return r
 		}

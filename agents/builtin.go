@@ -219,8 +219,21 @@ func builtinRows() []agentRow {
 						{place: claudeProject, walkUp: true, compat: true},
 					},
 				},
+				// Verified: Copilot also lists Claude Code's project commands,
+				// .claude/commands/<name>.md in every folder up to the git
+				// root, as skills (not ~/.claude/commands). It has no command
+				// folder of its own, so it gets a command only through Claude
+				// Code's.
+				format.KindCommand: {
+					shape: ShapeFile, ext: ".md",
+					project: []rootSpec{{place: projectDir(".claude/commands"), walkUp: true, compat: true}},
+				},
 			},
-			skipReasons:   genericSkips("GitHub Copilot"),
+			skipReasons: map[format.Kind]string{
+				format.KindCommand: "GitHub Copilot has no commands folder of its own; it lists the commands " +
+					"in Claude Code's project .claude/commands, so it sees one installed for claude-code",
+				format.KindWorkflow: workflowReason,
+			},
 			check:         checkCopilot,
 			dedupesByName: true,
 		},

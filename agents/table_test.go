@@ -51,6 +51,22 @@ func TestTableConsistent(t *testing.T) {
 				if scope == ScopeProject {
 					specs = spec.project
 				}
+				if !slices.ContainsFunc(specs, func(s rootSpec) bool { return !s.compat }) {
+					// Read only from other agents' folders (Copilot's
+					// commands): no location of its own, and a reason.
+					if _, ok := a.LocationFor(kind, scope, env); ok || row.skipReasons[kind] == "" {
+						t.Errorf("%s %s %s reads only other agents' roots: want no location and a reason, got location %v, reason %q",
+							row.id, kind, scope, ok, row.skipReasons[kind])
+					}
+					for _, r := range a.ReadRoots(kind, scope, env) {
+						want := Location{Root: r, Shape: spec.shape, Extension: spec.ext}
+						if prev, seen := rootShape[r]; seen && prev != want {
+							t.Errorf("root %s is read as %+v and as %+v", r, prev, want)
+						}
+						rootShape[r] = want
+					}
+					continue
+				}
 				if preferredIndex(specs) != 0 {
 					t.Errorf("%s %s %s: the first root must be the preferred one", row.id, kind, scope)
 				}

@@ -257,3 +257,33 @@ func checkAgainstObserved(t *testing.T, name string, plan Plan, ids []string, sc
 		}
 	}
 }
+
+// TestVerifiedCommandRoots: Claude Code reads its commands from
+// ~/.claude/commands and .claude/commands walking up; Copilot lists the
+// project ones too, walking up, but not the global ones; Codex, Gemini CLI
+// and OpenCode listed no command.
+func TestVerifiedCommandRoots(t *testing.T) {
+	up := []string{"/work/p/a/b/.claude/commands", "/work/p/a/.claude/commands", "/work/p/.claude/commands"}
+	want := map[string]map[Scope][]string{
+		"claude-code":    {ScopeGlobal: {"/home/u/.claude/commands"}, ScopeProject: up},
+		"github-copilot": {ScopeProject: up},
+	}
+	for _, id := range verifiedFive {
+		a, _ := Default().Lookup(id)
+		for _, scope := range []Scope{ScopeGlobal, ScopeProject} {
+			env := testEnv(nil)
+			env.WorkDir = "/work/p/a/b"
+			got := a.ReadRoots(format.KindCommand, scope, env)
+			if w := want[id][scope]; !slices.Equal(sortedCopy(got), sortedCopy(w)) {
+				t.Errorf("%s.ReadRoots(command, %s) = %q, want %q", id, scope, got, w)
+			}
+		}
+	}
+	// Copilot gets a command only through Claude Code's folder: alone it
+	// is skipped, with the reason.
+	cp, _ := Default().Lookup("github-copilot")
+	plan := PlanRoots([]Adapter{cp}, format.KindCommand, ScopeProject, testEnv(nil))
+	if len(plan.Targets) != 0 || len(plan.Skips) != 1 || !strings.Contains(plan.Skips[0].Reason, ".claude/commands") {
+		t.Errorf("PlanRoots(github-copilot; command, project) = %+v, want one skip naming .claude/commands", plan)
+	}
+}
