@@ -10,7 +10,8 @@
 # lists everything, and each skill is checked against exactly its subset:
 #   - every selected agent lists it exactly once, with its description;
 #   - an agent not selected that lists it anyway (a shared root) lists it once
-#     and was named in the install report (install --json, results[].alsoReadBy);
+#     and was named in the install report (install --json, results[].alsoReadBy),
+#     and none of the five that the report names there fails to list it;
 #   - the same for a Claude command installed for Claude Code (Copilot lists
 #     Claude Code's project commands too).
 # Then it disables a skill (and, in the project, the command), checks that no
@@ -168,7 +169,7 @@ for scope in global project; do
   echo
   echo "=== $scope scope: each skill against its subset ==="
   echo "    1 = listed once by a selected agent; 1* = listed once by an agent not selected, named in alsoReadBy;"
-  echo "    - = not listed, not selected; anything with ! is a failure"
+  echo "    - = not listed, not selected, not named; anything with ! is a failure"
   printf '%-26s %-8s %-8s %-8s %-8s %-8s  %s\n' skill claude codex copilot gemini opencode selected
   while IFS=$'\t' read -r name sel kind desc; do
     row=()
@@ -188,7 +189,12 @@ for scope in global project; do
         fi
         row+=(1)
       else
-        if [ "$n" = 0 ]; then row+=(-); continue; fi
+        if [ "$n" = 0 ]; then
+          if grep -qx "$name	$id" "$dir/also.tsv"; then   # the table says it reads the root; the agent does not
+            row+=("0!n"); echo "FAIL: the install report named $id in alsoReadBy of $name ($scope), but $a does not list it" >>"$dir/fails"
+          else row+=(-); fi
+          continue
+        fi
         if [ "$n" != 1 ]; then
           row+=("$n!"); echo "FAIL: $a, not selected, lists $name ($scope) $n times" >>"$dir/fails"; continue
         fi
