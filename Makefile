@@ -55,9 +55,9 @@ bench-registry:
 bench-peers:
 	./scripts/bench-peers/bench-peers.sh
 
-## e2e-agents: install sample skills and ask the real Claude Code and Codex what they see (needs npm; not in CI)
+## e2e-agents: install a skill for every subset of Claude Code, Codex, Copilot CLI, Gemini CLI and OpenCode and ask the real agents what they see; AGENTS_LATEST=1 for the newest npm versions (needs npm; not in CI)
 e2e-agents:
-	./scripts/e2e-agents.sh
+	AGENTS_LATEST=$(AGENTS_LATEST) ./scripts/e2e-agents.sh
 
 ## e2e-mcp: drive `agent-skills mcp serve` with the MCP Inspector's CLI from npm (needs npm; not in CI)
 e2e-mcp:

@@ -315,19 +315,32 @@ func (a *tableAdapter) writable(kind format.Kind, scope Scope, env Env) []string
 
 // skipReason explains why the agent has no location for kind in scope.
 func (a *tableAdapter) skipReason(kind format.Kind, scope Scope, env Env) string {
-	if _, ok := a.row.kinds[kind]; !ok {
-		if r := a.row.skipReasons[kind]; r != "" {
-			return r
-		}
-		return fmt.Sprintf("%s has no location for %s packages", a.row.displayName, kind)
+	spec, ok := a.row.kinds[kind]
+	if !ok {
+		return a.kindReason(kind)
+	}
+	specs := a.specs(kind, scope, env)
+	// A scope nobody could source (Junie's global folder) says so.
+	if r := spec.skips[scope]; r != "" && len(specs) == 0 {
+		return r
+	}
+	// A kind read only from another agent's folders (Copilot's commands)
+	// has no location of its own either: its reason says so.
+	if len(specs) > 0 && preferredIndex(specs) < 0 {
+		return a.kindReason(kind)
 	}
 	if scope == ScopeProject && env.ProjectRoot == "" {
 		return "no project root was given for a project install"
 	}
-	if r := a.row.kinds[kind].skips[scope]; r != "" && len(a.specs(kind, scope, env)) == 0 {
+	return fmt.Sprintf("%s has no %s location for %s packages (is the home directory known?)", a.row.displayName, scope, kind)
+}
+
+// kindReason is the row's reason for having no location for kind.
+func (a *tableAdapter) kindReason(kind format.Kind) string {
+	if r := a.row.skipReasons[kind]; r != "" {
 		return r
 	}
-	return fmt.Sprintf("%s has no %s location for %s packages (is the home directory known?)", a.row.displayName, scope, kind)
+	return fmt.Sprintf("%s has no location for %s packages", a.row.displayName, kind)
 }
 
 // Roots returns every folder adapter a reads packages of kind from in

@@ -152,9 +152,11 @@ func TestReadRoots(t *testing.T) {
 			want: []string{j("/c", "skills")},
 		},
 		{
+			// The real Copilot CLI reads no Claude folder at global scope,
+			// wherever CLAUDE_CONFIG_DIR points.
 			agent: "github-copilot", kind: format.KindSkill, scope: ScopeGlobal,
 			env:  testEnv(map[string]string{"CLAUDE_CONFIG_DIR": "/c"}),
-			want: []string{j("/home/u", ".copilot", "skills"), j("/home/u", ".claude", "skills"), j("/home/u", ".agents", "skills")},
+			want: []string{j("/home/u", ".copilot", "skills"), j("/home/u", ".agents", "skills")},
 		},
 		{
 			agent: "goose", kind: format.KindSkill, scope: ScopeGlobal, env: testEnv(nil),

@@ -7,10 +7,15 @@ import "github.com/agent-skills/agent-skills/format"
 // understands front-matter keys of its own, a key list or a projection hook.
 //
 // Sources: "verified" rows were checked by running the real binary with
-// ../shared/tools/agent-oracle (Codex 0.169.0, Claude Code 2.1.197); the
-// other rows follow the agents' own documentation as collected in
-// ../shared/AGENT-PATHS.md. Paths move often, so every skills root can be
-// overridden from configuration (Env.Overrides).
+// ../shared/tools/agent-oracle: Claude Code 2.1.328, Codex 0.169.0, GitHub
+// Copilot CLI 1.0.102, Gemini CLI 0.61.0 and OpenCode 1.18.33, each root
+// probed alone, from the project root and from a folder two levels below it,
+// with and without the agent's own environment variables, then every subset
+// of the five installed through agent-skills (make e2e-agents; the versions
+// are pinned in scripts/agent-versions, docs/agents-e2e.md says how to
+// re-prove them). The other rows follow the agents' own documentation as
+// collected in ../shared/AGENT-PATHS.md. Paths move often, so every skills
+// root can be overridden from configuration (Env.Overrides).
 
 // agentRow is one agent's entry in the table.
 type agentRow struct {
@@ -158,7 +163,13 @@ func builtinRows() []agentRow {
 	}
 	return []agentRow{
 		{
+			// Verified Claude Code 2.1.328: $CLAUDE_CONFIG_DIR/skills (default
+			// ~/.claude/skills) and .claude/skills in every folder from the
+			// start folder up to the project root, never above it; commands
+			// the same way. It reads no .agents root, finds no nested
+			// skills/group/x, and lists a skill in two roots once.
 			id: "claude-code", displayName: "Claude Code", aliases: []string{"claude"},
+			status: "verified Claude Code 2.1.328 (agent-oracle, 2026-12-02; docs/agents-e2e.md)",
 			// Claude Code needs nothing the neutral format cannot say: its own
 			// keys live in SKILL.md front matter, so it allows no overrides.
 			overrideKeys: nil,
@@ -187,7 +198,13 @@ func builtinRows() []agentRow {
 			dedupesByName: true,
 		},
 		{
+			// Verified Codex 0.169.0: ~/.agents/skills and $CODEX_HOME/skills
+			// (default ~/.codex/skills), and .agents/skills and .codex/skills
+			// in every folder from the start folder up to the git root. It
+			// lists a skill once per real folder that holds it (no
+			// dedupesByName) and drops one without a description.
 			id: "codex", displayName: "Codex",
+			status:       "verified Codex 0.169.0 (agent-oracle, 2026-12-02; docs/agents-e2e.md)",
 			overrideKeys: []string{"interface"},
 			executables:  []string{"codex"},
 			configDirs:   []place{codexHome("")},
@@ -218,39 +235,82 @@ func builtinRows() []agentRow {
 			check:   checkCodex,
 		},
 		{
+			// Verified GitHub Copilot CLI 1.0.102: $COPILOT_HOME/skills (default
+			// ~/.copilot/skills) and ~/.agents/skills — but not
+			// ~/.claude/skills, and not ~/.agents/skills either once
+			// COPILOT_HOME is set (so that place falls back onto
+			// $COPILOT_HOME/skills, a root it reads anyway); in a project
+			// .github/skills, .agents/skills and .claude/skills in every folder
+			// from the start folder up to the git root, without folder trust.
+			// It lists a skill in two roots once (.github > .agents > .claude,
+			// ~/.copilot > ~/.agents, project beats user).
 			id: "github-copilot", displayName: "GitHub Copilot", aliases: []string{"copilot"},
+			status:      "verified GitHub Copilot CLI 1.0.102 (agent-oracle, 2026-12-02; docs/agents-e2e.md)",
 			executables: []string{"copilot"},
-			configDirs:  []place{homeDir(".copilot", "")},
+			configDirs:  []place{{base: fromHome, envVar: "COPILOT_HOME", rel: ".copilot"}},
 			markers:     []string{".github/skills", ".github/copilot-instructions.md"},
 			npmPackage:  "@github/copilot",
 			kinds: map[format.Kind]kindSpec{
 				format.KindSkill: {
 					shape: ShapeDirectory,
 					global: []rootSpec{
-						read(homeDir(".copilot", "skills")), readCompat(claudeLiteral), read(sharedGlobal),
+						read(place{base: fromHome, envVar: "COPILOT_HOME", rel: ".copilot", sub: "skills"}),
+						read(place{base: fromHome, envVar: "COPILOT_HOME", rel: ".agents", sub: "skills"}),
 					},
 					project: []rootSpec{
-						read(projectDir(".github/skills")), readCompat(claudeProject), read(sharedProject),
+						{place: projectDir(".github/skills"), walkUp: true},
+						{place: sharedProject, walkUp: true},
+						{place: claudeProject, walkUp: true, compat: true},
 					},
 				},
+				// Verified: Copilot also lists Claude Code's project commands,
+				// .claude/commands/<name>.md in every folder up to the git
+				// root, as skills (not ~/.claude/commands). It has no command
+				// folder of its own, so it gets a command only through Claude
+				// Code's.
+				format.KindCommand: {
+					shape: ShapeFile, ext: ".md",
+					project: []rootSpec{{place: projectDir(".claude/commands"), walkUp: true, compat: true}},
+					skips: map[Scope]string{ScopeGlobal: "GitHub Copilot reads no global commands folder: " +
+						"it lists only Claude Code's project .claude/commands"},
+				},
 			},
-			skipReasons: genericSkips("GitHub Copilot"),
-			check:       checkCopilot,
+			skipReasons: map[format.Kind]string{
+				format.KindCommand: "GitHub Copilot has no commands folder of its own; it lists the commands " +
+					"in Claude Code's project .claude/commands, so it sees one installed for claude-code",
+				format.KindWorkflow: workflowReason,
+			},
+			check:         checkCopilot,
+			dedupesByName: true,
 		},
 		{
+			// Verified Gemini CLI 0.61.0: ~/.gemini/skills and ~/.agents/skills,
+			// both below $GEMINI_CLI_HOME instead of the home folder when it is
+			// set (so the sub-paths are kept whole after the variable), and
+			// .gemini/skills and .agents/skills only in the folder it is
+			// started in: never walked up, so a project install is seen when
+			// Gemini starts at the project root, and only in a trusted folder.
+			// It lists a skill in two roots once (.agents beats .gemini,
+			// project beats user); .gemini stays the preferred root so that a
+			// Gemini-only install is not seen by every .agents reader.
 			id: "gemini-cli", displayName: "Gemini CLI", aliases: []string{"gemini"},
+			status:      "verified Gemini CLI 0.61.0 (agent-oracle, 2026-12-02; docs/agents-e2e.md)",
 			executables: []string{"gemini"},
-			configDirs:  []place{homeDir(".gemini", "")},
+			configDirs:  []place{{base: fromHome, envVar: "GEMINI_CLI_HOME", sub: ".gemini"}},
 			markers:     []string{".gemini", "GEMINI.md"},
 			npmPackage:  "@google/gemini-cli",
 			kinds: map[format.Kind]kindSpec{
 				format.KindSkill: {
-					shape:   ShapeDirectory,
-					global:  []rootSpec{read(homeDir(".gemini", "skills")), read(sharedGlobal)},
+					shape: ShapeDirectory,
+					global: []rootSpec{
+						read(place{base: fromHome, envVar: "GEMINI_CLI_HOME", sub: ".gemini/skills"}),
+						read(place{base: fromHome, envVar: "GEMINI_CLI_HOME", sub: ".agents/skills"}),
+					},
 					project: []rootSpec{read(projectDir(".gemini/skills")), read(sharedProject)},
 				},
 			},
-			skipReasons: genericSkips("Gemini CLI"),
+			skipReasons:   genericSkips("Gemini CLI"),
+			dedupesByName: true,
 			projectCaveat: "Gemini CLI reads project skills only in the folder it is started in, " +
 				"and only when that folder is trusted.",
 		},
@@ -276,19 +336,38 @@ func builtinRows() []agentRow {
 			status:      "documented: ../shared/AGENT-PATHS.md",
 		},
 		{
+			// Verified OpenCode 1.18.33: skills/ and the older skill/ in each of
+			// its config folders — $XDG_CONFIG_HOME/opencode (default
+			// ~/.config/opencode), ~/.opencode and $OPENCODE_CONFIG_DIR — plus
+			// the literal ~/.claude/skills and ~/.agents/skills; in a project
+			// .opencode/skills, .opencode/skill, .claude/skills and
+			// .agents/skills in every folder from the start folder up to the
+			// git worktree. It lists a skill once, but which of two differing
+			// copies it uses changes from run to run. The skill/ spellings are
+			// read, never written. $OPENCODE_CONFIG_DIR's place falls back to
+			// ~/.opencode when the variable is unset, a folder OpenCode reads
+			// anyway, so it adds no root then.
 			id: "opencode", displayName: "OpenCode",
+			status:      "verified OpenCode 1.18.33 (agent-oracle, 2026-12-02; docs/agents-e2e.md)",
 			executables: []string{"opencode"},
-			configDirs:  []place{xdgConfig("opencode")},
+			configDirs:  []place{xdgConfig("opencode"), homeDir(".opencode", "")},
 			markers:     []string{".opencode", "opencode.json"},
 			npmPackage:  "opencode-ai",
 			kinds: map[format.Kind]kindSpec{
 				format.KindSkill: {
 					shape: ShapeDirectory,
 					global: []rootSpec{
-						read(xdgConfig("opencode/skills")), readCompat(claudeLiteral), read(sharedGlobal),
+						read(xdgConfig("opencode/skills")),
+						{place: xdgConfig("opencode/skill"), deprecated: true},
+						read(homeDir(".opencode", "skills")),
+						{place: homeDir(".opencode", "skill"), deprecated: true},
+						read(place{base: fromHome, envVar: "OPENCODE_CONFIG_DIR", rel: ".opencode", sub: "skills"}),
+						{place: place{base: fromHome, envVar: "OPENCODE_CONFIG_DIR", rel: ".opencode", sub: "skill"}, deprecated: true},
+						readCompat(claudeLiteral), read(sharedGlobal),
 					},
 					project: []rootSpec{
 						{place: projectDir(".opencode/skills"), walkUp: true},
+						{place: projectDir(".opencode/skill"), walkUp: true, deprecated: true},
 						{place: claudeProject, walkUp: true, compat: true},
 						{place: sharedProject, walkUp: true},
 					},
@@ -636,9 +715,9 @@ func builtinRows() []agentRow {
 			// is installed. Docs https://docs.warp.dev/agent-platform/capabilities/skills:
 			// the agent "receives a list of all in-scope skills", so a skill in
 			// two of these folders is listed twice. The other agents' folders are
-			// compat; .copilot/skills, ~/.github/skills and ~/.opencode/skills
-			// belong to no row (Copilot and OpenCode use other folders) and are
-			// compat too, so nothing is ever written there for Warp. `oz agent
+			// compat; .copilot/skills and ~/.github/skills belong to no row
+			// (Copilot uses other folders) and are compat too, so nothing is
+			// ever written there for Warp. `oz agent
 			// run` is Warp's CLI (https://docs.warp.dev/agent-platform/cloud-agents/skills-as-agents).
 			id: "warp", displayName: "Warp",
 			executables: []string{"oz"},

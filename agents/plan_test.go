@@ -739,8 +739,10 @@ func TestNoteBystanders(t *testing.T) {
 			want: map[string][]string{j("/work/p", ".claude", "skills"): {"codex", "github-copilot", "gemini-cli", "cursor", "opencode", "windsurf", "goose", "amp"}},
 		},
 		{
+			// Codex, skipped (it reads no commands), is selected, so never
+			// named; Copilot lists the commands in .claude/commands.
 			name: "a skipped agent is selected", agents: []string{"claude-code", "codex"}, kind: format.KindCommand, scope: ScopeProject, env: testEnv(nil),
-			want: map[string][]string{j("/work/p", ".claude", "commands"): nil},
+			want: map[string][]string{j("/work/p", ".claude", "commands"): {"github-copilot"}},
 		},
 	}
 	for _, tc := range cases {

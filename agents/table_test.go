@@ -72,6 +72,22 @@ func TestTableConsistent(t *testing.T) {
 					}
 					continue
 				}
+				if !slices.ContainsFunc(specs, func(s rootSpec) bool { return !s.compat }) {
+					// Read only from other agents' folders (Copilot's
+					// commands): no location of its own, and a reason.
+					if _, ok := a.LocationFor(kind, scope, env); ok || row.skipReasons[kind] == "" {
+						t.Errorf("%s %s %s reads only other agents' roots: want no location and a reason, got location %v, reason %q",
+							row.id, kind, scope, ok, row.skipReasons[kind])
+					}
+					for _, r := range a.ReadRoots(kind, scope, env) {
+						want := Location{Root: r, Shape: spec.shape, Extension: spec.ext}
+						if prev, seen := rootShape[r]; seen && prev != want {
+							t.Errorf("root %s is read as %+v and as %+v", r, prev, want)
+						}
+						rootShape[r] = want
+					}
+					continue
+				}
 				if preferredIndex(specs) != 0 {
 					t.Errorf("%s %s %s: the first root must be the preferred one", row.id, kind, scope)
 				}
@@ -282,10 +298,12 @@ func TestNamesUnique(t *testing.T) {
 	}
 }
 
-// statusFromVerify are the rows whose status h30-verify writes (they were
-// proven against the real binaries); the lead empties this list when the
-// two branches meet.
-var statusFromVerify = []string{"claude-code", "codex", "github-copilot", "gemini-cli", "opencode"}
+// verified are the rows proven against the real binaries by
+// scripts/e2e-agents.sh, with the versions of scripts/agent-versions.
+var verified = []string{"claude-code", "codex", "github-copilot", "gemini-cli", "opencode"}
+
+// verifiedStatus is the form of their status.
+var verifiedStatus = regexp.MustCompile(`^verified [A-Z][\w ]+ \d+\.\d+\.\d+ \(agent-oracle, \d{4}-\d\d-\d\d`)
 
 // citation matches a source a status can cite: a web page, a repository
 // at a full commit, a published package at a version, or the verified
@@ -297,8 +315,8 @@ var citation = regexp.MustCompile(`https://[^ ]+|[\w.-]+/[\w.-]+@[0-9a-f]{40}|@?
 func TestRowsCiteTheirSource(t *testing.T) {
 	for _, a := range Default().All() {
 		st := Status(a)
-		if st == "" && slices.Contains(statusFromVerify, a.ID()) {
-			continue
+		if slices.Contains(verified, a.ID()) != verifiedStatus.MatchString(st) {
+			t.Errorf("Status(%s) = %q: only the rows proven by scripts/e2e-agents.sh (%v) say \"verified <agent> <version> (agent-oracle, <date>…\"", a.ID(), st, verified)
 		}
 		switch {
 		case strings.HasPrefix(st, "verified "):
@@ -316,7 +334,7 @@ func TestRowsCiteTheirSource(t *testing.T) {
 // folders; no row writes them, so nothing is ever installed there for
 // Warp.
 var unownedCompat = []string{
-	"/work/p/.copilot/skills", "/home/u/.github/skills", "/home/u/.opencode/skills",
+	"/work/p/.copilot/skills", "/home/u/.github/skills",
 }
 
 // TestCompatRootsBelongToAnotherRow checks that every root a row reads
