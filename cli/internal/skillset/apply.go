@@ -54,7 +54,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			refusedOnly(rep) // the transaction changed nothing
 			return err
 		}
-		p.noteBystanders(rep)
+		p.out.addInstalledHere(p.noteBystanders(rep))
 		p.noteCaveats(rep, p.out)
 		return p.switchStates(rep, states, force, dryRun)
 	}

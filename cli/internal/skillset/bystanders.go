@@ -14,9 +14,12 @@ import (
 // Cursor read the .claude/skills an install for Claude Code writes).
 // Each root is looked up once, and the results of one root share its
 // list.
-func (s *Session) noteBystanders(rep *install.Report) {
+//
+// It returns the agents among them that are detected here (see
+// installedHere), whom the report names.
+func (s *op) noteBystanders(rep *install.Report) []string {
 	if rep == nil {
-		return
+		return nil
 	}
 	type key struct {
 		kind format.Kind
@@ -45,7 +48,7 @@ func (s *Session) noteBystanders(rep *install.Report) {
 		}
 	}
 	if len(at) == 0 {
-		return
+		return nil
 	}
 	table := s.ws.Table().All()
 	for kind, p := range plans {
@@ -57,13 +60,36 @@ func (s *Session) noteBystanders(rep *install.Report) {
 			r.AlsoReadBy = plans[r.Kind].Targets[j].AlsoReadBy
 		}
 	}
+	var seen []string
+	for _, p := range plans {
+		for _, t := range p.Targets {
+			seen = append(seen, t.AlsoReadBy...)
+		}
+	}
+	return s.installedHere(table, seen)
+}
+
+// installedHere returns, of the agents ids names, those detected on this
+// machine or in the project (on any evidence), in table order: the ones a
+// user would be surprised by. Versions are not read, so nothing is run.
+func (s *op) installedHere(table []agents.Adapter, ids []string) []string {
+	env := s.Env
+	env.Version, env.ReadFile = nil, nil
+	var out []string
+	for _, a := range table {
+		if slices.Contains(ids, a.ID()) && !slices.Contains(out, a.ID()) &&
+			a.Detect(s.ctx, env).Confidence != agents.ConfidenceNone {
+			out = append(out, a.ID())
+		}
+	}
+	return out
 }
 
 // noteCaveats adds, in project scope, a note for each selected agent that
 // reads a root a package was put in but sees project skills only under a
 // condition (a trusted folder, the folder it starts in): installed,
 // reported, and invisible otherwise.
-func (s *Session) noteCaveats(rep *install.Report, o *Outcome) {
+func (s *op) noteCaveats(rep *install.Report, o *Outcome) {
 	if rep == nil || s.Scope.Kind != agents.ScopeProject {
 		return
 	}

@@ -32,6 +32,9 @@ type Outcome struct {
 	// Duplicates are the agents that see a package through more than one
 	// folder because no choice of folders avoids it.
 	Duplicates []install.Duplicate `json:"duplicates,omitempty"`
+	// InstalledHere are the agents named in a result's alsoReadBy that are
+	// detected on this machine or in the project: those the report names.
+	InstalledHere []string `json:"installedHere,omitempty"`
 	// Inexact names the packages whose folders were chosen without a
 	// finished search (see install.Report).
 	Inexact []string `json:"inexact,omitempty"`
@@ -201,6 +204,15 @@ func (o *Outcome) addReport(rep *install.Report) {
 	}
 	o.Duplicates = append(o.Duplicates, rep.Duplicates...)
 	o.Inexact = append(o.Inexact, rep.Inexact...)
+}
+
+// addInstalledHere adds the bystanders detected here, once each.
+func (o *Outcome) addInstalledHere(ids []string) {
+	for _, id := range ids {
+		if !slices.Contains(o.InstalledHere, id) {
+			o.InstalledHere = append(o.InstalledHere, id)
+		}
+	}
 }
 
 // setPlan takes the selections and warnings of a resolution.

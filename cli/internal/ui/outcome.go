@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -36,7 +37,7 @@ func (p *Printer) Outcome(o *skillset.Outcome) {
 			Plural(n, Field(o.Inexact[0]), fmt.Sprintf("%d packages", n)), Plural(n, "it", "them"))
 	}
 	if !o.DryRun {
-		p.bystanders(o.Results)
+		p.bystanders(o.Results, o.InstalledHere)
 	}
 }
 
@@ -55,9 +56,11 @@ func (p *Printer) duplicate(d install.Duplicate) {
 	p.Warn("%s sees %s through %d roots (%s): %s", Field(d.Agent), Field(d.Name), len(d.Roots), Fields(d.Roots, ", "), why)
 }
 
-// bystanders notes, once per root written to, the agents that were not
-// selected but read that root, so that none lists a skill by surprise.
-func (p *Printer) bystanders(results []install.Result) {
+// bystanders notes, once per root written to, the agents found on this
+// machine (here) that were not selected but read that root, so that none
+// lists a skill by surprise. --json has every agent of the table that
+// reads it, found or not (alsoReadBy).
+func (p *Printer) bystanders(results []install.Result, here []string) {
 	type seen struct {
 		root   string
 		agents []string
@@ -71,7 +74,11 @@ func (p *Printer) bystanders(results []install.Result) {
 		}
 		s := at[r.Root]
 		if s == nil {
-			s = &seen{root: r.Root, agents: r.AlsoReadBy}
+			found := slices.DeleteFunc(slices.Clone(r.AlsoReadBy), func(id string) bool { return !slices.Contains(here, id) })
+			if len(found) == 0 {
+				continue
+			}
+			s = &seen{root: r.Root, agents: found}
 			at[r.Root] = s
 			roots = append(roots, s)
 		}
@@ -84,7 +91,7 @@ func (p *Printer) bystanders(results []install.Result) {
 		if len(s.names) > 1 {
 			what = fmt.Sprintf("the %d packages written there", len(s.names))
 		}
-		p.Note("%s is also read by %s (not selected): %s will list %s too",
+		p.Note("%s is also read by %s (found here, not selected): %s will list %s too",
 			Field(p.Rel(s.root)), Fields(s.agents, ", "), Plural(len(s.agents), "it", "they"), what)
 	}
 }

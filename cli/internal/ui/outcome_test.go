@@ -297,7 +297,8 @@ func TestOutcomeWritesStdoutInBlocks(t *testing.T) {
 // TestOutcomeSharedRoots covers what Outcome says about agents and
 // folders: a duplicate an agent lists once is a note, one kept from an
 // earlier install says why, bystanders are named once per folder written
-// (never for an unchanged result), and a plan whose search stopped early
+// (never for an unchanged result), and only those found on the machine
+// (cursor is not), and a plan whose search stopped early
 // is a warning.
 func TestOutcomeSharedRoots(t *testing.T) {
 	o := &skillset.Outcome{
@@ -311,7 +312,8 @@ func TestOutcomeSharedRoots(t *testing.T) {
 			{Name: "a", Duplicate: agents.Duplicate{Agent: "github-copilot", Roots: []string{"/r1", "/r2"}, ByName: true, Kept: []string{"/r2"}}},
 			{Name: "a", Duplicate: agents.Duplicate{Agent: "warp", Roots: []string{"/r1", "/r2"}}},
 		},
-		Inexact: []string{"a"},
+		Inexact:       []string{"a"},
+		InstalledHere: []string{"opencode", "warp"},
 	}
 	var out, errs bytes.Buffer
 	p := New(&out, &errs, Options{Cwd: "/w/p"})
@@ -321,7 +323,7 @@ func TestOutcomeSharedRoots(t *testing.T) {
 		"note: github-copilot sees a through 2 roots (/r1, /r2) and lists it once: /r2 already held it from an earlier install and was rewritten with the others, so every copy is the same",
 		"warning: warp sees a through 2 roots (/r1, /r2): no choice of folders avoids it for this set of agents",
 		"warning: the folders of a were chosen by a search that stopped early (too many agents share folders): every agent gets it, perhaps in more folders than needed",
-		"note: .claude/skills is also read by cursor, opencode (not selected): they will list the 2 packages written there too",
+		"note: .claude/skills is also read by opencode (found here, not selected): it will list the 2 packages written there too",
 		"",
 	}, "\n")
 	if got := errs.String(); got != want {
