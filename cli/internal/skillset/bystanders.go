@@ -1,7 +1,9 @@
 package skillset
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -60,26 +62,40 @@ func (s *op) noteBystanders(rep *install.Report) []string {
 			r.AlsoReadBy = plans[r.Kind].Targets[j].AlsoReadBy
 		}
 	}
-	var seen []string
+	var seen, written []string
 	for _, p := range plans {
 		for _, t := range p.Targets {
 			seen = append(seen, t.AlsoReadBy...)
+			written = append(written, t.Root)
 		}
 	}
-	return s.installedHere(table, seen)
+	return s.installedHere(table, seen, written)
 }
 
 // installedHere returns, of the agents ids names, those detected on this
-// machine or in the project (on any evidence), in table order: the ones a
-// user would be surprised by. Versions are not read, so nothing is run.
-func (s *op) installedHere(table []agents.Adapter, ids []string) []string {
+// machine or in the project, in table order: the ones a user would be
+// surprised by. A project marker counts unless it is one of the written
+// roots or a folder above one — the .agents an install for Codex creates
+// is no sign of Amp. Versions are not read, so nothing is run.
+func (s *op) installedHere(table []agents.Adapter, ids, written []string) []string {
 	env := s.Env
 	env.Version, env.ReadFile = nil, nil
+	ours := func(path string) bool {
+		return slices.ContainsFunc(written, func(root string) bool {
+			rel, err := filepath.Rel(path, root)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		})
+	}
 	var out []string
 	for _, a := range table {
-		if slices.Contains(ids, a.ID()) && !slices.Contains(out, a.ID()) &&
-			a.Detect(s.ctx, env).Confidence != agents.ConfidenceNone {
-			out = append(out, a.ID())
+		if !slices.Contains(ids, a.ID()) || slices.Contains(out, a.ID()) {
+			continue
+		}
+		for _, ev := range a.Detect(s.ctx, env).Evidence {
+			if ev.Strong() || !ours(ev.Detail) {
+				out = append(out, a.ID())
+				break
+			}
 		}
 	}
 	return out
