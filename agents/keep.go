@@ -2,6 +2,7 @@ package agents
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
 )
@@ -62,15 +63,7 @@ func (p *Plan) KeepCopies(agents []Adapter, kind format.Kind, scope Scope, env E
 		}
 		p.Targets = append(p.Targets, t)
 	}
-	slices.SortFunc(p.Targets, func(a, b Target) int {
-		switch {
-		case a.Root < b.Root:
-			return -1
-		case a.Root > b.Root:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(p.Targets, func(a, b Target) int { return strings.Compare(a.Root, b.Root) })
 	p.Duplicates = p.Duplicates[:0]
 	for _, r := range active {
 		var via, old []string
