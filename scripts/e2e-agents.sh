@@ -97,12 +97,14 @@ flush() { # count and print the failures collected in $dir/fails
     cat "$dir/fails"; fail=$((fail + $(grep -c '^FAIL' "$dir/fails"))); : >"$dir/fails"; return 1
   fi
 }
-inst() { # inst ARGS...: agent-skills install ARGS --json in the scope's folder, report kept in $dir/install
+inst() { # inst ARGS...: agent-skills install ARGS --json in the scope's folder, report (and its notes) kept in $dir/install
   local n=$((${n_inst:-0} + 1)); n_inst=$n
   if [ "$scope" = global ]; then
-    "$bin" $offline install "$@" --global --json >"$dir/install/$n.json"
+    "$bin" $offline install "$@" --global --json >"$dir/install/$n.json" 2>"$dir/install/$n.err" ||
+      { cat "$dir/install/$n.err" >&2; return 1; }
   else
-    (cd "$proj" && "$bin" $offline install "$@" --project --json) >"$dir/install/$n.json"
+    (cd "$proj" && "$bin" $offline install "$@" --project --json) >"$dir/install/$n.json" 2>"$dir/install/$n.err" ||
+      { cat "$dir/install/$n.err" >&2; return 1; }
   fi
 }
 
