@@ -169,8 +169,10 @@ func (p *op) holdings(to map[string]Origin) (map[string][]holding, error) {
 // skipping those that cannot be read.
 func (p *op) scanEverywhere(names []string) ([]install.Installed, error) {
 	read := map[string]bool{}
+	// Most agents share a few folders: each is resolved once.
+	real := map[string]string{}
 	for _, a := range p.Agents {
-		for _, r := range p.rootsOf(a) {
+		for _, r := range p.rootsOf(a, real) {
 			read[r] = true
 		}
 	}
@@ -178,7 +180,7 @@ func (p *op) scanEverywhere(names []string) ([]install.Installed, error) {
 	// A --dir folder is the only root of its run: what agents' folders
 	// hold is not its business.
 	for _, a := range p.ws.Table().All() {
-		if p.opts.Dir == "" && !slices.Contains(p.AgentIDs(), a.ID()) && slices.ContainsFunc(p.rootsOf(a), func(r string) bool { return !read[r] }) {
+		if p.opts.Dir == "" && !slices.Contains(p.AgentIDs(), a.ID()) && slices.ContainsFunc(p.rootsOf(a, real), func(r string) bool { return !read[r] }) {
 			others = append(others, a)
 		}
 	}
@@ -215,12 +217,17 @@ func (p *op) scanEverywhere(names []string) ([]install.Installed, error) {
 }
 
 // rootsOf lists every folder a reads packages from in the scope, links
-// resolved.
-func (p *op) rootsOf(a agents.Adapter) []string {
+// resolved (through real, the resolutions so far).
+func (p *op) rootsOf(a agents.Adapter, real map[string]string) []string {
 	var out []string
 	for _, k := range format.Kinds() {
 		for _, r := range agents.Roots(a, k, p.Scope.Kind, p.Env) {
-			out = append(out, realPath(r.Path))
+			rp, ok := real[r.Path]
+			if !ok {
+				rp = realPath(r.Path)
+				real[r.Path] = rp
+			}
+			out = append(out, rp)
 		}
 	}
 	return out

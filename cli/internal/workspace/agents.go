@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -61,10 +62,7 @@ func (m *Machine) LookPath(file string) (string, error) {
 // code, and detection runs "<agent> --version" (issue 11, B16). Go's
 // exec.LookPath refuses relative entries for the same reason (ErrDot).
 func (m *Machine) lookPathOutside(file string, untrusted []string) (string, error) {
-	for _, dir := range filepath.SplitList(m.Getenv("PATH")) {
-		if dir == "" || !filepath.IsAbs(dir) || insideAny(dir, untrusted) {
-			continue
-		}
+	for _, dir := range m.searchPath(untrusted) {
 		p := filepath.Join(dir, file)
 		fi, err := os.Stat(p)
 		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
@@ -77,6 +75,28 @@ func (m *Machine) lookPathOutside(file string, untrusted []string) (string, erro
 	}
 	return "", exec.ErrNotFound
 }
+
+// searchPath returns the PATH entries lookPathOutside may search: the
+// absolute ones outside the untrusted folders. Detecting every agent looks
+// up dozens of executables and each check resolves the entry's links, so
+// the answer is kept for the process, by PATH and untrusted folders.
+func (m *Machine) searchPath(untrusted []string) []string {
+	key := m.Getenv("PATH") + "\x00" + strings.Join(untrusted, "\x00")
+	if dirs, ok := searchPaths.Load(key); ok {
+		return dirs.([]string)
+	}
+	var dirs []string
+	for _, dir := range filepath.SplitList(m.Getenv("PATH")) {
+		if dir != "" && filepath.IsAbs(dir) && !insideAny(dir, untrusted) {
+			dirs = append(dirs, dir)
+		}
+	}
+	searchPaths.Store(key, dirs)
+	return dirs
+}
+
+// searchPaths holds searchPath's answers.
+var searchPaths sync.Map
 
 // untrustedDirs returns the folders whose executables are never looked
 // up or run: the project root given, the project found above the working
