@@ -157,6 +157,12 @@ func (a *tableAdapter) roots(kind format.Kind, scope Scope, env Env) []Root {
 		r.Path = p
 		out = append(out, r)
 	}
+	// A row that reads only other agents' roots has no preferred one to
+	// replace: a configured root is then one more root it reads, first,
+	// as LocationFor names it.
+	if pref < 0 && override != "" {
+		add(override, Root{Preferred: true})
+	}
 	for i, s := range specs {
 		r := Root{Preferred: i == pref, Deprecated: s.deprecated}
 		if i == pref && override != "" {

@@ -802,6 +802,15 @@ func TestPlanRootsOverrideWithoutOwnRoot(t *testing.T) {
 	if !targetsEqual(plan.Targets, want) || len(plan.Duplicates) > 0 || plan.Inexact {
 		t.Errorf("PlanRoots(borrower with an override, amp) = %+v, want targets %+v", plan, want)
 	}
+	// The root it is written to is one it reads, and the one Roots marks
+	// preferred.
+	mine := filepath.Join("/work/p", ".mine", "skills")
+	if reads := a.ReadRoots(format.KindSkill, ScopeProject, env); !slices.Contains(reads, mine) {
+		t.Errorf("ReadRoots(borrower with an override) = %q, want it to hold %s", reads, mine)
+	}
+	if rs := Roots(a, format.KindSkill, ScopeProject, env); len(rs) == 0 || rs[0].Path != mine || !rs[0].Preferred {
+		t.Errorf("Roots(borrower with an override) = %+v, want %s first, preferred", rs, mine)
+	}
 }
 
 func TestPlanRootsForeignAdapter(t *testing.T) {
