@@ -51,6 +51,8 @@ type agentRow struct {
 	// dedupesByName says the agent lists a skill once even when two roots
 	// it reads hold it. Agents without it list it twice.
 	dedupesByName bool
+	// custom says the row comes from the configuration (custom.go).
+	custom bool
 	// projectCaveat, when set, is one sentence on when the agent does not
 	// see project skills that are installed where it reads them: only in
 	// a trusted folder, or only in the folder it is started in.

@@ -182,6 +182,16 @@ func customError(probs []CustomProblem) *Error {
 		Try: []string{"fix the entry in config.json (docs/cli.md#custom-agents), or remove it"}}
 }
 
+// commandExt is the form of a file-shaped command root's extension.
+var commandExt = regexp.MustCompile(`^\.[A-Za-z0-9]{1,16}$`)
+
+// IsCustom reports whether adapter a is a custom agent the configuration
+// defines (WithCustom).
+func IsCustom(a Adapter) bool {
+	t, ok := a.(*tableAdapter)
+	return ok && t.row.custom
+}
+
 // customRow builds the table row of a custom agent, or reports why it
 // cannot.
 func customRow(s CustomAgent) (agentRow, []CustomProblem) {
@@ -199,7 +209,7 @@ func customRow(s CustomAgent) (agentRow, []CustomProblem) {
 		name = s.ID
 	}
 	row := agentRow{
-		id: s.ID, displayName: name,
+		id: s.ID, displayName: name, custom: true,
 		markers: nil,
 		kinds:   map[format.Kind]kindSpec{},
 		skipReasons: map[format.Kind]string{
@@ -236,7 +246,7 @@ func customRow(s CustomAgent) (agentRow, []CustomProblem) {
 		cmd := kindSpec{shape: c.Shape, ext: c.Extension}
 		switch c.Shape {
 		case ShapeFile:
-			if !regexp.MustCompile(`^\.[A-Za-z0-9]{1,16}$`).MatchString(c.Extension) {
+			if !commandExt.MatchString(c.Extension) {
 				bad("commands.extension", "the file shape needs an extension such as \".md\"")
 			}
 		case ShapeDirectory:

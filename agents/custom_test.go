@@ -44,6 +44,9 @@ func TestWithCustomBuildsATableAdapter(t *testing.T) {
 	if _, ok := a.(*tableAdapter); !ok {
 		t.Fatalf("the custom adapter is %T, want *tableAdapter so that it plans like a built-in one", a)
 	}
+	if !IsCustom(a) || IsCustom(mustLookup(t, "claude-code")) || IsCustom(DirAdapter("/x")) {
+		t.Errorf("IsCustom: acme %v, claude-code %v, --dir %v; want only acme", IsCustom(a), IsCustom(mustLookup(t, "claude-code")), IsCustom(DirAdapter("/x")))
+	}
 	if a.DisplayName() != "Acme Agent" {
 		t.Errorf("DisplayName() = %q", a.DisplayName())
 	}

@@ -211,29 +211,43 @@ func planRoots(agents []Adapter, kind format.Kind, scope Scope, env Env, budget 
 // listed twice in table counts once. Calling it again replaces what an
 // earlier call noted.
 func (p *Plan) NoteBystanders(table []Adapter, kind format.Kind, scope Scope, env Env) {
-	selected := map[string]bool{}
-	for i := range p.Targets {
-		p.Targets[i].AlsoReadBy = nil
-		for _, id := range p.Targets[i].Readers {
-			selected[id] = true
-		}
+	var selected, roots []string
+	for _, t := range p.Targets {
+		selected = append(selected, t.Readers...)
+		roots = append(roots, t.Root)
 	}
 	for _, s := range p.Skips {
-		selected[s.Agent] = true
+		selected = append(selected, s.Agent)
+	}
+	for i, ids := range AlsoReaders(table, selected, kind, scope, env, roots) {
+		p.Targets[i].AlsoReadBy = ids
+	}
+}
+
+// AlsoReaders returns, for each of roots (canonical, as PlanRoots spells
+// them), the ids of the agents of table that are not among selected but
+// read it for packages of kind in scope, in table order; an agent listed
+// twice in table counts once.
+func AlsoReaders(table []Adapter, selected []string, kind format.Kind, scope Scope, env Env, roots []string) [][]string {
+	out := make([][]string, len(roots))
+	done := map[string]bool{}
+	for _, id := range selected {
+		done[id] = true
 	}
 	for _, a := range table {
-		if selected[a.ID()] {
+		if done[a.ID()] {
 			continue
 		}
-		selected[a.ID()] = true
+		done[a.ID()] = true
 		var reads []string
 		for _, r := range a.ReadRoots(kind, scope, env) {
 			reads = append(reads, env.canon(r))
 		}
-		for i := range p.Targets {
-			if slices.Contains(reads, p.Targets[i].Root) {
-				p.Targets[i].AlsoReadBy = append(p.Targets[i].AlsoReadBy, a.ID())
+		for i, root := range roots {
+			if slices.Contains(reads, root) {
+				out[i] = append(out[i], a.ID())
 			}
 		}
 	}
+	return out
 }

@@ -76,16 +76,12 @@ func (c *agentsCmd) Run(e *env) error {
 	for _, a := range ov.Selected {
 		selected[a.ID()] = true
 	}
-	builtin := agents.Default()
 	var out []agentInfo
 	for _, r := range ov.Reports {
 		a := r.Adapter
 		info := agentInfo{ID: a.ID(), DisplayName: a.DisplayName(), Aliases: a.Aliases(),
 			Enabled: cfg.AgentEnabled(a.ID()), Detection: r.Detection, Roots: map[string][]kRoot{},
-			Selected: selected[a.ID()], Status: agents.Status(a)}
-		if _, err := builtin.Lookup(a.ID()); err != nil {
-			info.Custom = true
-		}
+			Selected: selected[a.ID()], Status: agents.Status(a), Custom: agents.IsCustom(a)}
 		if info.Aliases == nil {
 			info.Aliases = []string{}
 		}

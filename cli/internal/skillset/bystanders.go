@@ -19,7 +19,7 @@ import (
 //
 // It returns the agents among them that are detected here (see
 // installedHere), whom the report names.
-func (s *op) noteBystanders(rep *install.Report) []string {
+func (p *op) noteBystanders(rep *install.Report) []string {
 	if rep == nil {
 		return nil
 	}
@@ -27,49 +27,38 @@ func (s *op) noteBystanders(rep *install.Report) []string {
 		kind format.Kind
 		root string
 	}
-	plans := map[format.Kind]*agents.Plan{}
+	roots := map[format.Kind][]string{}
 	at := map[key]int{}
 	for _, r := range rep.Results {
-		if r.Root == "" || !inPlace(r.Outcome) {
+		k := key{r.Kind, r.Root}
+		if _, ok := at[k]; ok || r.Root == "" || !inPlace(r.Outcome) {
 			continue
 		}
-		k := key{r.Kind, r.Root}
-		p := plans[r.Kind]
-		if p == nil {
-			p = &agents.Plan{}
-			for _, a := range s.Agents {
-				// A selected agent is never a bystander, whether or not
-				// this kind or the package's compatibility served it.
-				p.Skips = append(p.Skips, agents.Skip{Agent: a.ID()})
-			}
-			plans[r.Kind] = p
-		}
-		if _, ok := at[k]; !ok {
-			at[k] = len(p.Targets)
-			p.Targets = append(p.Targets, agents.Target{Location: agents.Location{Root: r.Root}})
-		}
+		at[k] = len(roots[r.Kind])
+		roots[r.Kind] = append(roots[r.Kind], r.Root)
 	}
 	if len(at) == 0 {
 		return nil
 	}
-	table := s.ws.Table().All()
-	for kind, p := range plans {
-		p.NoteBystanders(table, kind, s.Scope.Kind, s.Env)
+	table := p.ws.Table().All()
+	// A selected agent is never a bystander, whether or not this kind or
+	// the package's compatibility served it.
+	also := map[format.Kind][][]string{}
+	var seen, written []string
+	for kind, rs := range roots {
+		also[kind] = agents.AlsoReaders(table, p.AgentIDs(), kind, p.Scope.Kind, p.Env, rs)
+		written = append(written, rs...)
+		for _, ids := range also[kind] {
+			seen = append(seen, ids...)
+		}
 	}
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		if j, ok := at[key{r.Kind, r.Root}]; ok {
-			r.AlsoReadBy = plans[r.Kind].Targets[j].AlsoReadBy
+			r.AlsoReadBy = also[r.Kind][j]
 		}
 	}
-	var seen, written []string
-	for _, p := range plans {
-		for _, t := range p.Targets {
-			seen = append(seen, t.AlsoReadBy...)
-			written = append(written, t.Root)
-		}
-	}
-	return s.installedHere(table, seen, written)
+	return p.installedHere(table, seen, written)
 }
 
 // installedHere returns, of the agents ids names, those detected on this
@@ -77,8 +66,8 @@ func (s *op) noteBystanders(rep *install.Report) []string {
 // surprised by. A project marker counts unless it is one of the written
 // roots or a folder above one — the .agents an install for Codex creates
 // is no sign of Amp. Versions are not read, so nothing is run.
-func (s *op) installedHere(table []agents.Adapter, ids, written []string) []string {
-	env := s.Env
+func (p *op) installedHere(table []agents.Adapter, ids, written []string) []string {
+	env := p.Env
 	env.Version, env.ReadFile = nil, nil
 	ours := func(path string) bool {
 		return slices.ContainsFunc(written, func(root string) bool {
@@ -91,7 +80,7 @@ func (s *op) installedHere(table []agents.Adapter, ids, written []string) []stri
 		if !slices.Contains(ids, a.ID()) || slices.Contains(out, a.ID()) {
 			continue
 		}
-		for _, ev := range a.Detect(s.ctx, env).Evidence {
+		for _, ev := range a.Detect(p.ctx, env).Evidence {
 			if ev.Strong() || !ours(ev.Detail) {
 				out = append(out, a.ID())
 				break
@@ -105,8 +94,8 @@ func (s *op) installedHere(table []agents.Adapter, ids, written []string) []stri
 // reads a root a package was put in but sees project skills only under a
 // condition (a trusted folder, the folder it starts in): installed,
 // reported, and invisible otherwise.
-func (s *op) noteCaveats(rep *install.Report, o *Outcome) {
-	if rep == nil || s.Scope.Kind != agents.ScopeProject {
+func (p *op) noteCaveats(rep *install.Report, o *Outcome) {
+	if rep == nil || p.Scope.Kind != agents.ScopeProject {
 		return
 	}
 	served := map[string]bool{}
@@ -117,7 +106,7 @@ func (s *op) noteCaveats(rep *install.Report, o *Outcome) {
 			}
 		}
 	}
-	for _, a := range s.Agents {
+	for _, a := range p.Agents {
 		c := agents.ProjectCaveat(a)
 		if c != "" && served[a.ID()] && !slices.ContainsFunc(o.Notices, func(n Notice) bool { return n.Text == c }) {
 			o.notify(LevelNote, "%s", c)
