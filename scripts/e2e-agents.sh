@@ -154,7 +154,7 @@ for scope in global project; do
   # results[].alsoReadBy; also.has says whether any result carried the field at all.
   node -e '
     const fs = require("fs"), dir = process.argv[1]; let has = false;
-    for (const f of fs.readdirSync(dir + "/install")) {
+    for (const f of fs.readdirSync(dir + "/install").filter((f) => f.endsWith(".json"))) {
       const r = JSON.parse(fs.readFileSync(dir + "/install/" + f, "utf8"));
       for (const x of r.results || []) {
         if ("alsoReadBy" in x) has = true;
