@@ -1,6 +1,6 @@
 # One list of modules drives every target. go test ./... does not work at a
 # workspace root, so each target walks the modules itself.
-MODULES := format validate resolve agents registry scaffold cli testscripts skills
+MODULES := format validate scan resolve agents registry scaffold cli testscripts skills
 GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x

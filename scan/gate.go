@@ -1,0 +1,95 @@
+package scan
+
+import "path"
+
+// Gate decides which findings keep a package from being installed.
+type Gate struct {
+	// BlockAt is the lowest severity that blocks; DefaultGate uses
+	// Critical.
+	BlockAt Severity
+	// Block lists rule ids (path.Match globs such as "secret-*") that
+	// block at any severity.
+	Block []string
+	// Accept lists findings accepted despite blocking.
+	Accept []Acceptance
+}
+
+// DefaultGate blocks critical findings and accepts nothing.
+func DefaultGate() Gate { return Gate{BlockAt: Critical} }
+
+// Acceptance accepts one rule for some skills.
+type Acceptance struct {
+	// Rule is a rule id or a path.Match glob of ids.
+	Rule string `json:"rule"`
+	// Skill is a skill name or glob; "" accepts the rule for every skill.
+	Skill string `json:"skill,omitempty"`
+	// By says who accepted it: "--allow-risk", or the policy file.
+	By string `json:"by"`
+}
+
+func (a Acceptance) covers(skill string, f Finding) bool {
+	if ok, _ := path.Match(a.Rule, f.Rule); !ok {
+		return false
+	}
+	if a.Skill == "" {
+		return true
+	}
+	ok, _ := path.Match(a.Skill, skill)
+	return ok
+}
+
+// Accepted is a blocking finding an Acceptance let through.
+type Accepted struct {
+	Finding
+	By string `json:"by"`
+}
+
+// Verdict is a Gate applied to one package's report.
+type Verdict struct {
+	// Blocked are the findings that keep the package out.
+	Blocked []Finding
+	// Accepted are the findings that would block but were accepted.
+	Accepted []Accepted
+	// Shown are the findings below the gate: reported, not blocking.
+	Shown []Finding
+}
+
+// OK reports whether nothing blocks.
+func (v Verdict) OK() bool { return len(v.Blocked) == 0 }
+
+// Judge sorts the report's findings for the skill into blocked, accepted
+// and shown. The first acceptance that covers a blocking finding is the one
+// recorded.
+func (g Gate) Judge(skill string, r Report) Verdict {
+	var v Verdict
+	for _, f := range r.Findings {
+		if !g.blocks(f) {
+			v.Shown = append(v.Shown, f)
+			continue
+		}
+		accepted := false
+		for _, a := range g.Accept {
+			if a.covers(skill, f) {
+				v.Accepted = append(v.Accepted, Accepted{Finding: f, By: a.By})
+				accepted = true
+				break
+			}
+		}
+		if !accepted {
+			v.Blocked = append(v.Blocked, f)
+		}
+	}
+	return v
+}
+
+func (g Gate) blocks(f Finding) bool {
+	if f.Severity >= g.BlockAt {
+		return true
+	}
+	for _, pat := range g.Block {
+		if ok, _ := path.Match(pat, f.Rule); ok {
+			return true
+		}
+	}
+	return false
+}
