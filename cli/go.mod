@@ -8,6 +8,7 @@ require (
 	github.com/agent-skills/agent-skills/registry v0.0.0
 	github.com/agent-skills/agent-skills/resolve v0.0.0
 	github.com/agent-skills/agent-skills/scaffold v0.0.0
+	github.com/agent-skills/agent-skills/scan v0.0.0
 	github.com/agent-skills/agent-skills/validate v0.0.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/google/jsonschema-go v0.4.3
@@ -48,5 +49,7 @@ replace github.com/agent-skills/agent-skills/agents => ../agents
 replace github.com/agent-skills/agent-skills/registry => ../registry
 
 replace github.com/agent-skills/agent-skills/scaffold => ../scaffold
+
+replace github.com/agent-skills/agent-skills/scan => ../scan
 
 replace github.com/agent-skills/agent-skills/skills => ../skills

@@ -25,6 +25,7 @@ require (
 	github.com/agent-skills/agent-skills/format v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/scaffold v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/skills v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/scan v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/validate v0.0.0 // indirect
 	github.com/alecthomas/kong v1.17.0 // indirect
 	github.com/github/go-spdx/v2 v2.8.0 // indirect
@@ -48,5 +49,7 @@ replace github.com/agent-skills/agent-skills/agents => ../agents
 replace github.com/agent-skills/agent-skills/registry => ../registry
 
 replace github.com/agent-skills/agent-skills/scaffold => ../scaffold
+
+replace github.com/agent-skills/agent-skills/scan => ../scan
 
 replace github.com/agent-skills/agent-skills/skills => ../skills
