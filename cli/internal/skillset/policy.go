@@ -72,7 +72,7 @@ func sourceSubjects(r source.Ref, home string) []string {
 	if u == "~" || strings.HasPrefix(u, "~/") {
 		u = filepath.Join(home, strings.TrimPrefix(u, "~"))
 	}
-	if s := policy.Subject(u); s != "" && !slices.Contains(out, s) {
+	if s := policy.Subject(u); s != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, s) }) {
 		out = append(out, s)
 	}
 	return out
