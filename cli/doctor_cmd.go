@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/policy"
 	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
@@ -32,7 +33,7 @@ func (c *doctorCmd) Help() string {
 enabled, every folder it reads: missing, not a folder, not writable, a symbolic link,
 a broken link) and every installed skill (modified, unmanaged, broken receipt, drift
 from skills.lock, the same skill visible twice to one agent, skills in deprecated
-folders). Every finding says how to fix it. Exit 1 when any check fails; with
+folders), and shows the effective policy with the file and line of each entry. Every finding says how to fix it. Exit 1 when any check fails; with
 --quiet only the warnings and failures are printed.
 With --offline, registries are checked from their caches only.
 
@@ -66,6 +67,7 @@ func (c *doctorCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	pol := d.policy(root)
 	if cfg != nil {
 		d.registries(cfg, root)
 		aenv := e.ws.AgentEnv(cfg, root)
@@ -83,7 +85,9 @@ func (c *doctorCmd) Run(e *env) error {
 		out := struct {
 			Findings []finding `json:"findings"`
 			Failed   int       `json:"failed"`
-		}{d.findings, failed}
+			// Policy is the effective policy's lines with their origins.
+			Policy []policy.Line `json:"policy"`
+		}{d.findings, failed, pol}
 		if err := e.JSON(out); err != nil {
 			return err
 		}

@@ -112,6 +112,10 @@ var exitCodes = map[string]int{
 	// a lock that would move a registry's name (issue 14)
 	"ASK_LOCK_REGISTRY_MISMATCH": exitIntegrity,
 
+	// the user's and the project's policy (issue 17)
+	"ASK_POLICY_VIOLATION": exitIntegrity,
+	"ASK_POLICY_INVALID":   exitUsage,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -47,6 +47,9 @@ type fetched struct {
 // it is started once it is known.
 func (p *op) fetch(wants []want) ([]fetched, error) {
 	defer p.progress.Done()
+	if err := p.policyRegistries(wants); err != nil {
+		return nil, err
+	}
 	type result struct {
 		item          install.Item
 		diags         format.Diagnostics
@@ -278,6 +281,9 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 	// an index URL written with a password; skills.lock and the
 	// receipts record where the payload came from, never the password.
 	resolved = redact.Strip(resolved)
+	if err := p.policyPackage(w.name, pkg); err != nil {
+		return install.Item{}, nil, err
+	}
 	vopts.DirName = w.name
 	diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
 	diags.Sort()

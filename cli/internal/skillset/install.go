@@ -91,6 +91,9 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if r.MaxSkills < 0 {
 		return nil, askerr.Usage("--max-skills must not be negative")
 	}
+	if err := s.policyReady(); err != nil {
+		return nil, err
+	}
 	srcRefs, regArgs, err := s.ws.SplitSources(r.Args)
 	if err != nil {
 		return nil, err

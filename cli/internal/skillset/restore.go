@@ -39,6 +39,9 @@ type RestoreRequest struct {
 // machine or not, so that the restored lock is the one committed; with
 // agents named, every skill is installed for them.
 func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, error) {
+	if err := s.policyReady(); err != nil {
+		return nil, err
+	}
 	p := s.begin(ctx, "install", nil, restoreFlags(r), r.DryRun, r.Progress)
 	p.strict = r.Strict
 	if err := p.recoverFirst(r.DryRun); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/config"
+	"github.com/agent-skills/agent-skills/cli/internal/policy"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -54,6 +55,15 @@ type Session struct {
 	// Registries are the user's registries and, in a project, the
 	// project's (workspace.RegistryList), in precedence order.
 	Registries *registry.Set
+	// Policy is the effective policy of the scope: the user's, and in a
+	// project the project's skills-policy.json too (see policy.go); nil
+	// when a file cannot be used (PolicyErr).
+	Policy *policy.Effective
+	// PolicyErr is why a policy file cannot be used (ASK_POLICY_INVALID):
+	// install, update and restore stop with it before anything is
+	// fetched; uninstall, list and the others, which bring nothing in,
+	// still run.
+	PolicyErr error
 	// Lock is skills.lock as it was read when the session opened; nil
 	// outside a project or without a lock file. Every use case reads it
 	// afresh under the run lock.
@@ -85,6 +95,7 @@ func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, e
 	if err != nil {
 		return nil, err
 	}
+	pol, polErr := ws.LoadPolicy(sc.Root)
 	lock, err := ReadLock(sc.LockPath())
 	if err != nil {
 		return nil, err
@@ -106,7 +117,7 @@ func Open(ctx context.Context, ws *workspace.Machine, opts Options) (*Session, e
 	if err != nil {
 		return nil, err
 	}
-	return &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, Lock: lock, ws: ws, opts: opts,
+	return &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, Policy: pol, PolicyErr: polErr, Lock: lock, ws: ws, opts: opts,
 		reports: reports, lockedAgents: fromLock}, nil
 }
 
@@ -134,8 +145,9 @@ func openDir(ws *workspace.Machine, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	pol, polErr := ws.LoadPolicy("")
 	return &Session{Scope: workspace.Scope{Kind: agents.ScopeGlobal}, Agents: []agents.Adapter{a}, Env: ws.AgentEnv(cfg, ""),
-		Config: cfg, Registries: set, ws: ws, opts: opts}, nil
+		Config: cfg, Registries: set, Policy: pol, PolicyErr: polErr, ws: ws, opts: opts}, nil
 }
 
 // AgentIDs returns the ids of the selected agents, in selection order.

@@ -51,6 +51,10 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 	byName := map[string]string{}
 	var out []fetched
 	for _, r := range refs {
+		if err := p.policySource(r); err != nil {
+			cleanup()
+			return nil, func() {}, err
+		}
 		opts := p.sourceOptions("", skills)
 		opts.MaxSkills, opts.InPlace = maxSkills, true
 		res, err := source.Fetch(p.ctx, r, opts)
@@ -71,6 +75,10 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 			key := pk.Source + "|" + pk.Subpath
 			if seen[key] {
 				continue
+			}
+			if err := p.policyPackage(pk.Name, pk.Pkg); err != nil {
+				cleanup()
+				return nil, func() {}, err
 			}
 			p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
 			if prev, ok := byName[pk.Name]; ok {
@@ -118,10 +126,22 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 		l := entries[name]
 		opts := p.sourceOptions(filepath.Join(tmp, name), nil)
 		opts.InPlace = true
-		pk, err := source.Restore(p.ctx, source.Pin{Name: name, Version: l.Version, Source: l.Source, Resolved: l.Resolved,
-			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}, opts)
+		pin := source.Pin{Name: name, Version: l.Version, Source: l.Source, Resolved: l.Resolved,
+			Commit: l.Commit, Subpath: l.Subpath, Integrity: l.Integrity}
+		// The lock's source is checked as one typed in: skills.lock comes
+		// with the project.
+		r, err := pin.Follow("")
+		if err == nil {
+			err = p.policySource(r)
+		}
+		if err != nil {
+			cleanup()
+			return nil, func() {}, err
+		}
+		pk, err := source.Restore(p.ctx, pin, opts)
 		if err == nil {
 			pkgs = append(pkgs, pk)
+			err = p.policyPackage(name, pk.Pkg)
 		}
 		if err != nil {
 			cleanup()

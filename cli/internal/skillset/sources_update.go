@@ -42,6 +42,9 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 			ref = newestTag(tags, ref, major)
 		}
 		r, err := pin.Follow(ref)
+		if err == nil {
+			err = p.policySource(r)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -55,6 +58,9 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		pk := res.Packages[0]
 		if format.SameIntegrity(pk.Integrity, l.Integrity) {
 			continue
+		}
+		if err := p.policyPackage(name, pk.Pkg); err != nil {
+			return nil, err
 		}
 		p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
 		old, err := source.Restore(p.ctx, pin, p.sourceOptions(filepath.Join(tmp, "old-"+name), nil))

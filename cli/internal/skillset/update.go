@@ -55,6 +55,9 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 	if r.KeepLocal && r.Force {
 		return nil, askerr.Usage("--keep-local and --force contradict each other: keep your edits, or replace them")
 	}
+	if err := s.policyReady(); err != nil {
+		return nil, err
+	}
 	p := s.begin(ctx, "update", r.Names, r.rerun(), r.DryRun, r.Progress)
 	p.prune = true
 	if err := p.recoverFirst(r.DryRun); err != nil {
