@@ -112,6 +112,9 @@ var exitCodes = map[string]int{
 	// a lock that would move a registry's name (issue 14)
 	"ASK_LOCK_REGISTRY_MISMATCH": exitIntegrity,
 
+	// content scanning on install, update and restore (issue 17)
+	"ASK_CONTENT_RISK": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

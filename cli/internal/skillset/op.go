@@ -7,6 +7,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -53,6 +54,11 @@ type op struct {
 	// already named (see stranded.go).
 	strandedCache  map[string]*stranded
 	strandedWarned map[string]bool
+	// risk is the content scan's gate (Session.scanGate); scannedResults
+	// are, by "name@version", what the scan found in the packages that
+	// passed it, for their results (labelResults).
+	risk           scan.Gate
+	scannedResults map[string]*install.Scanned
 	// memo is shared by the calls of package install made while the run
 	// lock is held (see memoized); nil otherwise.
 	memo *install.Memo
