@@ -2,6 +2,8 @@ package skillset
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
@@ -68,6 +70,11 @@ type op struct {
 func (s *Session) begin(ctx context.Context, command string, requested, flags []string, dryRun bool, progress Progress) *op {
 	if progress == nil {
 		progress = noProgress{}
+	}
+	if len(s.opts.AllowRisk) > 0 {
+		// Running the command again (to finish it, or with a next
+		// action) accepts what this run accepted.
+		flags = append(slices.Clip(flags), "--allow-risk", strings.Join(s.opts.AllowRisk, ","))
 	}
 	return &op{Session: s, ctx: ctx, out: s.newOutcome(dryRun), lock: s.Lock, progress: progress,
 		command: command, requested: requested, flags: flags}

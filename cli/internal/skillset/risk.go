@@ -259,7 +259,9 @@ func (p *op) judgeRisks(fs []fetched) error {
 		return nil
 	}
 	p.scannedResults = nil
-	return contentRiskError(blocked)
+	return contentRiskError(blocked, func(rules []string) string {
+		return p.rerunWith("--allow-risk", strings.Join(append(slices.Clone(p.Session.opts.AllowRisk), rules...), ","))
+	})
 }
 
 // installedFindings is what the receipts of an installed package record
@@ -310,8 +312,9 @@ func (p *op) labelResults() {
 }
 
 // contentRiskError is ASK_CONTENT_RISK for the blocked packages, each
-// with the rules that block it.
-func contentRiskError(blocked []PackageFindings) error {
+// with the rules that block it; rerun is the command that would accept
+// those rules too.
+func contentRiskError(blocked []PackageFindings, rerun func(rules []string) string) error {
 	var detail, names []string
 	rules := map[string]bool{}
 	for _, pf := range blocked {
@@ -333,10 +336,9 @@ func contentRiskError(blocked []PackageFindings) error {
 	if len(blocked) > 1 {
 		msg = fmt.Sprintf("%d packages hold content that blocks installing them (%s); nothing was installed", len(blocked), strings.Join(names, ", "))
 	}
-	ids := strings.Join(slices.Sorted(maps.Keys(rules)), ",")
 	return &askerr.Error{Code: CodeContentRisk, Message: msg,
 		Detail: append(detail, "Every finding is listed above; see docs/security.md for what each rule means."),
 		Try: []string{"read the findings, and tell the skill's maintainers",
-			"--allow-risk " + ids + "   (only if you trust what the findings show; the receipts record it)",
+			rerun(slices.Sorted(maps.Keys(rules))) + "   (--allow-risk: only if you trust what the findings show; the receipts record it)",
 			"agent-skills audit <the skill's folder>   (review every finding before you decide)"}}
 }

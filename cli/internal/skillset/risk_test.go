@@ -108,6 +108,9 @@ func TestInstallAllowRiskRecordsAcceptance(t *testing.T) {
 	if v := verdicts(out.Findings[0]); !slices.Equal(v, []string{"blocked hidden-bidi", "accepted hidden-zero-width --allow-risk"}) {
 		t.Errorf("verdicts = %v", v)
 	}
+	if try := strings.Join(askTry(err), "\n"); !strings.Contains(try, "agent-skills install hidden --project --agent claude-code,codex --allow-risk hidden-zero-width,hidden-bidi ") {
+		t.Errorf("Try = %s, want the command again with both rules accepted", try)
+	}
 
 	s, _ = w.openRisk("hidden-zero-width", "hidden-b*")
 	out, err = s.Install(t.Context(), InstallRequest{Args: []string{"hidden"}})
@@ -254,6 +257,14 @@ func verdicts(pf PackageFindings) []string {
 func askDetail(err error) []string {
 	if d, ok := err.(interface{ ErrorDetail() []string }); ok {
 		return d.ErrorDetail()
+	}
+	return nil
+}
+
+// askTry is the next actions of a coded error.
+func askTry(err error) []string {
+	if d, ok := err.(interface{ ErrorTry() []string }); ok {
+		return d.ErrorTry()
 	}
 	return nil
 }
