@@ -116,6 +116,9 @@ var exitCodes = map[string]int{
 	"ASK_POLICY_VIOLATION": exitIntegrity,
 	"ASK_POLICY_INVALID":   exitUsage,
 
+	// content scanning on install, update and restore (issue 17)
+	"ASK_CONTENT_RISK": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

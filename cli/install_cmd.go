@@ -29,6 +29,7 @@ type installCmd struct {
 	List           bool       `help:"List the skills a source offers; install nothing."`
 	MaxSkills      int        `default:"1000" help:"Read at most this many skills from one source; a source offering more is refused, never cut short."`
 	JSON           bool       `name:"json" help:"Print the plan and outcomes as JSON."`
+	AllowRisk      []string   `name:"allow-risk" placeholder:"RULE" help:"Install despite content-scan findings of these rules (ids, or globs such as hidden-*; comma-separated or repeated); the receipts record the acceptance. See docs/security.md."`
 }
 
 func (c *installCmd) Help() string {
@@ -61,7 +62,7 @@ func (c *installCmd) Run(e *env) error {
 		return askerr.Usage("--dir needs skill names: a --dir install is not recorded in skills.lock, so there is nothing to restore")
 	}
 	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
-		Generator: generator(), Fault: e.faultHook(), LockedAgents: len(c.Skills) == 0, Dir: c.Dir})
+		Generator: generator(), Fault: e.faultHook(), LockedAgents: len(c.Skills) == 0, Dir: c.Dir, AllowRisk: c.AllowRisk})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ type updateCmd struct {
 	Force        bool       `help:"Overwrite installs that were modified, and take a new dependency from its registry over a skill of its name from elsewhere."`
 	KeepLocal    bool       `help:"Keep your versions of the files you changed in installed skills; take everything else from the new version."`
 	JSON         bool       `name:"json" help:"Print the plan and outcomes as JSON."`
+	AllowRisk    []string   `name:"allow-risk" placeholder:"RULE" help:"Update despite content-scan findings of these rules (ids, or globs such as hidden-*; comma-separated or repeated); the receipts record the acceptance. See docs/security.md."`
 }
 
 func (c *updateCmd) Help() string {
@@ -33,7 +34,7 @@ Examples:
 
 func (c *updateCmd) Run(e *env) error {
 	s, err := skillset.Open(e.ctx, e.ws, skillset.Options{Scope: c.Scope.request(), Agents: c.Agent,
-		Generator: generator(), Fault: e.faultHook()})
+		Generator: generator(), Fault: e.faultHook(), AllowRisk: c.AllowRisk})
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,14 @@ func TestEncodeMatchesJSON(t *testing.T) {
 			Files:       []fileRecord{{Path: "SKILL.md", Digest: "sha256-a", Mode: "0644"}, {Path: "s/x \"y\".sh", Digest: "sha256-b", Mode: "0755"}},
 		}
 	}
+	scanned := rec("scanned")
+	scanned.Findings = []Finding{
+		{Rule: "hidden-bidi", Severity: "critical", File: "gpj.\u202emd", Fingerprint: "0123abcd", AcceptedBy: "--allow-risk"},
+		{Rule: "hidden-zero-width", Severity: "critical", File: "SKILL.md", Line: 3, Fingerprint: "bad\xff<>"},
+	}
 	cases := []*txn{
 		{kind: txnWrite, root: root, name: "fresh", dest: filepath.Join(root, "fresh"), shape: agents.ShapeDirectory, rec: rec("fresh")},
+		{kind: txnWrite, root: root, name: "scanned", dest: filepath.Join(root, "scanned"), shape: agents.ShapeDirectory, rec: scanned, existed: true},
 		{kind: txnWrite, root: root, name: "upgrade", dest: filepath.Join(root, "upgrade"), shape: agents.ShapeDirectory, rec: rec("upgrade"), existed: true},
 		{kind: txnRemove, root: root, name: "gone", dest: filepath.Join(root, "gone"), shape: agents.ShapeDirectory, existed: true},
 		{kind: txnWrite, root: root, name: "cmd<>", dest: filepath.Join(root, "cmd<>.md"), shape: agents.ShapeFile, rec: rec("cmd<>"), existed: true},

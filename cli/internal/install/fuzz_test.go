@@ -11,6 +11,9 @@ import (
 func FuzzDecodeReceipt(f *testing.F) {
 	f.Add([]byte(`{"schemaVersion":1,"name":"s","version":"1.0.0","kind":"skill","shape":"directory","agents":["codex"],"files":[{"path":"SKILL.md","digest":"sha256-x","mode":"0644"}]}`), "s")
 	f.Add([]byte(`{"schemaVersion":1,"name":"s","files":[{"path":"../x"}]}`), "s")
+	f.Add([]byte(`{"schemaVersion":1,"name":"s","version":"1.0.0","kind":"skill","shape":"directory","agents":["codex"],"findings":[{"rule":"hidden-bidi","severity":"critical","file":"SKILL.md","line":3,"fingerprint":"0123","acceptedBy":"--allow-risk"}],"files":[{"path":"SKILL.md","digest":"sha256-x","mode":"0644"}]}`), "s")
+	f.Add([]byte(`{"schemaVersion":1,"name":"s","findings":[{"rule":1,"line":"x"}],"files":[{"path":"SKILL.md"}]}`), "s")
+	f.Add([]byte(`{"schemaVersion":1,"name":"s","findings":null,"files":[{"path":"SKILL.md"}]}`), "s")
 	f.Add([]byte(`{`), "s")
 	f.Add([]byte(`null`), "")
 	f.Fuzz(func(t *testing.T, data []byte, name string) {

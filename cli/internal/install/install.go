@@ -361,7 +361,7 @@ func planTarget(pt *targetPlan, tgt agents.Target, layout agents.Layout, dest st
 			SchemaVersion: receiptSchema, Name: name, Version: base.Version, Kind: base.Kind,
 			Shape: tgt.Shape, Registry: it.Registry, Source: it.Source, Subpath: it.Subpath, Resolved: it.Resolved, Integrity: it.Integrity,
 			Role: it.Role, Dependencies: it.Dependencies, Agents: slices.Clone(tgt.Readers), InstalledAt: now, Files: recs,
-			Disabled: disabled,
+			Disabled: disabled, Findings: it.Findings,
 		},
 	}
 	r.Files = opts.lists.of(len(recs), func(i int) string { return recs[i].Path })

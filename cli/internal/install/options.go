@@ -73,6 +73,9 @@ type Item struct {
 	// says: an upgrade of a disabled skill stays disabled, and only
 	// SetDisabled changes the state.
 	Disabled bool
+	// Findings are what the content scan found in the package, for its
+	// receipts; nil when it found nothing.
+	Findings []Finding
 }
 
 // Options says where and how to install: the scope, the machine and the

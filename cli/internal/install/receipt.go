@@ -57,8 +57,30 @@ type receipt struct {
 	// then name its files as they are on disk, every SKILL.md (or the
 	// file of a file-shaped package) ending in ".disabled". Absent from
 	// receipts of enabled packages and of older versions.
-	Disabled bool         `json:"disabled,omitempty"`
+	Disabled bool `json:"disabled,omitempty"`
+	// Findings are what the content scan found in the package when it
+	// was installed, accepted ones with who accepted them (Item.Findings).
+	// Absent when it found nothing, and from receipts of older versions.
+	Findings []Finding    `json:"findings,omitempty"`
 	Files    []fileRecord `json:"files"`
+}
+
+// Finding is a content-scan finding as a receipt records it: enough to
+// tell, at the next update, which findings of a new version are new (by
+// Fingerprint, scan.Finding.Fingerprint) and who let a blocking one
+// through. A receipt is read back as untrusted input: its findings only
+// label what is shown, they never accept anything.
+type Finding struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	// Fingerprint is scan.Finding.Fingerprint: the rule, the file and the
+	// excerpt, stable across edits elsewhere in the file.
+	Fingerprint string `json:"fingerprint"`
+	// AcceptedBy is, for a finding that blocks installing the package
+	// and was accepted, who accepted it: "--allow-risk" or the policy.
+	AcceptedBy string `json:"acceptedBy,omitempty"`
 }
 
 // fileRecord is one file a receipt tracks. For a directory-shaped package
@@ -173,6 +195,7 @@ func cloneReceipt(r *receipt) *receipt {
 	c := *r
 	c.Agents = slices.Clone(r.Agents)
 	c.Files = slices.Clone(r.Files)
+	c.Findings = slices.Clone(r.Findings)
 	if r.Dependencies != nil {
 		c.Dependencies = maps.Clone(r.Dependencies)
 	}
@@ -225,7 +248,7 @@ func sameMeta(a, b *receipt) bool {
 		a.Registry == b.Registry && a.Source == b.Source && a.Subpath == b.Subpath && a.Resolved == b.Resolved &&
 		format.SameIntegrity(a.Integrity, b.Integrity) && a.Role == b.Role &&
 		slices.Equal(a.Agents, b.Agents) && a.Disabled == b.Disabled && (a.Dependencies == nil) == (b.Dependencies == nil) &&
-		maps.Equal(a.Dependencies, b.Dependencies)
+		maps.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.Findings, b.Findings)
 }
 
 // receiptNames lists the names that have a receipt or a pending receipt
@@ -312,6 +335,25 @@ func appendReceipt(b []byte, r *receipt, indent bool) []byte {
 	if r.Disabled {
 		e.key(1, "disabled")
 		e.b = append(e.b, "true"...)
+	}
+	if len(r.Findings) > 0 {
+		e.key(1, "findings")
+		e.open('[')
+		for _, f := range r.Findings {
+			e.elem(2)
+			e.open('{')
+			e.str(3, "rule", f.Rule, false)
+			e.str(3, "severity", f.Severity, false)
+			e.str(3, "file", f.File, false)
+			if f.Line != 0 {
+				e.key(3, "line")
+				e.b = strconv.AppendInt(e.b, int64(f.Line), 10)
+			}
+			e.str(3, "fingerprint", f.Fingerprint, false)
+			e.str(3, "acceptedBy", f.AcceptedBy, true)
+			e.close(2, '}')
+		}
+		e.close(1, ']')
 	}
 	e.key(1, "files")
 	if r.Files == nil {

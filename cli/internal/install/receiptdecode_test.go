@@ -90,3 +90,28 @@ func TestDecodeReceiptAsTheDecoderDid(t *testing.T) {
 		t.Errorf("decoding a receipt 200 times allocated %d bytes, the decoder %d: want under 70 %%", now, old)
 	}
 }
+
+// TestDecodeReceiptFindings reads a receipt written before the content
+// scan (no findings) and one with findings, which round-trip.
+func TestDecodeReceiptFindings(t *testing.T) {
+	old := []byte(`{"schemaVersion":1,"name":"s","version":"1.0.0","kind":"skill","shape":"directory","integrity":"sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=","dependencies":null,"agents":["codex"],"files":[{"path":"SKILL.md","digest":"sha256-x","mode":"0644"}]}`)
+	r, err := decodeReceipt(old, "s")
+	if err != nil || r.Findings != nil {
+		t.Fatalf("decodeReceipt(old) = %+v, %v; want a receipt without findings", r, err)
+	}
+	if got := encodeReceipt(r); bytes.Contains(got, []byte("findings")) {
+		t.Errorf("encodeReceipt(old) = %s, want no findings key", got)
+	}
+	r.Findings = []Finding{{Rule: "hidden-tag", Severity: "critical", File: "SKILL.md", Line: 7, Fingerprint: "ab", AcceptedBy: "--allow-risk"}}
+	again, err := decodeReceipt(encodeReceipt(r), "s")
+	if err != nil || !reflect.DeepEqual(again.Findings, r.Findings) {
+		t.Errorf("decodeReceipt(encodeReceipt(%+v)) = %+v, %v", r.Findings, again, err)
+	}
+	if !sameMeta(r, again) {
+		t.Error("sameMeta of a receipt and its copy = false")
+	}
+	again.Findings[0].AcceptedBy = ""
+	if sameMeta(r, again) {
+		t.Error("sameMeta ignores a changed acceptance")
+	}
+}

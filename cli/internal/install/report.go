@@ -4,6 +4,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
+	contentscan "github.com/agent-skills/agent-skills/scan"
 )
 
 // Outcome is what an install or uninstall did to one package in one root.
@@ -74,6 +75,19 @@ type Result struct {
 	// each followed by " (changed)" or " (missing)"; for an unmanaged
 	// package it is empty.
 	Modified []string `json:"modified,omitempty"`
+	// Scanned holds what the content scan found in the package, when it
+	// found anything (skillset fills it): its fields are the result's own
+	// in JSON, and a result of a package without findings pays one
+	// pointer for them.
+	*Scanned
+}
+
+// Scanned is what the content scan found in a package installed: every
+// finding, and those of them that would have kept it out and were
+// accepted, with who accepted each.
+type Scanned struct {
+	Findings []contentscan.Finding  `json:"findings,omitempty"`
+	Accepted []contentscan.Accepted `json:"accepted,omitempty"`
 }
 
 // Duplicate is a package that one selected agent will see through more
@@ -168,4 +182,7 @@ type Installed struct {
 	// Disabled is true when the receipt records the package as disabled:
 	// installed, but listed by no agent (SetDisabled).
 	Disabled bool `json:"disabled,omitempty"`
+	// Findings are the content-scan findings the receipt records (see
+	// Finding): untrusted, for labels only. Absent for receipts without.
+	Findings []Finding `json:"findings,omitempty"`
 }

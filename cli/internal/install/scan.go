@@ -242,7 +242,7 @@ func scan(ctx context.Context, opts *Options, grow func(names, wanted int), fn f
 				in.Version, in.Kind, in.Registry, in.Resolved = rec.Version, rec.Kind, rec.Registry, rec.Resolved
 				in.Source, in.Subpath = rec.Source, rec.Subpath
 				in.Integrity, in.Role, in.Agents, in.Dependencies = rec.Integrity, rec.Role, rec.Agents, rec.Dependencies
-				in.Disabled = rec.Disabled
+				in.Disabled, in.Findings = rec.Disabled, rec.Findings
 				in.AddedFiles = disk.added
 			}
 			if err := fn(in); err != nil {

@@ -141,6 +141,10 @@ func (e *Effective) CheckPackage(skill string, pkg *format.Package) error {
 	return nil
 }
 
+// AllowRiskBy is who accepted a finding that --allow-risk let through, as
+// receipts and --json record it.
+const AllowRiskBy = "--allow-risk"
+
 // Gate returns the scan gate of a command: the default gate (critical
 // blocks), lowered to the strictest scan.blockAt of either file, with
 // every scan.block of both; the user's acceptances; the project's for the
@@ -183,7 +187,7 @@ func (e *Effective) Gate(allowRisk []string) (scan.Gate, error) {
 		}
 	}
 	for _, id := range allowRisk {
-		g.Accept = append(g.Accept, scan.Acceptance{Rule: id, By: "--allow-risk"})
+		g.Accept = append(g.Accept, scan.Acceptance{Rule: id, By: AllowRiskBy})
 	}
 	return g, nil
 }

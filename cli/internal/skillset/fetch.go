@@ -28,6 +28,9 @@ type fetched struct {
 	// (compatibility.agents[].minVersion): install then needs the
 	// versions detection reads.
 	agentVersions bool
+	// scan is what the content scan found in the package; nil for
+	// nothing (see risk.go).
+	scan *scanned
 }
 
 // fetch reads and verifies every wanted package into memory (a snapshot
@@ -55,6 +58,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		diags         format.Diagnostics
 		err           error
 		agentVersions bool
+		scan          *scanned
 	}
 	res := make([]result, len(wants))
 	var (
@@ -78,13 +82,13 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 		vopts := validate.Options{Gate: p.gate(), OverrideKeys: p.ws.OverrideKeys()}
 		for i := take(); i >= 0; i = take() {
 			w := wants[i]
-			item, diags, err := p.fetchOne(w, vopts)
+			item, diags, sc, err := p.fetchOne(w, vopts)
 			var agentVersions bool
 			if err == nil {
 				agentVersions = limitsAgentVersions(item.Pkg)
 				item = keepWithin(item, w, &held)
 			}
-			res[i] = result{item, diags, err, agentVersions}
+			res[i] = result{item, diags, err, agentVersions, sc}
 			mu.Lock()
 			if err != nil && i < failed {
 				failed = i
@@ -119,7 +123,7 @@ func (p *op) fetch(wants []want) ([]fetched, error) {
 			continue
 		}
 		p.out.warned(w.name+"@"+w.version, warningsOnly(r.diags))
-		out = append(out, fetched{want: w, item: r.item, agentVersions: r.agentVersions})
+		out = append(out, fetched{want: w, item: r.item, agentVersions: r.agentVersions, scan: r.scan})
 	}
 	switch len(invalid) {
 	case 0:
@@ -258,21 +262,23 @@ func keptAll(set *registry.Set, wants []want) bool {
 	return true
 }
 
-// fetchOne fetches, verifies and validates one wanted package: the item to
-// install and its diagnostics, sorted.
-func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diagnostics, error) {
+// fetchOne fetches, verifies, validates and scans one wanted package: the
+// item to install, its diagnostics, sorted, and what the content scan
+// found in it (nil for nothing), read from the verified snapshot before
+// anything is written.
+func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diagnostics, *scanned, error) {
 	reg, ok := p.Registries.Get(w.registry)
 	if !ok {
-		return install.Item{}, nil, &askerr.Error{Code: registry.CodeRegistryUnknown,
+		return install.Item{}, nil, nil, &askerr.Error{Code: registry.CodeRegistryUnknown,
 			Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
 			Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
 	}
 	pkg, integrity, resolved, err := p.Registries.Fetch(p.ctx, reg.Name(), w.name, w.version)
 	if err != nil {
-		return install.Item{}, nil, err
+		return install.Item{}, nil, nil, err
 	}
 	if w.integrity != "" && !format.SameIntegrity(w.integrity, integrity) {
-		return install.Item{}, nil, &askerr.Error{Code: registry.CodeIntegrityMismatch,
+		return install.Item{}, nil, nil, &askerr.Error{Code: registry.CodeIntegrityMismatch,
 			Message: fmt.Sprintf("%s@%s does not match skills.lock", w.name, w.version),
 			Detail:  []string{"expected (skills.lock): " + w.integrity, "actual   (" + w.registry + "):  " + integrity, "Nothing was installed."},
 			Try:     []string{"ask the registry's maintainers why the published bytes changed", "agent-skills update " + w.name + "   (only if you trust the new bytes)"}}
@@ -282,16 +288,20 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 	// receipts record where the payload came from, never the password.
 	resolved = redact.Strip(resolved)
 	if err := p.policyPackage(w.name, pkg); err != nil {
-		return install.Item{}, nil, err
+		return install.Item{}, nil, nil, err
 	}
 	vopts.DirName = w.name
 	diags := append(validate.Package(pkg, vopts), p.agentChecks(pkg)...)
 	diags.Sort()
+	sc, err := p.scanPackage(w.name, pkg)
+	if err != nil {
+		return install.Item{}, nil, nil, err
+	}
 	// Validated: the positions only diagnostics read can go (a run may
 	// hold thousands of packages until it installs them).
 	pkg.Compact()
 	return install.Item{Pkg: pkg, Registry: reg.Name(), KeepRole: w.keepRole, Dependencies: w.deps,
-		Resolved: resolved, Integrity: integrity, Role: w.role}, diags, nil
+		Resolved: resolved, Integrity: integrity, Role: w.role, Findings: sc.recorded()}, diags, sc, nil
 }
 
 // warningsOnly returns the warnings among diags.

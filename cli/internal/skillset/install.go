@@ -101,8 +101,12 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if len(r.Skills) > 0 && len(srcRefs) == 0 {
 		return nil, askerr.Usage("--skill picks skills from a source; name one (owner/repo, a git URL, a folder or an archive)")
 	}
+	risk, err := s.scanGate()
+	if err != nil {
+		return nil, err
+	}
 	p := s.begin(ctx, "install", r.Args, r.rerun(), r.DryRun, r.Progress)
-	p.pick, p.strict = r.Pick, r.Strict
+	p.pick, p.strict, p.risk = r.Pick, r.Strict, risk
 	if err := p.recoverFirst(r.DryRun); err != nil {
 		return p.out, err
 	}
@@ -173,8 +177,12 @@ func (s *Session) Install(ctx context.Context, r InstallRequest) (*Outcome, erro
 	if len(srcFetched) > 0 {
 		all = append(srcFetched, regFetched...)
 	}
+	if err := p.judgeRisks(all); err != nil {
+		return p.out, err
+	}
 	rep, err := p.apply(all, plan, r.Force, r.DryRun)
 	p.out.addReport(rep)
+	p.labelResults()
 	if wildcard {
 		p.out.summarise()
 	}

@@ -2,11 +2,14 @@ package skillset
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -53,6 +56,11 @@ type op struct {
 	// already named (see stranded.go).
 	strandedCache  map[string]*stranded
 	strandedWarned map[string]bool
+	// risk is the content scan's gate (Session.scanGate); scannedResults
+	// are, by "name@version", what the scan found in the packages that
+	// passed it, for their results (labelResults).
+	risk           scan.Gate
+	scannedResults map[string]*install.Scanned
 	// memo is shared by the calls of package install made while the run
 	// lock is held (see memoized); nil otherwise.
 	memo *install.Memo
@@ -62,6 +70,11 @@ type op struct {
 func (s *Session) begin(ctx context.Context, command string, requested, flags []string, dryRun bool, progress Progress) *op {
 	if progress == nil {
 		progress = noProgress{}
+	}
+	if len(s.opts.AllowRisk) > 0 {
+		// Running the command again (to finish it, or with a next
+		// action) accepts what this run accepted.
+		flags = append(slices.Clip(flags), "--allow-risk", strings.Join(s.opts.AllowRisk, ","))
 	}
 	return &op{Session: s, ctx: ctx, out: s.newOutcome(dryRun), lock: s.Lock, progress: progress,
 		command: command, requested: requested, flags: flags}

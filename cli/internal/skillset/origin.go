@@ -345,11 +345,16 @@ func (p *op) describeOrigin(o Origin) string {
 }
 
 // rerunWith is the command of this run with more flags, for a next
-// action: the names, the flags that matter and the scope; --agent and
-// --force replace those given.
+// action: the names, the flags that matter and the scope; --agent,
+// --force and --allow-risk replace those given.
 func (p *op) rerunWith(extra ...string) string {
 	parts := append([]string{"agent-skills", p.command}, p.requested...)
-	for _, f := range p.flags {
+	for i := 0; i < len(p.flags); i++ {
+		f := p.flags[i]
+		if f == "--allow-risk" && slices.Contains(extra, f) {
+			i++ // and its value
+			continue
+		}
 		if f != "--force" {
 			parts = append(parts, f)
 		}

@@ -44,6 +44,11 @@ type Outcome struct {
 	// Problems are the validation errors of the packages that refused the
 	// run (ASK_VALIDATION_FAILED).
 	Problems []Problem `json:"problems,omitempty"`
+	// Findings are, per package the run takes that holds any, what the
+	// content scan found, with the gate's verdict on each (risk.go): the
+	// plan shows them whether the run installs or, with a blocked one,
+	// refuses (ASK_CONTENT_RISK).
+	Findings []PackageFindings `json:"findings,omitempty"`
 	// ValidationWarnings are, per package installed, what it breaks that
 	// did not keep it from being installed (see validate.GateInstall).
 	ValidationWarnings []Problem `json:"validationWarnings,omitempty"`

@@ -42,8 +42,12 @@ func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, erro
 	if err := s.policyReady(); err != nil {
 		return nil, err
 	}
+	risk, err := s.scanGate()
+	if err != nil {
+		return nil, err
+	}
 	p := s.begin(ctx, "install", nil, restoreFlags(r), r.DryRun, r.Progress)
-	p.strict = r.Strict
+	p.strict, p.risk = r.Strict, risk
 	if err := p.recoverFirst(r.DryRun); err != nil {
 		return p.out, err
 	}
@@ -79,12 +83,17 @@ func (s *Session) Restore(ctx context.Context, r RestoreRequest) (*Outcome, erro
 	if err != nil {
 		return p.out, err
 	}
-	groups := p.restoreGroups(append(srcFetched, regFetched...))
+	all := append(srcFetched, regFetched...)
+	if err := p.judgeRisks(all); err != nil {
+		return p.out, err
+	}
+	groups := p.restoreGroups(all)
 	if r.FrozenLockfile {
 		if err := frozenRestore(p.lock, groups); err != nil {
 			return p.out, err
 		}
 	}
+	defer p.labelResults()
 	for _, g := range groups {
 		rep, err := p.forAgents(g.agents).apply(g.items, nil, r.Force, r.DryRun)
 		p.out.addReport(rep)

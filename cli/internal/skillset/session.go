@@ -39,6 +39,10 @@ type Options struct {
 	// user's registries and no skills.lock. It excludes Agents and a
 	// project scope.
 	Dir string
+	// AllowRisk are the rules --allow-risk accepts (ids or globs of
+	// scan.Rules): findings of them that would block a package are let
+	// through, and its receipts record that --allow-risk accepted them.
+	AllowRisk []string
 }
 
 // Session is one scope's skills: where they are, for which agents, from

@@ -69,7 +69,10 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		} else {
 			p.warn("cannot show what changed in %s: %s", name, err.Error())
 		}
-		f := sourceFetched(pk, resolve.RoleRequested)
+		f, err := p.withScan(sourceFetched(pk, resolve.RoleRequested))
+		if err != nil {
+			return nil, err
+		}
 		f.ref = ref
 		keepDependencies(&f, l)
 		out = append(out, f)

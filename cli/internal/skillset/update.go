@@ -58,8 +58,12 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 	if err := s.policyReady(); err != nil {
 		return nil, err
 	}
+	risk, err := s.scanGate()
+	if err != nil {
+		return nil, err
+	}
 	p := s.begin(ctx, "update", r.Names, r.rerun(), r.DryRun, r.Progress)
-	p.prune = true
+	p.prune, p.risk = true, risk
 	if err := p.recoverFirst(r.DryRun); err != nil {
 		return p.out, err
 	}
@@ -178,8 +182,12 @@ func (s *Session) Update(ctx context.Context, r UpdateRequest) (*Outcome, error)
 		}
 		force = true
 	}
+	if err := p.judgeRisks(fs); err != nil {
+		return p.out, err
+	}
 	rep, err := p.apply(fs, plan, force, r.DryRun)
 	p.out.addReport(rep)
+	p.labelResults()
 	return p.out, err
 }
 

@@ -9,10 +9,12 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/skillset"
+	"github.com/agent-skills/agent-skills/scan"
 )
 
 // Outcome prints what an install, update or uninstall did: the files a
-// source update changes, the results, the skills skipped with their
+// source update changes, what the content scan found in each package
+// (before the results: a blocked package has none), the results, the skills skipped with their
 // reasons and the summary on Out; the validation warnings of the packages
 // installed, the resolver's warnings, the notices and the agents that see
 // a package twice on Err. The problems of a package that validation
@@ -126,6 +128,7 @@ func (p *Printer) outcomeOut(w io.Writer, o *skillset.Outcome) {
 			}
 		}
 	}
+	p.packageFindings(w, o.Findings)
 	p.results(w, o.DryRun, o.Results)
 	p.skipped(w, o.Skipped)
 	if s := o.Summary; s != nil {
@@ -241,5 +244,84 @@ func (p *Printer) Report(o *skillset.Outcome, asJSON bool) {
 		p.notices(o)
 	default:
 		p.Outcome(o)
+	}
+}
+
+// packageFindings writes to w what the content scan found in each package
+// the run takes, in the one form of Findings: under a line naming the
+// package, the blocked findings first, then the accepted ones with who
+// accepted them, then those below the gate, each group by severity; for
+// a package installed before (an update), the findings new since that
+// version apart from those it had too.
+func (p *Printer) packageFindings(w io.Writer, pkgs []skillset.PackageFindings) {
+	for _, pf := range pkgs {
+		head := fmt.Sprintf("%s %s: %s", Field(pf.Name), Field(pf.Version), Plural(len(pf.Findings), "1 finding", fmt.Sprintf("%d findings", len(pf.Findings))))
+		if pf.Previous != "" {
+			n := 0
+			for _, f := range pf.Findings {
+				if f.New {
+					n++
+				}
+			}
+			head += fmt.Sprintf(", %d new since %s", n, Field(pf.Previous))
+		}
+		if pf.Omitted > 0 {
+			head += fmt.Sprintf(" (%d more not shown)", pf.Omitted)
+		}
+		if pf.Blocked {
+			head += ": " + p.Style.Red("blocked") + ", not installed"
+		}
+		fmt.Fprintln(w, head)
+		type group struct {
+			verdict, by string
+			new         bool
+		}
+		var order []group
+		members := map[group][]scan.Finding{}
+		for _, f := range pf.Findings {
+			g := group{f.Verdict, f.AcceptedBy, f.New}
+			if _, ok := members[g]; !ok {
+				order = append(order, g)
+			}
+			members[g] = append(members[g], f.Finding)
+		}
+		// New findings before those the installed version had, within
+		// each verdict (and acceptor), which keep the order they came in.
+		first := map[[2]string]int{}
+		for i, g := range order {
+			if _, ok := first[[2]string{g.verdict, g.by}]; !ok {
+				first[[2]string{g.verdict, g.by}] = i
+			}
+		}
+		slices.SortStableFunc(order, func(a, b group) int {
+			if c := first[[2]string{a.verdict, a.by}] - first[[2]string{b.verdict, b.by}]; c != 0 {
+				return c
+			}
+			switch {
+			case a.new == b.new:
+				return 0
+			case a.new:
+				return -1
+			}
+			return 1
+		})
+		for _, g := range order {
+			label := "below the gate"
+			switch g.verdict {
+			case skillset.VerdictBlocked:
+				label = "blocked"
+			case skillset.VerdictAccepted:
+				label = "accepted by " + Field(g.by)
+			}
+			if pf.Previous != "" {
+				if g.new {
+					label += ", new since " + Field(pf.Previous)
+				} else {
+					label += ", also in " + Field(pf.Previous)
+				}
+			}
+			fmt.Fprintf(w, "  %s:\n", label)
+			p.findings(w, "    ", pf.Name, members[g])
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/skillset"
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/scan"
 )
 
 // sample is an outcome with one of every kind of line.
@@ -328,5 +329,46 @@ func TestOutcomeSharedRoots(t *testing.T) {
 	}, "\n")
 	if got := errs.String(); got != want {
 		t.Errorf("Outcome() wrote on stderr\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestOutcomeFindings(t *testing.T) {
+	f := func(rule string, sev scan.Severity, file string, line int) scan.Finding {
+		return scan.Finding{Rule: rule, Severity: sev, File: file, Line: line, Col: 1, Message: "m " + rule, Excerpt: "x<U+200B>y", Fix: "fix it"}
+	}
+	o := &skillset.Outcome{Findings: []skillset.PackageFindings{
+		{Package: "evil@2.0.0", Name: "evil", Version: "2.0.0", Previous: "1.0.0", Blocked: true, Findings: []skillset.Flagged{
+			{Finding: f("hidden-bidi", scan.Critical, "SKILL.md", 3), Verdict: skillset.VerdictBlocked, New: true},
+			{Finding: f("hidden-tag", scan.Critical, "SKILL.md", 4), Verdict: skillset.VerdictBlocked},
+			{Finding: f("hidden-zero-width", scan.Critical, "a.md", 1), Verdict: skillset.VerdictAccepted, AcceptedBy: "--allow-risk"},
+			{Finding: f("capability-undeclared-scripts", scan.Medium, "run\u202e.sh", 0), Verdict: skillset.VerdictShown, New: true},
+		}},
+	}}
+	var out, errs bytes.Buffer
+	p := New(&out, &errs, Options{Cwd: "/w/p"})
+	p.Outcome(o)
+	p.Flush()
+	want := strings.Join([]string{
+		"evil 2.0.0: 4 findings, 2 new since 1.0.0: blocked, not installed",
+		"  blocked, new since 1.0.0:",
+		"    evil/SKILL.md:3:1: critical hidden-bidi m hidden-bidi",
+		"        | x<U+200B>y",
+		"        fix: fix it",
+		"  blocked, also in 1.0.0:",
+		"    evil/SKILL.md:4:1: critical hidden-tag m hidden-tag",
+		"        | x<U+200B>y",
+		"        fix: fix it",
+		"  accepted by --allow-risk, also in 1.0.0:",
+		"    evil/a.md:1:1: critical hidden-zero-width m hidden-zero-width",
+		"        | x<U+200B>y",
+		"        fix: fix it",
+		"  below the gate, new since 1.0.0:",
+		"    evil/run\\u202e.sh: medium capability-undeclared-scripts m capability-undeclared-scripts",
+		"        | x<U+200B>y",
+		"        fix: fix it",
+		"",
+	}, "\n")
+	if got := out.String(); got != want {
+		t.Errorf("Outcome(findings) =\n%s\nwant\n%s", got, want)
 	}
 }
