@@ -25,9 +25,17 @@ type Acceptance struct {
 	Skill string `json:"skill,omitempty"`
 	// By says who accepted it: "--allow-risk", or the policy file.
 	By string `json:"by"`
+	// Below, when above Info, bounds the acceptance to findings of a lower
+	// severity: a project's policy accepts a rule only under the severity
+	// the user's policy blocks at, whatever severity one finding of the
+	// rule has.
+	Below Severity `json:"below,omitempty"`
 }
 
 func (a Acceptance) covers(skill string, f Finding) bool {
+	if a.Below > Info && f.Severity >= a.Below {
+		return false
+	}
 	if ok, _ := path.Match(a.Rule, f.Rule); !ok {
 		return false
 	}

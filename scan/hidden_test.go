@@ -151,3 +151,14 @@ func TestGateJudge(t *testing.T) {
 		t.Errorf("medium blocked by the default gate: %+v", v)
 	}
 }
+
+func TestGateAcceptanceBelow(t *testing.T) {
+	g := Gate{BlockAt: Medium, Accept: []Acceptance{{Rule: "capability-*", By: "project", Below: High}}}
+	v := g.Judge("x", Report{Findings: []Finding{
+		{Rule: "capability-undeclared-scripts", Severity: Medium},
+		{Rule: "capability-undeclared-scripts", Severity: High},
+	}})
+	if len(v.Accepted) != 1 || v.Accepted[0].Severity != Medium || len(v.Blocked) != 1 || v.Blocked[0].Severity != High {
+		t.Errorf("verdict = %+v, want the medium accepted and the high blocked", v)
+	}
+}

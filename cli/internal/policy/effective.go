@@ -181,7 +181,10 @@ func (e *Effective) Gate(allowRisk []string) (scan.Gate, error) {
 		for _, a := range e.Project.Scan.Accept {
 			for _, r := range scan.Rules() {
 				if matchName(a.Rule, r.ID) && !e.userBlocks(r) {
-					g.Accept = append(g.Accept, acceptances(r.ID, a, e.Project.Path)...)
+					for _, acc := range acceptances(r.ID, a, e.Project.Path) {
+						acc.Below = e.userBlockAt()
+						g.Accept = append(g.Accept, acc)
+					}
 				}
 			}
 		}
@@ -233,6 +236,16 @@ func (e *Effective) userBlocks(r scan.Rule) bool {
 		return true
 	}
 	return anyMatch(s.Block, func(g string) bool { return matchName(g, r.ID) })
+}
+
+// userBlockAt is the severity the user's own policy blocks at, or Info
+// (no bound) when it sets none: a project's acceptance never covers a
+// finding at or above it, even of a rule whose default severity is lower.
+func (e *Effective) userBlockAt() scan.Severity {
+	if e == nil || e.User == nil || !e.User.Scan.BlockAtSet {
+		return scan.Info
+	}
+	return e.User.Scan.BlockAt
 }
 
 func anyMatch(l List, match func(string) bool) bool {

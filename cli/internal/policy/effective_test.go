@@ -135,7 +135,11 @@ func TestCheckPackage(t *testing.T) {
 func gateText(g scan.Gate) string {
 	var acc []string
 	for _, a := range g.Accept {
-		acc = append(acc, fmt.Sprintf("%s/%s by %s", a.Rule, a.Skill, a.By))
+		below := ""
+		if a.Below > scan.Info {
+			below = " below " + a.Below.String()
+		}
+		acc = append(acc, fmt.Sprintf("%s/%s by %s%s", a.Rule, a.Skill, a.By, below))
 	}
 	return fmt.Sprintf("blockAt=%s block=%v accept=%v", g.BlockAt, g.Block, acc)
 }
