@@ -6,59 +6,46 @@ import (
 	"strconv"
 )
 
-// execPattern is one way of running code a reader cannot see, run on the
-// lowered logical lines that hold one of its keywords.
-type execPattern struct {
-	rule     string
-	keywords []string
-	re       *regexp.Regexp
-	what     string
-}
-
 // shells and interpreters that run what they read on standard input.
 const (
 	shellCmd  = `(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\w+=\S*\s+)*)?(?:\S*/)?(?:ba|z|da|k|fi|c|tc)?sh\b(?:\s+-[a-z]*s)?(?:\s+-\s|\s*$|\s*[;&|)'"` + "`" + `]|\s+-s\b|\s+--?\s|\s+[^-\s])`
 	interpCmd = `(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:python[0-9.]*|perl|ruby|node|php|deno|bun|pwsh|powershell)(?:\.exe)?(?:\s+-)?(?:\s*$|\s*[;&|)'"` + "`" + `])`
 )
 
-var execPatterns = []execPattern{
-	{RuleExecPipeShell, []string{"curl", "wget"}, regexp.MustCompile(
+// shellWords are the words a pipe into a shell or interpreter needs.
+var shellWords = []string{"sh", "python", "perl", "ruby", "node", "php", "deno", "bun", "pwsh", "powershell"}
+
+// execPatterns are the ways of running code a reader cannot see.
+var execPatterns = []pattern{
+	{RuleExecPipeShell, [][]string{{"curl", "wget"}, {"|"}, shellWords}, regexp.MustCompile(
 		`\b(?:curl|wget)\b[^|\n]*\|(?:[^|\n]*\|)*\s*(?:` + shellCmd + `|` + interpCmd + `)`),
 		"downloaded content is piped straight into an interpreter"},
-	{RuleExecPipeShell, []string{"<(", "$(curl", "$(wget", "`curl", "`wget"}, regexp.MustCompile(
+	{RuleExecPipeShell, [][]string{{"curl", "wget"}, {"<(", "$(", "`"}}, regexp.MustCompile(
 		`\b(?:(?:ba|z|da|k)?sh|source|\.)\s+(?:-s\s+)?<\(\s*(?:curl|wget)\b` +
 			`|\b(?:(?:ba|z|da|k)?sh\s+-c|eval|source)\s+["']?(?:\$\(|` + "`" + `)\s*(?:curl|wget)\b` +
 			`|\b(?:python[0-9.]*|node|perl|ruby)\s+(?:-\s+)?<\(\s*(?:curl|wget)\b`),
 		"downloaded content is run by a shell"},
-	{RuleExecPipeShell, []string{"iex", "invoke-expression"}, regexp.MustCompile(
+	{RuleExecPipeShell, [][]string{{"iex", "invoke-expression"}}, regexp.MustCompile(
 		`\b(?:iex|invoke-expression)\b[\s(&]*.*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget|start-bitstransfer)\b` +
 			`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(?:iex|invoke-expression)\b`),
 		"downloaded content is run by PowerShell's Invoke-Expression"},
-	{RuleExecPipeShell, []string{"exec(", "eval("}, regexp.MustCompile(
+	{RuleExecPipeShell, [][]string{{"exec", "eval"}, {"urlopen", "requests.get", "httpx.get", "fetch"}}, regexp.MustCompile(
 		`\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|urllib2\.urlopen|httpx\.get|fetch|await\s+fetch)\s*\(`),
 		"downloaded content is run by exec or eval"},
 
-	{RuleExecBase64, []string{"base64"}, regexp.MustCompile(
+	{RuleExecBase64, [][]string{{"base64"}, {"-d", "--decode", "-id"}}, regexp.MustCompile(
 		`\bbase64\s+(?:-\w+\s+)*(?:-d|--decode|-di|-id)\b[^|\n]*\|(?:[^|\n]*\|)*\s*(?:` + shellCmd + `|` + interpCmd + `)` +
 			`|\b(?:eval|(?:ba|z|da|k)?sh\s+-c|source|exec)\s+["']?(?:\$\(|` + "`" + `)[^)\n]*\bbase64\s+(?:-\w+\s+)*(?:-d|--decode)\b` +
 			`|\b(?:(?:ba|z|da|k)?sh|source|\.)\s+<\([^)\n]*\bbase64\s+(?:-\w+\s+)*(?:-d|--decode)\b`),
 		"base64-decoded text is run by a shell"},
-	{RuleExecBase64, []string{"b64decode", "decodebytes", "codecs.decode", "zlib.decompress", "marshal.loads", "atob(", "buffer.from", "fromhex"}, regexp.MustCompile(
+	{RuleExecBase64, [][]string{{"b64decode", "b32decode", "b16decode", "decodebytes", "codecs.decode", "zlib.decompress", "marshal.loads", "atob", "buffer.from", "fromhex", "__import__"}, {"exec", "eval", "compile"}}, regexp.MustCompile(
 		`\b(?:exec|eval|compile)\s*\(\s*(?:base64\.(?:b64decode|b32decode|b16decode|decodebytes|urlsafe_b64decode)|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|atob|buffer\.from|__import__\(\s*['"]base64['"]\s*\))\s*\(`),
 		"decoded text is run by exec or eval"},
-	{RuleExecBase64, []string{"-enc", "-e ", "-ec ", "frombase64string"}, regexp.MustCompile(
+	{RuleExecBase64, [][]string{{"powershell", "pwsh", "frombase64string"}}, regexp.MustCompile(
 		`\b(?:powershell|pwsh)(?:\.exe)?\b[^|\n]*\s-(?:e|ec|en|enc|enco|encodedcommand)\s+[a-z0-9+/=]{16,}` +
 			`|\b(?:iex|invoke-expression)\b.*frombase64string|frombase64string.*\|\s*(?:iex|invoke-expression)\b`),
 		"an encoded PowerShell command is run"},
 }
-
-var execKeywords = func() []string {
-	var kw []string
-	for _, p := range execPatterns {
-		kw = append(kw, p.keywords...)
-	}
-	return kw
-}()
 
 var (
 	reDownloadToFile = regexp.MustCompile(`\b(?:curl\b[^\n]*\s(?:-[a-z]*o|--output|--remote-name)\b|curl\b[^|\n]*>\s*\S|wget\b|invoke-webrequest\b[^\n]*-outfile\b|iwr\b[^\n]*-outfile\b|urlretrieve\s*\(|start-bitstransfer\b)`)
@@ -69,13 +56,15 @@ var (
 // checkExec reports remote and decoded execution.
 func checkExec(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates(execKeywords, func(l span) {
+	f.candidates(famExec, func(l span) {
 		seen := map[string]bool{}
-		for _, p := range execPatterns {
+		for i := range execPatterns {
+			p := &execPatterns[i]
 			if seen[p.rule] {
 				continue
 			}
-			if off, end, ok := f.find(p.re, low, l); ok {
+			if m := p.match(low[l.off:l.end]); m != nil {
+				off, end := l.off+m[0], l.off+m[1]
 				if f.tableCells(l, off, end) {
 					continue
 				}
@@ -93,7 +82,7 @@ func checkExec(s *scanner, f *file) {
 // executable and a run of a file within a few lines of each other.
 func checkDownloadRun(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates([]string{"chmod"}, func(l span) {
+	f.candidates(famChmod, func(l span) {
 		m := reChmodExec.FindSubmatchIndex(low[l.off:l.end])
 		if m == nil || !executableMode(low[l.off:l.end], m) {
 			return

@@ -8,7 +8,9 @@ import (
 // Exfiltration: a network command on a logical line that also carries the
 // environment or credentials as its data.
 
-var exfilKeywords = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "/dev/tcp/", "requests.", "httpx.", "urlopen", "fetch(", "axios", "invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "http.post", "urllib"}
+// exfilMaterial are the words one of the material patterns needs: a line
+// without any is not read further.
+var exfilMaterial = []string{"env", "$", "set", "export", "environ", "/.", "id_", "git "}
 
 var (
 	// a network command that sends data
@@ -47,8 +49,18 @@ func checkExfil(s *scanner, f *file) {
 			break
 		}
 	}
-	f.candidates(exfilKeywords, func(l span) {
+	f.candidates(famExfil, func(l span) {
 		line := low[l.off:l.end]
+		material := false
+		for _, w := range exfilMaterial {
+			if bytes.Contains(line, []byte(w)) {
+				material = true
+				break
+			}
+		}
+		if !material {
+			return
+		}
 		sender := reSender.FindIndex(line)
 		piped := rePipeSender.FindIndex(line)
 		if sender == nil && piped == nil {

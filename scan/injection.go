@@ -5,53 +5,44 @@ import (
 	"regexp"
 )
 
-// injectionPattern is one prompt-injection phrasing: the keywords that
-// make a line a candidate and the pattern run on the lowered line.
-type injectionPattern struct {
-	rule     string
-	keywords []string
-	re       *regexp.Regexp
-	what     string
-}
-
 // The phrasings are written to need the words that make them an attack —
 // "previous instructions", "to the user", "you are now a" — so that the
 // ordinary language of skills ("you are an expert reviewer", "the system
 // prompt of your app", "without asking the user") does not match.
-var injectionPatterns = []injectionPattern{
-	{RuleInjectionOverride, []string{"ignore", "disregard", "forget"}, regexp.MustCompile(
+var injectionPatterns = []pattern{
+	{RuleInjectionOverride, [][]string{{"ignore", "disregard", "forget"}, {"instruction", "prompt", "rule", "direction", "guideline", "guidance", "message", "context", "polic", "constraint", "command", "everything", "directive", "told", "above", "before"}}, regexp.MustCompile(
 		`\b(?:ignore|disregard|forget)\s+(?:(?:all|any|every|each|the|your|my|of|these|those|everything)\s+){0,3}(?:(?:previous|prior|above|earlier|preceding|former|foregoing|system|original|initial|safety|developer|existing|other)\s+)(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|messages|context|policies|constraints|commands)\b` +
 			`|\b(?:ignore|disregard)\s+all\s+(?:\w+\s+)?(?:instructions|rules|guidelines|prompts|directives)\b` +
 			`|\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have been)\s+told|above|before)`),
 		"text tells the agent to drop its instructions"},
-	{RuleInjectionSecrecy, []string{"user"}, regexp.MustCompile(
-		`\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not)\s+(?:ever\s+)?(?:tell|inform|notify|alert|warn)\s+the\s+user\b` +
-			`|\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|say|report)\s+(?:this|that|these|it|any\s+of\s+this|anything)(?:\s+\w+){0,3}\s+to\s+the\s+user\b` +
-			`|\bwithout\s+(?:telling|informing|notifying|alerting|warning)\s+the\s+user\b` +
-			`|\b(?:keep|hide)\s+(?:this|it|these|that|them)\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b` +
-			`|\bthe\s+user\s+(?:must|should|need|needs\s+to)\s+(?:not|never)\s+(?:know|find\s+out|be\s+told|be\s+informed|see\s+this|notice)\b`),
+	{RuleInjectionSecrecy, [][]string{{"the user"}, {"tell the user", "inform the user", "notify the user", "alert the user", "warn the user"}, {"not", "n't", "never"}}, regexp.MustCompile(
+		`\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not)\s+(?:ever\s+)?(?:tell|inform|notify|alert|warn)\s+the\s+user\b`),
 		"text tells the agent to keep something from the user"},
-	{RuleInjectionPersona, []string{"you are now", "from now on", "pretend", "act as", "developer mode", "jailbreak", "jailbroken"}, regexp.MustCompile(
+	{RuleInjectionSecrecy, [][]string{{"to the user"}, {"mention", "reveal", "disclose", "say", "report"}, {"not", "n't", "never"}}, regexp.MustCompile(
+		`\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|say|report)\s+(?:this|that|these|it|any\s+of\s+this|anything)(?:\s+\w+){0,3}\s+to\s+the\s+user\b`),
+		"text tells the agent to keep something from the user"},
+	{RuleInjectionSecrecy, [][]string{{"the user"}, {"without telling", "without informing", "without notifying", "without alerting", "without warning"}}, regexp.MustCompile(
+		`\bwithout\s+(?:telling|informing|notifying|alerting|warning)\s+the\s+user\b`),
+		"text tells the agent to keep something from the user"},
+	{RuleInjectionSecrecy, [][]string{{"from the user"}, {"keep", "hide"}}, regexp.MustCompile(
+		`\b(?:keep|hide)\s+(?:this|it|these|that|them)\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b`),
+		"text tells the agent to keep something from the user"},
+	{RuleInjectionSecrecy, [][]string{{"the user must", "the user should", "the user need"}, {"not", "never"}}, regexp.MustCompile(
+		`\bthe\s+user\s+(?:must|should|need|needs\s+to)\s+(?:not|never)\s+(?:know|find\s+out|be\s+told|be\s+informed|see\s+this|notice)\b`),
+		"text tells the agent to keep something from the user"},
+	{RuleInjectionPersona, [][]string{{"you are now", "from now on", "pretend", "act as", " mode"}}, regexp.MustCompile(
 		`\byou\s+are\s+now\s+(?:a|an|no\s+longer|dan|free|unrestricted|unfiltered|jailbroken|uncensored|evil|operating\s+as|acting\s+as|in\s+(?:developer|god|jailbreak|dan|unrestricted|admin)\s+mode|called|named)\b` +
 			`|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|will\s+act\s+as|act\s+as|must\s+act\s+as)\s+(?:a|an|no\s+longer|dan)\b` +
 			`|\bpretend\s+(?:to\s+be|you\s+are)\s+(?:a|an)?\s*(?:unrestricted|unfiltered|jailbroken|uncensored|evil|different)\b` +
 			`|\bact\s+as\s+(?:dan|an?\s+(?:unrestricted|unfiltered|jailbroken|uncensored)\b)` +
 			`|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|jailbreak|dan|god)\s+mode\b`),
 		"text switches the agent to another identity"},
-	{RuleInjectionSystemPrompt, []string{"prompt", "instructions", "system message", "developer message"}, regexp.MustCompile(
+	{RuleInjectionSystemPrompt, [][]string{{"prompt", "instructions", "system message", "developer message", "rules"}, {"reveal", "print", "show", "output", "repeat", "display", "dump", "leak", "disclose", "send", "share", "copy", "write out", "return", "tell me", "give me", "recite", "paste", "echo", "post", "upload", "exfiltrate", "what "}, {"your", "hidden", "secret", "internal", "initial", "original", "full", "entire", "complete", "verbatim", "exact", "its ", "above"}}, regexp.MustCompile(
 		`\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|send|share|copy|write\s+out|return|tell\s+me|give\s+me|recite|paste|echo|post|upload|exfiltrate)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:your|the\s+(?:hidden|secret|internal|initial|original|full|entire|complete|verbatim|exact)|its|the\s+above|everything\s+in\s+your)\s+(?:\w+\s+){0,2}(?:system\s+prompt|system\s+message|instructions|initial\s+prompt|developer\s+message|prompt|pre-?prompt|rules)\b` +
 			`|\bwhat\s+(?:is|are|were|was)\s+your\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions)\b` +
 			`|\b(?:reveal|print|repeat|output|dump|leak)\s+(?:the\s+)?(?:text|words|instructions)\s+above\b`),
 		"text asks the agent for its system prompt or hidden instructions"},
 }
-
-var injectionKeywords = func() []string {
-	var kw []string
-	for _, p := range injectionPatterns {
-		kw = append(kw, p.keywords...)
-	}
-	return kw
-}()
 
 // exampleMarker is text before a phrase on its line that makes it an
 // example being discussed rather than an instruction.
@@ -60,12 +51,19 @@ var exampleMarker = regexp.MustCompile(`\be\.g\.|\bfor example\b|\bsuch as\b|\bl
 // checkInjection reports prompt-injection phrasing in every text file.
 func checkInjection(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates(injectionKeywords, func(l span) {
-		for _, p := range injectionPatterns {
-			off, end, ok := f.find(p.re, low, l)
-			if !ok {
+	f.candidates(famInjection, func(l span) {
+		seen := map[string]bool{}
+		for i := range injectionPatterns {
+			p := &injectionPatterns[i]
+			if seen[p.rule] {
 				continue
 			}
+			m := p.match(low[l.off:l.end])
+			if m == nil {
+				continue
+			}
+			off, end := l.off+m[0], l.off+m[1]
+			seen[p.rule] = true
 			sev, msg := ruleSeverity(p.rule), p.what
 			if f.quoted(l, off, end) {
 				sev, msg = Low, p.what+" (quoted as an example)"
@@ -147,13 +145,13 @@ func checkComments(s *scanner, f *file) {
 // instruction, and returns the offsets in the file of the part that makes
 // it one.
 func commentInstruction(f *file, body []byte, base int) (off, end int, why string) {
-	for _, p := range injectionPatterns {
-		if m := p.re.FindIndex(body); m != nil {
+	for i := range injectionPatterns {
+		if m := injectionPatterns[i].match(body); m != nil {
 			return base + m[0], base + m[1], "holds injection phrasing"
 		}
 	}
-	for _, re := range execPatterns {
-		if m := re.re.FindIndex(body); m != nil {
+	for i := range execPatterns {
+		if m := execPatterns[i].match(body); m != nil {
 			return base + m[0], base + m[1], "holds a command that runs downloaded code"
 		}
 	}

@@ -187,6 +187,9 @@ type file struct {
 	// first use.
 	fences []span
 	fenced bool
+	// hits is the keyword index; built on first use.
+	hits    []hit
+	indexed bool
 	// secrets are the secrets found in the file, masked in every
 	// excerpt.
 	secrets []secretSpan

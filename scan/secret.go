@@ -39,13 +39,19 @@ func wordByte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '-'
 }
 
-// tokens calls fn with each match of p in data: at a prefix, not inside
-// a longer word.
-func (p secretPattern) tokens(data []byte, fn func(off, end int)) {
+// tokens calls fn with each match of p in the lines of data: at a
+// prefix, not inside a longer word.
+func (p secretPattern) tokens(data []byte, lines []span, fn func(off, end int)) {
+	for _, l := range lines {
+		p.tokensIn(data, l, fn)
+	}
+}
+
+func (p secretPattern) tokensIn(data []byte, l span, fn func(off, end int)) {
 	for _, pre := range p.prefixes {
 		k := []byte(pre)
-		for at := 0; ; {
-			i := bytes.Index(data[at:], k)
+		for at := l.off; at < l.end; {
+			i := bytes.Index(data[at:l.end], k)
 			if i < 0 {
 				break
 			}
@@ -78,15 +84,15 @@ var (
 	reAssignment = regexp.MustCompile(`(?i)\b([A-Za-z0-9_]*(?:_token|_key|_secret|_password|_passwd))["']?\s*(?::=|=|:)\s*["']?([A-Za-z0-9+/=_\-.]{16,200})(["'\s,;]|$)`)
 )
 
-var assignmentKeywords = []string{"_token", "_key", "_secret", "_password", "_passwd"}
-
 // checkSecrets finds token formats, private keys and secret-looking
 // assignments. It runs first among the text checks: every excerpt of the
 // file masks what it found.
 func checkSecrets(s *scanner, f *file) {
 	data := f.data
+	var lines []span
+	f.candidates(famSecret, func(l span) { lines = append(lines, l) })
 	for _, p := range secretPatterns {
-		p.tokens(data, func(off, end int) {
+		p.tokens(data, lines, func(off, end int) {
 			tok := data[off:end]
 			if p.rule == RuleSecretOpenAI && bytes.HasPrefix(tok, []byte("sk-ant-")) {
 				return
@@ -153,7 +159,7 @@ skip:
 }
 
 func checkAssignments(s *scanner, f *file) {
-	f.candidates(assignmentKeywords, func(l span) {
+	f.candidates(famAssign, func(l span) {
 		line := f.data[l.off:l.end]
 		for _, m := range reAssignment.FindAllSubmatchIndex(line, -1) {
 			val := string(line[m[4]:m[5]])

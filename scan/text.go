@@ -103,34 +103,131 @@ func (f *file) lineAt(off int) span {
 	return span{start, end}
 }
 
-// candidates calls fn once for each logical line of f that holds one of the
-// keywords (lowercase), in file order. fn gets the line's span.
-func (f *file) candidates(keywords []string, fn func(line span)) {
-	low := f.lower()
-	var lines []span
-	for _, kw := range keywords {
-		k := []byte(kw)
-		for at := 0; at < len(low); {
-			i := bytes.Index(low[at:], k)
-			if i < 0 {
-				break
-			}
-			l := f.lineAt(at + i)
-			lines = append(lines, l)
-			at = l.end + 1
+// The keyword index: one pass over a file's lowered text finds the lines
+// that hold a word one of the rule families looks for, so that the
+// families' patterns run on those lines only and no regexp reads the whole
+// file.
+const (
+	famInjection uint8 = 1 << iota
+	famExec
+	famExfil
+	famAssign
+	famChmod
+	famSecret
+)
+
+// keywords maps each word of the index to the families that look for it.
+var keywords = func() map[string]uint8 {
+	m := map[string]uint8{}
+	add := func(fam uint8, words ...string) {
+		for _, w := range words {
+			m[w] |= fam
 		}
 	}
-	if len(lines) == 0 {
-		return
+	add(famInjection, "ignore", "disregard", "forget", "user", "now", "pretend", "act", "mode",
+		"prompt", "prompts", "preprompt", "pre-prompt", "instruction", "instructions", "message", "rules")
+	add(famExec, "curl", "wget", "iex", "invoke-expression", "exec", "eval", "base64", "b64decode",
+		"b32decode", "b16decode", "decodebytes", "urlsafe_b64decode", "codecs", "zlib", "marshal", "atob", "buffer",
+		"fromhex", "__import__", "powershell", "pwsh", "frombase64string", "compile")
+	add(famExfil, "curl", "wget", "nc", "ncat", "netcat", "socat", "tcp", "requests", "httpx", "urlopen",
+		"urllib", "fetch", "axios", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "post", "put", "patch")
+	add(famChmod, "chmod")
+	return m
+}()
+
+// assignSuffixes end the names secret-assignment looks at.
+var assignSuffixes = []string{"_token", "_key", "_secret", "_password", "_passwd"}
+
+func keywordByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '_' || b == '-'
+}
+
+// secretPrefix reports a lowered word that starts like one of the token
+// formats.
+func secretPrefix(w []byte) bool {
+	for _, p := range secretPrefixes {
+		if bytes.HasPrefix(w, p) {
+			return true
+		}
 	}
-	slices.SortFunc(lines, func(a, b span) int { return a.off - b.off })
-	last := -1
-	for _, l := range lines {
-		if l.off <= last {
+	return false
+}
+
+var secretPrefixes = func() [][]byte {
+	var out [][]byte
+	for _, p := range secretPatterns {
+		for _, pre := range p.prefixes {
+			out = append(out, bytes.ToLower([]byte(pre)))
+		}
+	}
+	return out
+}()
+
+// hit is a line of the keyword index and the families it interests.
+type hit struct {
+	line span
+	fams uint8
+}
+
+// index builds the keyword index of the lowered text: each logical line
+// (continuations are blanked in lower, so a line ends at a newline) that
+// holds a keyword, with its families.
+func (f *file) index() []hit {
+	if f.indexed {
+		return f.hits
+	}
+	f.indexed = true
+	low := f.lower()
+	lineStart := 0
+	var fams uint8
+	flush := func(end int) {
+		if fams != 0 {
+			f.hits = append(f.hits, hit{span{lineStart, end}, fams})
+		}
+		fams = 0
+		lineStart = end + 1
+	}
+	for i := 0; i < len(low); {
+		b := low[i]
+		if b == '\n' {
+			flush(i)
+			i++
 			continue
 		}
-		last = l.end
-		fn(l)
+		if !keywordByte(b) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(low) && keywordByte(low[j]) {
+			j++
+		}
+		w := low[i:j]
+		fams |= keywords[string(w)]
+		if len(w) >= 16 && secretPrefix(w) {
+			fams |= famSecret
+		}
+		if len(w) > 4 && w[len(w)-1] != '-' {
+			for _, suf := range assignSuffixes {
+				if bytes.HasSuffix(w, []byte(suf)) {
+					fams |= famAssign
+					break
+				}
+			}
+		}
+		i = j
+	}
+	flush(len(low))
+	return f.hits
+}
+
+// candidates calls fn with each logical line of f the keyword index
+// marks for the family, in file order.
+func (f *file) candidates(fam uint8, fn func(line span)) {
+	for _, h := range f.index() {
+		if h.fams&fam != 0 {
+			fn(h.line)
+		}
 	}
 }
 
@@ -200,6 +297,34 @@ func (f *file) inFence(off int) bool {
 // an odd number of backticks before it on the line.
 func (f *file) inCodeSpan(line span, off int) bool {
 	return bytes.Count(f.data[line.off:off], []byte("`"))%2 == 1
+}
+
+// pattern is one phrasing a rule looks for: need lists groups of
+// lowercase words, and a line is tried only when it holds a word of every
+// group (bytes.Contains, no regexp); re then decides, on the lowered line.
+// The first group is the keyword index that picks candidate lines.
+type pattern struct {
+	rule string
+	need [][]string
+	re   *regexp.Regexp
+	what string
+}
+
+// match returns the first match of p in text (lowered), or nil.
+func (p *pattern) match(text []byte) []int {
+	for _, group := range p.need {
+		found := false
+		for _, w := range group {
+			if bytes.Contains(text, []byte(w)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return p.re.FindIndex(text)
 }
 
 // find runs re over the line and returns the first match's offsets in the
