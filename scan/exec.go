@@ -50,7 +50,7 @@ var execPatterns = []pattern{
 var (
 	reDownloadToFile = regexp.MustCompile(`\b(?:curl\b[^\n]*\s(?:-[a-z]*o|--output|--remote-name)\b|curl\b[^|\n]*>\s*\S|wget\b|invoke-webrequest\b[^\n]*-outfile\b|iwr\b[^\n]*-outfile\b|urlretrieve\s*\(|start-bitstransfer\b)`)
 	reChmodExec      = regexp.MustCompile(`\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rws]*x\w*|[0-7]?([0-7]{3}))\b|\bos\.chmod\s*\([^)]*(?:0o?([0-7]{3})|s_ix|s_iexec)`)
-	reRunFile        = regexp.MustCompile(`(?:^|[;&|(]|&&|\s)\s*(?:sudo\s+)?\./\S|\bsubprocess\.|\bos\.(?:system|exec\w*|spawn\w*)\s*\(|\bstart-process\b|\b(?:ba|z)?sh\s+(?:/tmp/|\$\w+/|~/|\./)\S`)
+	reRunFile        = regexp.MustCompile(`(?:^|\n|&&|;|\|\|)\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z)?sh\s+)?(?:\./|/tmp/|/var/tmp/|~/|\$\w+/|\$\{\w+\}/)\S|\bsubprocess\.|\bos\.(?:system|exec\w*|spawn\w*)\s*\(|\bstart-process\b`)
 )
 
 // checkExec reports remote and decoded execution.
@@ -89,7 +89,14 @@ func checkDownloadRun(s *scanner, f *file) {
 		}
 		before := f.around(l, -3, 0)
 		after := f.around(l, 0, 3)
-		if !reDownloadToFile.Match(low[before.off:before.end]) || !reRunFile.Match(low[l.off+m[1]:after.end]) {
+		// what runs after the chmod command, not the chmod's own arguments
+		rest := low[l.off+m[1] : after.end]
+		if i := bytes.IndexAny(rest, "&;|\n"); i >= 0 {
+			rest = rest[i:]
+		} else {
+			rest = nil
+		}
+		if !reDownloadToFile.Match(low[before.off:before.end]) || !reRunFile.Match(rest) {
 			return
 		}
 		s.add(RuleExecDownloadRun, f, l.off+m[0], l.off+m[1], "a downloaded file is made executable and run")
