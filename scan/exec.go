@@ -26,7 +26,7 @@ var execPatterns = []pattern{
 			`|\b(?:python[0-9.]*|node|perl|ruby)\s+(?:-\s+)?<\(\s*(?:curl|wget)\b`),
 		"downloaded content is run by a shell"},
 	{RuleExecPipeShell, [][]string{{"iex", "invoke-expression"}}, regexp.MustCompile(
-		`\b(?:iex|invoke-expression)\b[\s(&]*.*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget|start-bitstransfer)\b` +
+		`\b(?:iex|invoke-expression)\b\s*(?:-command\s+)?["']?\s*(?:&\s*)?\{?\s*[($]*\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|(?:new-object\s+)?(?:system\.)?net\.webclient|\[system\.net\.webclient\]|curl|wget|start-bitstransfer)\b` +
 			`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|\n]*\|\s*(?:iex|invoke-expression)\b`),
 		"downloaded content is run by PowerShell's Invoke-Expression"},
 	{RuleExecPipeShell, [][]string{{"exec", "eval"}, {"urlopen", "requests.get", "httpx.get", "fetch"}}, regexp.MustCompile(

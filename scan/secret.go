@@ -76,6 +76,7 @@ func (p secretPattern) tokensIn(data []byte, l span, fn func(off, end int)) {
 }
 
 var (
+	reIdentPath      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 	reServiceAccount = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
 	rePrivateKeyID   = regexp.MustCompile(`"private_key_id"\s*:\s*"([0-9a-f]{40})"`)
 	rePrivateKey     = regexp.MustCompile(`-----BEGIN ((?:RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP|SSH2) )?PRIVATE KEY( BLOCK)?-----`)
@@ -236,8 +237,9 @@ func randomLooking(v string) bool {
 	if !digit || !(upper || lower) {
 		return false
 	}
-	// a dotted or slashed name (a.b.c, path/to/x, a domain) is not a secret
-	if strings.Count(v, ".") >= 2 || strings.HasPrefix(v, "/") {
+	// a dotted or slashed name (a.b.c, path/to/x, a domain, a type such
+	// as ed25519.Ed25519PublicKey) is not a secret; a JWT (eyJ…) is
+	if !strings.HasPrefix(v, "eyJ") && (strings.Count(v, ".") >= 2 || strings.HasPrefix(v, "/") || reIdentPath.MatchString(v)) {
 		return false
 	}
 	return entropy(v) >= 3.5

@@ -326,13 +326,3 @@ func (p *pattern) match(text []byte) []int {
 	}
 	return p.re.FindIndex(text)
 }
-
-// find runs re over the line and returns the first match's offsets in the
-// file, or ok false.
-func (f *file) find(re *regexp.Regexp, text []byte, line span) (off, end int, ok bool) {
-	m := re.FindIndex(text[line.off:line.end])
-	if m == nil {
-		return 0, 0, false
-	}
-	return line.off + m[0], line.off + m[1], true
-}
