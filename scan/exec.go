@@ -69,6 +69,10 @@ func checkExec(s *scanner, f *file) {
 					continue
 				}
 				seen[p.rule] = true
+				if mention(low[l.off:off], low[off:end]) {
+					s.addAs(p.rule, Low, f, off, end, p.what+" (a mention: nothing is downloaded or decoded)")
+					continue
+				}
 				s.add(p.rule, f, off, end, p.what)
 			}
 		}
@@ -76,6 +80,34 @@ func checkExec(s *scanner, f *file) {
 	if bytes.Contains(low, []byte("chmod")) {
 		checkDownloadRun(s, f)
 	}
+}
+
+// mention reports a pipeline written without its operand — "`curl | sh`",
+// "base64 -d | bash" in a sentence warning about them — which names the
+// technique but runs nothing: no address, variable or path for curl or
+// wget, no input fed to base64.
+func mention(before, match []byte) bool {
+	cmd, _, ok := bytes.Cut(match, []byte("|"))
+	if !ok {
+		return false
+	}
+	if bytes.HasPrefix(match, []byte("base64")) {
+		// fed by a pipe or a here-string before it, or given a file
+		if bytes.ContainsAny(before, "|<") {
+			return false
+		}
+		fields := bytes.Fields(cmd)
+		for _, w := range fields[1:] {
+			if w[0] != '-' {
+				return false
+			}
+		}
+		return true
+	}
+	if !bytes.HasPrefix(match, []byte("curl")) && !bytes.HasPrefix(match, []byte("wget")) {
+		return false
+	}
+	return !bytes.ContainsAny(cmd, "$./:")
 }
 
 // checkDownloadRun reports a download, a chmod that makes a file

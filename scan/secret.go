@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -178,25 +179,40 @@ func checkAssignments(s *scanner, f *file) {
 }
 
 func (f *file) overlapsSecret(off, end int) bool {
-	for _, s := range f.secrets {
-		if s.off < end && off < s.end {
-			return true
+	i := f.firstSecretEndingAfter(off)
+	return i < len(f.secrets) && f.secrets[i].off < end
+}
+
+// firstSecretEndingAfter returns the index of the first secret (sorted by
+// offset; secrets do not overlap) that ends after off.
+func (f *file) firstSecretEndingAfter(off int) int {
+	i, _ := slices.BinarySearchFunc(f.secrets, off, func(s secretSpan, off int) int {
+		if s.end <= off {
+			return -1
 		}
-	}
-	return false
+		return 1
+	})
+	return i
 }
 
 // addSecret records a secret finding and the span later excerpts mask.
 func (s *scanner) addSecret(rule string, f *file, off, keep, end int, message string) {
-	f.secrets = append(f.secrets, secretSpan{off, keep, end})
-	sortSecrets(f.secrets)
+	f.addSecretSpan(secretSpan{off, keep, end})
 	s.add(rule, f, off, end, message)
 }
 
-func sortSecrets(ss []secretSpan) {
-	for i := len(ss) - 1; i > 0 && ss[i].off < ss[i-1].off; i-- {
-		ss[i], ss[i-1] = ss[i-1], ss[i]
+// addSecretSpan inserts a span into the file's sorted, disjoint secret
+// spans, merging it with the spans it overlaps (a token inside a key
+// block).
+func (f *file) addSecretSpan(n secretSpan) {
+	i := f.firstSecretEndingAfter(n.off)
+	j := i
+	for j < len(f.secrets) && f.secrets[j].off < n.end {
+		o := f.secrets[j]
+		n = secretSpan{min(n.off, o.off), min(n.keep, o.keep), max(n.end, o.end)}
+		j++
 	}
+	f.secrets = slices.Replace(f.secrets, i, j, n)
 }
 
 // placeholder reports text that stands for a secret rather than being one:

@@ -54,7 +54,10 @@ func (f *file) masked(a, b int) string {
 	}
 	var out strings.Builder
 	at := a
-	for _, s := range f.secrets {
+	for _, s := range f.secrets[f.firstSecretEndingAfter(a):] {
+		if s.off >= b {
+			break
+		}
 		if s.end <= at || s.keep >= b {
 			continue
 		}
