@@ -27,7 +27,14 @@ var (
 	rePipeSender = regexp.MustCompile(`\|\s*(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm)\b`)
 	// the parts of a request that authenticate it: a token there is used,
 	// not sent away
-	reAuthPart = regexp.MustCompile(`(?:-h|--header|--oauth2-bearer|-u|--user|--proxy-user)(?:\s+|=)(?:"[^"\n]*"|'[^'\n]*'|\S+)|["']?authorization["']?\s*:\s*(?:f?"[^"\n]*"|f?'[^'\n]*'|[^,}\n]*)|\bheaders\s*=\s*\{[^}\n]*\}|\bauth\s*=\s*\([^)\n]*\)`)
+	// (curl -H with an authentication header's name, -u, --oauth2-bearer;
+	// a Python or JavaScript Authorization entry, auth= tuple)
+	reAuthPart = regexp.MustCompile(`(?:-h|--header)(?:\s+|=)["']?` + authHeader + `\s*:[^"'\n]*["']?|(?:--oauth2-bearer|-u|--user|--proxy-user)(?:\s+|=)(?:"[^"\n]*"|'[^'\n]*'|\S+)|["']?` + authHeader + `["']?\s*:\s*(?:f?"[^"\n]*"|f?'[^'\n]*'|` + "`[^`\n]*`" + `|[^,}\n]*)|\bauth\s*=\s*\([^)\n]*\)`)
+	// a network command of any kind: the whole environment on its line is
+	// never a request's authentication
+	reAnySender = regexp.MustCompile(`\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/tcp/|\b(?:requests|httpx|axios)\.\w+\s*\(|\burlopen\s*\(|\bfetch\s*\(`)
+
+	authHeader = `(?:authorization|proxy-authorization|x-api-key|api-key|x-auth-token|private-token|job-token|x-[a-z-]*(?:token|key)|[a-z-]*-token|cookie)`
 
 	reEnvDump    = regexp.MustCompile(`\$\(\s*(?:env|printenv|set|export\s+-p)\s*\)|` + "`" + `\s*(?:env|printenv)\s*` + "`" + `|\b(?:env|printenv|set|export\s+-p)\s*\||\bprintenv\b|/proc/\S*/environ|\bos\.environ\b\s*(?:[),]|\.copy|\.items|$)|\bdict\s*\(\s*os\.environ\s*\)|\bprocess\.env\b\s*(?:[),]|$)|\bget-childitem\s+env:|\bgci\s+env:|\bdir\s+env:`)
 	reEnvSecret  = regexp.MustCompile(`\$\{?\w*(?:token|secret|password|passwd|api_?key|access_?key|private_?key|credentials?|_key)\b\}?|\$env:\w*(?:token|secret|password|key)\b|\b(?:os\.environ\s*\[|os\.environ\.get\s*\(|os\.getenv\s*\(|process\.env\.|process\.env\s*\[|environ\s*\[)\s*['"]?\w*(?:token|secret|password|passwd|key|credentials?)`)
@@ -61,6 +68,14 @@ func checkExfil(s *scanner, f *file) {
 		if !material {
 			return
 		}
+		at := func(m []int) (int, int) { return l.off + m[0], l.off + m[1] }
+		// the whole environment with any network command, in a header or
+		// a URL as much as in the data
+		dump := reEnvDump.FindIndex(line)
+		if dump != nil && reAnySender.Match(line) {
+			off, end := at(dump)
+			s.add(RuleExfilEnv, f, off, end, "the environment is sent over the network")
+		}
 		sender := reSender.FindIndex(line)
 		piped := rePipeSender.FindIndex(line)
 		if sender == nil && piped == nil {
@@ -68,10 +83,8 @@ func checkExfil(s *scanner, f *file) {
 		}
 		// blank the authentication parts, keeping offsets
 		text := reAuthPart.ReplaceAllFunc(bytes.Clone(line), func(b []byte) []byte { return bytes.Repeat([]byte(" "), len(b)) })
-		at := func(m []int) (int, int) { return l.off + m[0], l.off + m[1] }
-		if m := reEnvDump.FindIndex(text); m != nil {
-			off, end := at(m)
-			s.add(RuleExfilEnv, f, off, end, "the environment is sent over the network")
+		if dump != nil {
+			// reported above
 		} else if m := reEnvSecret.FindIndex(text); m != nil && (sender != nil || m[0] < piped[0]) {
 			off, end := at(m)
 			s.add(RuleExfilEnv, f, off, end, "a secret from the environment is sent over the network")
