@@ -56,7 +56,7 @@ var (
 // checkExec reports remote and decoded execution.
 func checkExec(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates(famExec, func(l span) {
+	f.candidates(famExec, func(l span, _ family) {
 		seen := map[string]bool{}
 		for i := range execPatterns {
 			p := &execPatterns[i]
@@ -114,7 +114,7 @@ func mention(before, match []byte) bool {
 // executable and a run of a file within a few lines of each other.
 func checkDownloadRun(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates(famChmod, func(l span) {
+	f.candidates(famChmod, func(l span, _ family) {
 		m := reChmodExec.FindSubmatchIndex(low[l.off:l.end])
 		if m == nil || !executableMode(low[l.off:l.end], m) {
 			return

@@ -10,7 +10,7 @@ import (
 
 // exfilMaterial are the words one of the material patterns needs: a line
 // without any is not read further.
-var exfilMaterial = []string{"env", "$", "set", "export", "environ", "/.", "id_", "git "}
+var exfilMaterial = []string{"env", "$", "set |", "export -p", "/.", "id_", "git "}
 
 var (
 	// a network command that sends data
@@ -56,7 +56,7 @@ func checkExfil(s *scanner, f *file) {
 			break
 		}
 	}
-	f.candidates(famExfil, func(l span) {
+	f.candidates(famExfil, func(l span, _ family) {
 		line := low[l.off:l.end]
 		material := false
 		for _, w := range exfilMaterial {

@@ -37,11 +37,19 @@ var injectionPatterns = []pattern{
 			`|\bact\s+as\s+(?:dan|an?\s+(?:unrestricted|unfiltered|jailbroken|uncensored)\b)` +
 			`|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|jailbreak|dan|god)\s+mode\b`),
 		"text switches the agent to another identity"},
-	{RuleInjectionSystemPrompt, [][]string{{"prompt", "instructions", "system message", "developer message", "rules"}, {"reveal", "print", "show", "output", "repeat", "display", "dump", "leak", "disclose", "send", "share", "copy", "write out", "return", "tell me", "give me", "recite", "paste", "echo", "post", "upload", "exfiltrate", "what "}, {"your", "hidden", "secret", "internal", "initial", "original", "full", "entire", "complete", "verbatim", "exact", "its ", "above"}}, regexp.MustCompile(
+	{RuleInjectionSystemPrompt, [][]string{{"prompt", "instructions", "system message", "developer message", "rules"}, {"your", "hidden", "secret", "internal", "initial", "original", "full", "entire", "complete", "verbatim", "exact", "its ", "above"}, {"reveal", "print", "show", "output", "repeat", "display", "dump", "leak", "disclose", "send", "share", "copy", "write out", "return", "tell me", "give me", "recite", "paste", "echo", "post", "upload", "exfiltrate", "what "}}, regexp.MustCompile(
 		`\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|send|share|copy|write\s+out|return|tell\s+me|give\s+me|recite|paste|echo|post|upload|exfiltrate)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:your|the\s+(?:hidden|secret|internal|initial|original|full|entire|complete|verbatim|exact)|its|the\s+above|everything\s+in\s+your)\s+(?:\w+\s+){0,2}(?:system\s+prompt|system\s+message|instructions|initial\s+prompt|developer\s+message|prompt|pre-?prompt|rules)\b` +
 			`|\bwhat\s+(?:is|are|were|was)\s+your\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions)\b` +
 			`|\b(?:reveal|print|repeat|output|dump|leak)\s+(?:the\s+)?(?:text|words|instructions)\s+above\b`),
 		"text asks the agent for its system prompt or hidden instructions"},
+}
+
+// injectionFamily is the keyword-index family of each injection rule.
+var injectionFamily = map[string]family{
+	RuleInjectionOverride:     famOverride,
+	RuleInjectionSecrecy:      famSecrecy,
+	RuleInjectionPersona:      famPersona,
+	RuleInjectionSystemPrompt: famSystemPrompt,
 }
 
 // exampleMarker is text before a phrase on its line that makes it an
@@ -51,11 +59,11 @@ var exampleMarker = regexp.MustCompile(`\be\.g\.|\bfor example\b|\bsuch as\b|\bl
 // checkInjection reports prompt-injection phrasing in every text file.
 func checkInjection(s *scanner, f *file) {
 	low := f.lower()
-	f.candidates(famInjection, func(l span) {
+	f.candidates(famInjection, func(l span, fams family) {
 		seen := map[string]bool{}
 		for i := range injectionPatterns {
 			p := &injectionPatterns[i]
-			if seen[p.rule] {
+			if seen[p.rule] || fams&injectionFamily[p.rule] == 0 {
 				continue
 			}
 			m := p.match(low[l.off:l.end])

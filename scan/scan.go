@@ -32,7 +32,9 @@ type Finding struct {
 	// Message says what was found.
 	Message string `json:"message"`
 	// Excerpt is the text around the finding on its line, with hidden,
-	// control and format characters written as <U+XXXX>: safe to print.
+	// control and format characters written as <U+XXXX> and every secret
+	// found in the file masked past its prefix (ghp_Zq7W********): safe to
+	// print, store in a receipt or upload in SARIF.
 	Excerpt string `json:"excerpt,omitempty"`
 	// Fix says what the author should do.
 	Fix string `json:"fix"`

@@ -92,7 +92,7 @@ var (
 func checkSecrets(s *scanner, f *file) {
 	data := f.data
 	var lines []span
-	f.candidates(famSecret, func(l span) { lines = append(lines, l) })
+	f.candidates(famSecret, func(l span, _ family) { lines = append(lines, l) })
 	for _, p := range secretPatterns {
 		p.tokens(data, lines, func(off, end int) {
 			tok := data[off:end]
@@ -161,7 +161,7 @@ skip:
 }
 
 func checkAssignments(s *scanner, f *file) {
-	f.candidates(famAssign, func(l span) {
+	f.candidates(famAssign, func(l span, _ family) {
 		line := f.data[l.off:l.end]
 		for _, m := range reAssignment.FindAllSubmatchIndex(line, -1) {
 			val := string(line[m[4]:m[5]])

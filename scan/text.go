@@ -110,33 +110,55 @@ func (f *file) lineAt(off int) span {
 // that hold a word one of the rule families looks for, so that the
 // families' patterns run on those lines only and no regexp reads the whole
 // file.
+type family uint16
+
 const (
-	famInjection uint8 = 1 << iota
+	famOverride family = 1 << iota
+	famSecrecy
+	famPersona
+	famSystemPrompt
 	famExec
 	famExfil
 	famAssign
 	famChmod
 	famSecret
+
+	famInjection = famOverride | famSecrecy | famPersona | famSystemPrompt
 )
 
 // keywords maps each word of the index to the families that look for it.
-var keywords = func() map[string]uint8 {
-	m := map[string]uint8{}
-	add := func(fam uint8, words ...string) {
+var keywords = func() map[string]family {
+	m := map[string]family{}
+	add := func(fam family, words ...string) {
 		for _, w := range words {
 			m[w] |= fam
+			keywordShapes[shape(w)/64] |= 1 << (shape(w) % 64)
 		}
 	}
-	add(famInjection, "ignore", "disregard", "forget", "user", "now", "pretend", "act", "mode",
-		"prompt", "prompts", "preprompt", "pre-prompt", "instruction", "instructions", "message", "rules")
+	add(famOverride, "ignore", "disregard", "forget")
+	add(famSecrecy, "user")
+	add(famPersona, "now", "pretend", "act", "mode")
+	add(famSystemPrompt, "prompt", "prompts", "preprompt", "pre-prompt", "instructions", "message", "rules")
 	add(famExec, "curl", "wget", "iex", "invoke-expression", "exec", "eval", "base64", "b64decode",
 		"b32decode", "b16decode", "decodebytes", "urlsafe_b64decode", "codecs", "zlib", "marshal", "atob", "buffer",
 		"fromhex", "__import__", "powershell", "pwsh", "frombase64string", "compile")
 	add(famExfil, "curl", "wget", "nc", "ncat", "netcat", "socat", "tcp", "requests", "httpx", "urlopen",
-		"urllib", "fetch", "axios", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "post", "put", "patch")
+		"urllib", "fetch", "axios", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "post")
 	add(famChmod, "chmod")
 	return m
 }()
+
+// keywordShapes is a bitset of the shapes (length, first and last byte)
+// of the keywords: a word whose shape is not in it is not looked up.
+var keywordShapes [16 * 256 * 256 / 64]uint64
+
+func shape(w string) uint32 {
+	return uint32(len(w)&15)<<16 | uint32(w[0])<<8 | uint32(w[len(w)-1])
+}
+
+func shapeOf(w []byte) uint32 {
+	return uint32(len(w)&15)<<16 | uint32(w[0])<<8 | uint32(w[len(w)-1])
+}
 
 // assignSuffixes end the names secret-assignment looks at.
 var assignSuffixes = []string{"_token", "_key", "_secret", "_password", "_passwd"}
@@ -169,7 +191,7 @@ var secretPrefixes = func() [][]byte {
 // hit is a line of the keyword index and the families it interests.
 type hit struct {
 	line span
-	fams uint8
+	fams family
 }
 
 // index builds the keyword index of the lowered text: each logical line
@@ -182,7 +204,7 @@ func (f *file) index() []hit {
 	f.indexed = true
 	low := f.lower()
 	lineStart := 0
-	var fams uint8
+	var fams family
 	flush := func(end int) {
 		if fams != 0 {
 			f.hits = append(f.hits, hit{span{lineStart, end}, fams})
@@ -202,15 +224,19 @@ func (f *file) index() []hit {
 			continue
 		}
 		j := i + 1
+		under := b == '_'
 		for j < len(low) && keywordByte(low[j]) {
+			under = under || low[j] == '_'
 			j++
 		}
 		w := low[i:j]
-		fams |= keywords[string(w)]
+		if sh := shapeOf(w); keywordShapes[sh/64]&(1<<(sh%64)) != 0 {
+			fams |= keywords[string(w)]
+		}
 		if len(w) >= 16 && secretPrefix(w) {
 			fams |= famSecret
 		}
-		if len(w) > 4 && w[len(w)-1] != '-' {
+		if under && len(w) > 4 && w[len(w)-1] != '-' {
 			for _, suf := range assignSuffixes {
 				if bytes.HasSuffix(w, []byte(suf)) {
 					fams |= famAssign
@@ -226,10 +252,10 @@ func (f *file) index() []hit {
 
 // candidates calls fn with each logical line of f the keyword index
 // marks for the family, in file order.
-func (f *file) candidates(fam uint8, fn func(line span)) {
+func (f *file) candidates(fam family, fn func(line span, fams family)) {
 	for _, h := range f.index() {
 		if h.fams&fam != 0 {
-			fn(h.line)
+			fn(h.line, h.fams)
 		}
 	}
 }
