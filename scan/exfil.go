@@ -92,7 +92,7 @@ func checkExfil(s *scanner, f *file) {
 		if !hasCred {
 			return
 		}
-		if m := reCredential.FindIndex(text); m != nil && (sender != nil || m[0] < piped[0]) {
+		if m := credentialIn(text); m != nil && (sender != nil || m[0] < piped[0]) {
 			off, end := at(m)
 			s.add(RuleExfilCredentials, f, off, end, "credentials or the repository are sent over the network")
 			return
@@ -104,7 +104,7 @@ func checkExfil(s *scanner, f *file) {
 		prev := f.around(l, -5, 0)
 		for _, pl := range splitLines(low, prev.off, l.off) {
 			pline := low[pl.off:pl.end]
-			cm := reCredential.FindIndex(pline)
+			cm := credentialIn(pline)
 			am := reAssignFrom.FindSubmatchIndex(pline)
 			if cm == nil || am == nil || am[1] > cm[0] {
 				continue
@@ -117,6 +117,21 @@ func checkExfil(s *scanner, f *file) {
 			return
 		}
 	})
+}
+
+// credentialIn returns the first credential reference in text that is not
+// a public key (~/.ssh/id_ed25519.pub is meant to be shared).
+func credentialIn(text []byte) []int {
+	for _, m := range reCredential.FindAllIndex(text, -1) {
+		end := m[1]
+		for end < len(text) && (identByte(text[end]) || text[end] == '.' || text[end] == '/' || text[end] == '-') {
+			end++
+		}
+		if !bytes.HasSuffix(text[m[0]:end], []byte(".pub")) {
+			return m
+		}
+	}
+	return nil
 }
 
 // splitLines returns the lines of data[off:end].

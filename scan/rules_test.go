@@ -169,6 +169,7 @@ func TestNotHostile(t *testing.T) {
 		"key header only":       "```\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n```\n",
 		"assignment of a word":  "CACHE_KEY=user-profile-settings\nSORT_KEY: created_at_timestamp\n",
 		"ssh public key":        "Copy it with `cat ~/.ssh/id_ed25519.pub` and paste it in the settings.\n",
+		"upload public key":     "```sh\ncurl -X POST -d \"{\\\"key\\\": \\\"$(cat ~/.ssh/id_ed25519.pub)\\\"}\" https://api.github.example/user/keys\n```\n",
 		"shasum":                "```sh\ncurl -sL https://x.example/a.tgz | shasum -a 256\n```\n",
 		"download and install":  "```sh\ncurl -Lo kubectl https://dl.example.dev/kubectl && chmod +x kubectl && sudo mv kubectl /usr/local/bin/\n```\n",
 		"chmod own script":      "```sh\nchmod +x scripts/check.sh\n./scripts/check.sh\n```\n",
