@@ -72,8 +72,11 @@ func checkCapabilities(s *scanner) {
 	}
 	if len(code) > 0 {
 		msg := fmt.Sprintf("%s is %s", code[0].name, why)
-		if len(code) > 1 {
-			msg = fmt.Sprintf("%s and %d more files are scripts or programs", code[0].name, len(code)-1)
+		switch n := len(code) - 1; {
+		case n == 1:
+			msg = fmt.Sprintf("%s and 1 other file are scripts or programs", code[0].name)
+		case n > 1:
+			msg = fmt.Sprintf("%s and %d other files are scripts or programs", code[0].name, n)
 		}
 		s.addFileAs(RuleCapabilityScripts, sev, code[0].name, msg+", and "+how)
 	}
