@@ -88,13 +88,10 @@ func (f *file) quoted(l span, off, end int) bool {
 	if f.inFence(off) || f.inCodeSpan(l, off) {
 		return true
 	}
+	// an open quotation: an odd number of straight quotes before it, or
+	// more opening curly quotes than closing ones
 	before := f.data[l.off:off]
-	for _, q := range [][]byte{[]byte(`"`), []byte("“"), []byte("”")} {
-		if bytes.Count(before, q)%2 == 1 {
-			return true
-		}
-	}
-	if bytes.Count(before, []byte("“")) > bytes.Count(before, []byte("”")) {
+	if bytes.Count(before, []byte(`"`))%2 == 1 || bytes.Count(before, []byte("“")) > bytes.Count(before, []byte("”")) {
 		return true
 	}
 	if f.kind == kindScript {
