@@ -13,7 +13,8 @@ var injectionPatterns = []pattern{
 	{RuleInjectionOverride, [][]string{{"ignore", "disregard", "forget"}, {"instruction", "prompt", "rule", "direction", "guideline", "guidance", "message", "context", "polic", "constraint", "command", "everything", "directive", "told", "above", "before"}}, regexp.MustCompile(
 		`\b(?:ignore|disregard|forget)\s+(?:(?:all|any|every|each|the|your|my|of|these|those|everything)\s+){0,3}(?:(?:previous|prior|above|earlier|preceding|former|foregoing|system|original|initial|safety|developer|existing|other)\s+)(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|directives|guidelines|guidance|messages|context|policies|constraints|commands)\b` +
 			`|\b(?:ignore|disregard)\s+all\s+(?:\w+\s+)?(?:instructions|rules|guidelines|prompts|directives)\b` +
-			`|\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have been)\s+told|above|before)`),
+			`|\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have been)\s+told|above|before)` +
+			`|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w+\s+)?(?:instructions|rules|guidelines|system\s+prompt|programming|directives|training)\b`),
 		"text tells the agent to drop its instructions"},
 	{RuleInjectionSecrecy, [][]string{{"the user"}, {"tell the user", "inform the user", "notify the user", "alert the user", "warn the user"}, {"not", "n't", "never"}}, regexp.MustCompile(
 		`\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not)\s+(?:ever\s+)?(?:tell|inform|notify|alert|warn)\s+the\s+user\b`),
@@ -21,8 +22,8 @@ var injectionPatterns = []pattern{
 	{RuleInjectionSecrecy, [][]string{{"to the user"}, {"mention", "reveal", "disclose", "say", "report"}, {"not", "n't", "never"}}, regexp.MustCompile(
 		`\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|say|report)\s+(?:this|that|these|it|any\s+of\s+this|anything)(?:\s+\w+){0,3}\s+to\s+the\s+user\b`),
 		"text tells the agent to keep something from the user"},
-	{RuleInjectionSecrecy, [][]string{{"the user"}, {"without telling", "without informing", "without notifying", "without alerting", "without warning"}}, regexp.MustCompile(
-		`\bwithout\s+(?:telling|informing|notifying|alerting|warning)\s+the\s+user\b`),
+	{RuleInjectionSecrecy, [][]string{{"the user"}, {"without telling", "without informing", "without notifying", "without alerting", "without warning", "without the user"}}, regexp.MustCompile(
+		`\bwithout\s+(?:telling|informing|notifying|alerting|warning)\s+the\s+user\b|\bwithout\s+the\s+user\s+(?:knowing|noticing|finding\s+out)\b`),
 		"text tells the agent to keep something from the user"},
 	{RuleInjectionSecrecy, [][]string{{"from the user"}, {"keep", "hide"}}, regexp.MustCompile(
 		`\b(?:keep|hide)\s+(?:this|it|these|that|them)\s+(?:secret\s+|hidden\s+)?from\s+the\s+user\b`),
@@ -35,10 +36,12 @@ var injectionPatterns = []pattern{
 			`|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|will\s+act\s+as|act\s+as|must\s+act\s+as)\s+(?:a|an|no\s+longer|dan)\b` +
 			`|\bpretend\s+(?:to\s+be|you\s+are)\s+(?:a|an)?\s*(?:unrestricted|unfiltered|jailbroken|uncensored|evil|different)\b` +
 			`|\bact\s+as\s+(?:dan|an?\s+(?:unrestricted|unfiltered|jailbroken|uncensored)\b)` +
-			`|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|jailbreak|dan|god)\s+mode\b`),
+			`|\b(?:enable|enter|activate|switch\s+to)\s+(?:developer|jailbreak|dan|god)\s+mode\b` +
+			`|\b(?:dan|jailbreak|god)\s+mode\s+(?:enabled|activated|on)\b`),
 		"text switches the agent to another identity"},
-	{RuleInjectionSystemPrompt, [][]string{{"prompt", "instructions", "system message", "developer message", "rules"}, {"your", "hidden", "secret", "internal", "initial", "original", "full", "entire", "complete", "verbatim", "exact", "its ", "above"}, {"reveal", "print", "show", "output", "repeat", "display", "dump", "leak", "disclose", "send", "share", "copy", "write out", "return", "tell me", "give me", "recite", "paste", "echo", "post", "upload", "exfiltrate", "what "}}, regexp.MustCompile(
-		`\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|send|share|copy|write\s+out|return|tell\s+me|give\s+me|recite|paste|echo|post|upload|exfiltrate)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:your|the\s+(?:hidden|secret|internal|initial|original|full|entire|complete|verbatim|exact)|its|the\s+above|everything\s+in\s+your)\s+(?:\w+\s+){0,2}(?:system\s+prompt|system\s+message|instructions|initial\s+prompt|developer\s+message|prompt|pre-?prompt|rules)\b` +
+	{RuleInjectionSystemPrompt, [][]string{{"prompt", "instructions", "system message", "developer message", "rules", "text above", "words above"}, {"your", "hidden", "secret", "internal", "initial", "original", "full", "entire", "complete", "verbatim", "exact", "its ", "above"}, {"reveal", "print", "show", "output", "repeat", "display", "dump", "leak", "disclose", "send", "share", "copy", "write out", "return", "tell me", "give me", "recite", "paste", "echo", "post", "upload", "exfiltrate", "what "}}, regexp.MustCompile(
+		`\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|send|share|copy|write\s+out|return|tell\s+me|give\s+me|recite|paste|echo|post|upload|exfiltrate)\s+(?:me\s+|us\s+)?(?:back\s+)?(?:all\s+)?(?:of\s+)?(?:your|the\s+(?:hidden|secret|internal|initial|original|full|entire|complete|verbatim|exact)|its|the\s+above|everything\s+in\s+your|the\s+contents\s+of\s+your)\s+(?:\w+\s+){0,2}(?:system\s+prompt|system\s+message|instructions|initial\s+prompt|developer\s+message|prompt|pre-?prompt|rules)\b` +
+			`|\b(?:reveal|print|repeat|output|dump|leak|show|display)\s+the\s+(?:system\s+prompt|hidden\s+instructions|developer\s+message)\s+(?:above|verbatim|in\s+full|word\s+for\s+word)\b` +
 			`|\bwhat\s+(?:is|are|were|was)\s+your\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions)\b` +
 			`|\b(?:reveal|print|repeat|output|dump|leak)\s+(?:the\s+)?(?:text|words|instructions)\s+above\b`),
 		"text asks the agent for its system prompt or hidden instructions"},

@@ -138,7 +138,7 @@ var keywords = func() map[string]family {
 	add(famOverride, "ignore", "disregard", "forget")
 	add(famSecrecy, "user")
 	add(famPersona, "now", "pretend", "act", "mode")
-	add(famSystemPrompt, "prompt", "prompts", "preprompt", "pre-prompt", "instructions", "message", "rules")
+	add(famSystemPrompt, "prompt", "prompts", "preprompt", "pre-prompt", "instructions", "message", "rules", "above")
 	add(famExec, "curl", "wget", "iex", "invoke-expression", "exec", "eval", "base64", "b64decode",
 		"b32decode", "b16decode", "decodebytes", "urlsafe_b64decode", "codecs", "zlib", "marshal", "atob", "buffer",
 		"fromhex", "__import__", "powershell", "pwsh", "frombase64string", "compile")
