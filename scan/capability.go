@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agent-skills/agent-skills/format"
 )
 
 // CapabilityRunsScripts is the skill.yaml capability that declares that a
@@ -45,18 +47,19 @@ var reShellTool = regexp.MustCompile(`(?i)^(?:bash|sh|zsh|shell|powershell|pwsh|
 // checkCapabilities reports scripts, programs and shell access the package
 // does not declare with capabilities: [runs-scripts].
 func checkCapabilities(s *scanner) {
-	declared := false
-	manifest := ""
+	// a skill.yaml that did not decode declares nothing, but it is not a
+	// bare skill: its author can declare
+	manifest := format.ManifestFile
 	if m := s.pkg.Manifest; m != nil {
-		declared = slices.Contains(m.Capabilities, CapabilityRunsScripts)
+		if slices.Contains(m.Capabilities, CapabilityRunsScripts) {
+			return
+		}
 		manifest = m.File
 	}
-	if declared {
-		return
-	}
+	bare := s.pkg.Bare
 	sev := ruleSeverity(RuleCapabilityScripts)
 	how := manifest + " does not declare capabilities: [" + CapabilityRunsScripts + "]"
-	if s.pkg.Manifest == nil {
+	if bare {
 		sev = Info
 		how = "a bare skill (no skill.yaml) cannot declare capabilities: [" + CapabilityRunsScripts + "]"
 	}
@@ -106,7 +109,7 @@ func checkCapabilities(s *scanner) {
 			shellSev = Low
 			msg = fmt.Sprintf("allowed-tools grants the shell for the commands %q, and %s", Visible(t), how)
 		}
-		if s.pkg.Manifest == nil {
+		if bare {
 			shellSev = Info
 		}
 		if f := s.fileNamed(e.File); f != nil {
