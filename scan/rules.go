@@ -147,7 +147,7 @@ var rules = []Rule{
 		Fix:    "delete the key from the package and replace it: it is no longer private"},
 	{ID: RuleSecretAssignment, Severity: High, Family: "secret",
 		Title:  "Secret-looking assignment",
-		Checks: "a name ending in _TOKEN, _KEY, _SECRET or _PASSWORD assigned a literal of 16 or more characters that looks random (letters and digits, high entropy); placeholders (xxxx, <your-token>, EXAMPLE, ${VAR}, one repeated character) do not fire",
+		Checks: "a name ending in _TOKEN, _KEY, _SECRET or _PASSWORD assigned a literal of 16 or more characters that looks random (letters and digits, high entropy); placeholders (xxxx, <your-token>, EXAMPLE, ${VAR}, one repeated character) and names of public values (PUBLIC_KEY, GPG_KEY, *_SHA, *_HASH) do not fire",
 		Fix:    "if it is a real secret, revoke it; read it from the environment and leave a placeholder in the package"},
 
 	{ID: RuleCapabilityScripts, Severity: Medium, Family: "capability",

@@ -168,6 +168,7 @@ func TestNotHostile(t *testing.T) {
 		"placeholder token":     "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nexport API_KEY=<your-api-key>\nexport SERVICE_TOKEN=${SERVICE_TOKEN}\nDB_PASSWORD=aaaaaaaaaaaaaaaaaaaa\n",
 		"key header only":       "```\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n```\n",
 		"assignment of a word":  "CACHE_KEY=user-profile-settings\nSORT_KEY: created_at_timestamp\n",
+		"gpg fingerprint":       "```dockerfile\nENV GPG_KEY=7169605F62C751356D054A26A821E680E5FA6305\nENV PUBLIC_KEY=Zq7W3KpR9xLm2VbN8cTf5HsJ4gYd6Ak1\n```\n",
 		"ssh public key":        "Copy it with `cat ~/.ssh/id_ed25519.pub` and paste it in the settings.\n",
 		"upload public key":     "```sh\ncurl -X POST -d \"{\\\"key\\\": \\\"$(cat ~/.ssh/id_ed25519.pub)\\\"}\" https://api.github.example/user/keys\n```\n",
 		"shasum":                "```sh\ncurl -sL https://x.example/a.tgz | shasum -a 256\n```\n",

@@ -165,7 +165,7 @@ func checkAssignments(s *scanner, f *file) {
 		line := f.data[l.off:l.end]
 		for _, m := range reAssignment.FindAllSubmatchIndex(line, -1) {
 			val := string(line[m[4]:m[5]])
-			if !randomLooking(val) {
+			if publicName(line[m[2]:m[3]]) || !randomLooking(val) {
 				continue
 			}
 			off, end := l.off+m[4], l.off+m[5]
@@ -176,6 +176,18 @@ func checkAssignments(s *scanner, f *file) {
 				"a random-looking literal assigned to "+strings.ToUpper(string(line[m[2]:m[3]])))
 		}
 	})
+}
+
+// publicName reports a name whose value is public by nature: a public
+// key, a GPG fingerprint, a checksum (GPG_KEY=7169605F… in Dockerfiles).
+func publicName(name []byte) bool {
+	low := bytes.ToLower(name)
+	for _, w := range []string{"public", "pub_", "gpg", "pgp", "fingerprint", "checksum", "hash", "sha", "_id_key", "primary_key", "foreign_key", "sort_key", "partition_key", "cache_key"} {
+		if bytes.Contains(low, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *file) overlapsSecret(off, end int) bool {
