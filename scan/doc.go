@@ -10,8 +10,13 @@
 //
 // Every Finding carries the file, line and column, the rule id, the severity,
 // an excerpt of the line with hidden characters made visible (<U+200B>) and
-// the fix. Rules lists every rule with its default severity; the ids are
+// secrets masked, and the fix. Rules lists every rule with its default severity; the ids are
 // stable, since policies and receipts accept findings by id.
+//
+// No regular expression reads a whole file: one pass over each file's
+// lowered text builds a keyword index of the lines some rule family could
+// fire on, and a pattern runs on such a line only after the words it needs
+// were found there.
 //
 // Judge applies a Gate (the severity that blocks, rules that always block,
 // and accepted rules per skill) to a report: what blocks the package, what

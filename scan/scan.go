@@ -32,7 +32,9 @@ type Finding struct {
 	// Message says what was found.
 	Message string `json:"message"`
 	// Excerpt is the text around the finding on its line, with hidden,
-	// control and format characters written as <U+XXXX>: safe to print.
+	// control and format characters written as <U+XXXX> and every secret
+	// found in the file masked past its prefix (ghp_Zq7W********): safe to
+	// print, store in a receipt or upload in SARIF.
 	Excerpt string `json:"excerpt,omitempty"`
 	// Fix says what the author should do.
 	Fix string `json:"fix"`
@@ -180,6 +182,19 @@ type file struct {
 	kind  fileKind
 	exec  bool
 	lines []int // offsets of line starts, built on first use
+	// low is data with ASCII letters lowered, for keyword searches;
+	// built on first use.
+	low []byte
+	// fences are the fenced code blocks of a Markdown file; built on
+	// first use.
+	fences []span
+	fenced bool
+	// hits is the keyword index; built on first use.
+	hits    []hit
+	indexed bool
+	// secrets are the secrets found in the file, masked in every
+	// excerpt.
+	secrets []secretSpan
 }
 
 // pos returns the 1-based line and code-point column of byte offset off.
@@ -200,30 +215,28 @@ func (f *file) pos(off int) (line, col int) {
 }
 
 // excerpt returns up to 60 code points either side of data[off:end] on its
-// line, made safe to print.
+// line, made safe to print, with every secret found in the file masked.
 func (f *file) excerpt(off, end int) string {
 	start := bytes.LastIndexByte(f.data[:off], '\n') + 1
 	stop := len(f.data)
-	if i := bytes.IndexByte(f.data[end:], '\n'); i >= 0 {
-		stop = end + i
+	if i := bytes.IndexByte(f.data[off:], '\n'); i >= 0 {
+		stop = off + i
 	}
+	end = min(end, stop)
 	const reach = 60
-	left, right := f.data[start:off], f.data[end:stop]
 	prefix, suffix := "", ""
-	if utf8.RuneCount(left) > reach {
-		left = tailRunes(left, reach)
+	if utf8.RuneCount(f.data[start:off]) > reach {
+		start = off - len(tailRunes(f.data[start:off], reach))
 		prefix = "…"
 	}
-	if utf8.RuneCount(right) > reach {
-		right = headRunes(right, reach)
+	if utf8.RuneCount(f.data[off:end]) > 2*reach {
+		stop = off + len(headRunes(f.data[off:end], 2*reach))
+		suffix = "…"
+	} else if utf8.RuneCount(f.data[end:stop]) > reach {
+		stop = end + len(headRunes(f.data[end:stop], reach))
 		suffix = "…"
 	}
-	mid := f.data[off:end]
-	if utf8.RuneCount(mid) > 2*reach {
-		mid = headRunes(mid, 2*reach)
-		suffix = "…"
-	}
-	return prefix + strings.TrimSpace(Visible(string(left)+string(mid)+string(right))) + suffix
+	return prefix + strings.TrimSpace(Visible(f.masked(start, stop))) + suffix
 }
 
 func headRunes(b []byte, n int) []byte {
