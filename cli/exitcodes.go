@@ -112,6 +112,10 @@ var exitCodes = map[string]int{
 	// a lock that would move a registry's name (issue 14)
 	"ASK_LOCK_REGISTRY_MISMATCH": exitIntegrity,
 
+	// content scanning (issue 17): audit's findings; publish's refusal
+	"ASK_AUDIT_FINDINGS": exitIntegrity,
+	"ASK_CONTENT_RISK":   exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 
