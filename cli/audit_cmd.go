@@ -259,11 +259,18 @@ func auditSummary(res audit.Result) string {
 func auditVerdict(res audit.Result, failOn *scan.Severity) error {
 	if failOn != nil {
 		if n, pkgs := res.AtLeast(*failOn); n > 0 {
-			return &askerr.Error{Code: CodeAuditFindings,
+			err := &askerr.Error{Code: CodeAuditFindings,
 				Message: fmt.Sprintf("%d %s at or above %s in %d of %d %s", n, ui.Plural(n, "finding", "findings"), *failOn,
 					pkgs, len(res.Packages), ui.Plural(len(res.Packages), "package", "packages")),
-				Try: []string{"fix each finding as its fix line says, then audit again",
-					"--fail-on " + stricterHint(*failOn) + "   to fail only on more severe findings"}}
+				Try: []string{"fix each finding as its fix line says, then audit again"}}
+			if *failOn < scan.Critical {
+				// Say what a higher threshold would let pass, when it would.
+				up := *failOn + 1
+				if m, _ := res.AtLeast(up); m < n {
+					err.Try = append(err.Try, fmt.Sprintf("--fail-on %s   fails only on the %d at or above %s", up, m, up))
+				}
+			}
+			return err
 		}
 	}
 	if failed := res.Failed(); len(failed) > 0 {
@@ -275,12 +282,4 @@ func auditVerdict(res audit.Result, failOn *scan.Severity) error {
 			strings.Join(names, ", ")), failed[0].Err)
 	}
 	return nil
-}
-
-// stricterHint names the --fail-on value above s ("none" above critical).
-func stricterHint(s scan.Severity) string {
-	if s >= scan.Critical {
-		return "none"
-	}
-	return (s + 1).String()
 }

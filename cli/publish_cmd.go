@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -96,11 +97,13 @@ func (c *publishCmd) Run(e *env) error {
 	}
 	// What the scanner found is what users will see on install: shown
 	// before the result (--json carries it in plan.findings).
+	shown := filepath.ToSlash(e.Rel(c.Path))
 	if !c.JSON {
-		e.Findings(filepath.ToSlash(e.Rel(c.Path)), plan.Findings)
+		e.Findings(shown, plan.Findings)
 	}
 	for _, a := range plan.Accepted {
-		e.Note("%s %s (%s) accepted by %s; installs still refuse it unless the user accepts it too", ui.Field(a.File), ui.Field(a.Rule), a.Severity, ui.Field(a.By))
+		e.Note("%s %s (%s) accepted by %s; installs still refuse it unless the user accepts it too",
+			ui.Field(path.Join(shown, a.File)), ui.Field(a.Rule), a.Severity, ui.Field(a.By))
 	}
 	for _, w := range plan.Warnings {
 		e.Warn("%s", ui.Field(w))
