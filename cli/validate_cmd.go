@@ -18,7 +18,7 @@ import (
 
 type validateCmd struct {
 	Path   string `arg:"" optional:"" default:"." type:"path" help:"A package folder, or a folder of packages (a collection or a registry root)."`
-	Strict bool   `help:"Treat warnings that matter for publishing as errors: unknown manifest keys, broken links, a missing skill.yaml."`
+	Strict bool   `help:"Treat warnings that matter for publishing as errors: unknown manifest keys, broken links, a missing skill.yaml; fail (exit 5) on content findings that would block an install."`
 	JSON   bool   `name:"json" help:"Print a machine-readable report (schema in docs/cli.md)."`
 }
 
@@ -26,6 +26,10 @@ func (c *validateCmd) Help() string {
 	return `Every problem is reported at once, one per line, as
   path:line:col: severity CODE message
 followed by the fix. The exit code is 3 when any package has an error.
+
+Each package is also scanned by the content scanner install runs; its findings follow
+the package's diagnostics in the form audit prints. With --strict a finding that would
+block an install (critical) fails with exit 5 (ASK_CONTENT_RISK), as publish refuses it.
 
 Examples:
   agent-skills validate                       # the package in the current folder
