@@ -242,14 +242,18 @@ func (c *auditCmd) print(e *env, res audit.Result) {
 }
 
 // auditSummary is "N packages audited: F findings (c critical, h high, m
-// medium, l low, i info)".
+// medium, l low, i info)", and ", S not audited" for skipped folders.
 func auditSummary(res audit.Result) string {
-	n := len(res.Packages)
+	n := res.Audited()
 	c := res.Counts()
 	total := res.Findings()
-	return fmt.Sprintf("%d %s audited: %d %s (%d critical, %d high, %d medium, %d low, %d info)",
+	line := fmt.Sprintf("%d %s audited: %d %s (%d critical, %d high, %d medium, %d low, %d info)",
 		n, ui.Plural(n, "package", "packages"), total, ui.Plural(total, "finding", "findings"),
 		c[scan.Critical], c[scan.High], c[scan.Medium], c[scan.Low], c[scan.Info])
+	if skipped := len(res.Packages) - n; skipped > 0 {
+		line += fmt.Sprintf(", %d not audited", skipped)
+	}
+	return line
 }
 
 // auditVerdict is the command's error once the report is printed:
@@ -261,7 +265,7 @@ func auditVerdict(res audit.Result, failOn *scan.Severity) error {
 		if n, pkgs := res.AtLeast(*failOn); n > 0 {
 			err := &askerr.Error{Code: CodeAuditFindings,
 				Message: fmt.Sprintf("%d %s at or above %s in %d of %d %s", n, ui.Plural(n, "finding", "findings"), *failOn,
-					pkgs, len(res.Packages), ui.Plural(len(res.Packages), "package", "packages")),
+					pkgs, res.Audited(), ui.Plural(res.Audited(), "package", "packages")),
 				Try: []string{"fix each finding as its fix line says, then audit again"}}
 			if *failOn < scan.Critical {
 				// Say what a higher threshold would let pass, when it would.

@@ -100,6 +100,18 @@ func (r Result) AtLeast(s scan.Severity) (findings, packages int) {
 	return findings, packages
 }
 
+// Audited returns the number of packages that were scanned: every one but
+// the skipped.
+func (r Result) Audited() int {
+	n := 0
+	for _, p := range r.Packages {
+		if p.Skipped == "" {
+			n++
+		}
+	}
+	return n
+}
+
 // Failed returns the packages whose scan stopped short.
 func (r Result) Failed() []Package {
 	var out []Package
