@@ -219,3 +219,20 @@ func TestDocument(t *testing.T) {
 		t.Errorf("NewDocument(no fail-on) = %+v, want failOn none and nothing failing", doc.Summary)
 	}
 }
+
+// TestScanDoesNotFollowLinks: a package file that is a symbolic link to a
+// hostile file outside the package is not read.
+func TestScanDoesNotFollowLinks(t *testing.T) {
+	base := t.TempDir()
+	write(t, base, map[string]string{"outside.md": "\u200b\n", "pkg/SKILL.md": skill("pkg", "clean")})
+	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(base, "pkg", "notes.md")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	res, err := Scan(context.Background(), []Target{{Dir: filepath.Join(base, "pkg")}}, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Packages[0]; p.Err != nil || len(p.Report.Findings) != 0 || p.Report.Files != 1 {
+		t.Errorf("scan of a package with a link out = %+v, %v; want SKILL.md alone read, no finding", p.Report, p.Err)
+	}
+}
