@@ -116,8 +116,10 @@ var exitCodes = map[string]int{
 	"ASK_POLICY_VIOLATION": exitIntegrity,
 	"ASK_POLICY_INVALID":   exitUsage,
 
-	// content scanning on install, update and restore (issue 17)
-	"ASK_CONTENT_RISK": exitIntegrity,
+	// content scanning (issue 17): install, update, restore, publish and
+	// validate --strict refuse; audit's findings
+	"ASK_CONTENT_RISK":   exitIntegrity,
+	"ASK_AUDIT_FINDINGS": exitIntegrity,
 
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,

@@ -26,6 +26,7 @@ require (
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 )

@@ -48,6 +48,7 @@ type app struct {
 	Info      infoCmd      `cmd:"" group:"Skills" help:"Show a skill's manifest, versions, dependencies and install state."`
 	Agents    agentsCmd    `cmd:"" group:"Skills" help:"Show the supported agents, what was detected, and where each reads skills."`
 	Doctor    doctorCmd    `cmd:"" group:"Skills" help:"Diagnose the environment, registries, agents and installed skills."`
+	Audit     auditCmd     `cmd:"" group:"Skills" help:"Scan packages, collections or the installed skills for hidden text, injection, secrets and risky scripts (text, JSON or SARIF)."`
 	Validate  validateCmd  `cmd:"" group:"Authoring" help:"Check skill packages: one package, or every package below a folder."`
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -28,13 +29,17 @@ type publishCmd struct {
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
 	JSON     bool   `name:"json" help:"Print the index entry (and the write result) as JSON."`
+	// AllowRisk accepts blocking content-scan findings of these rules.
+	AllowRisk []string `name:"allow-risk" placeholder:"RULE" help:"Publish despite findings of these rules that would block installs (rule ids; comma-separated or repeated). Users' installs still refuse them unless they accept them too."`
 }
 
 func (c *publishCmd) Help() string {
 	return `publish prepares a release: strict validation; the version must be new and greater than
 the registry's latest; every dependency must resolve in the target registry; every
-agent id in compatibility must be known; the integrity digest is computed. It prints
-the index entry. --write applies it: for a registry folder, the package is placed and
+agent id in compatibility must be known; the integrity digest is computed. The content
+scanner runs as install runs it and its findings are shown: one that would block installs
+(critical) refuses the package (exit 5, ASK_CONTENT_RISK) unless --allow-risk <rule>
+accepts it. It prints the index entry. --write applies it: for a registry folder, the package is placed and
 registry/skills.yaml patched in place (comments and order kept); for a git registry,
 the same happens on a branch publish/<name>-<version> of a fresh clone — open a pull
 request from it (--push pushes it).
@@ -71,6 +76,7 @@ func (c *publishCmd) Run(e *env) error {
 		Load:         workspace.LoadOptions(),
 		KnownAgents:  e.ws.Table().IDs(),
 		Now:          time.Now,
+		AllowRisk:    c.AllowRisk,
 	}
 	if ft, ok := target.(publish.FolderTarget); ok && c.isBundledCollection(ft.Root) {
 		// The bundled index carries no time stamps, so that it stays equal
@@ -79,11 +85,25 @@ func (c *publishCmd) Run(e *env) error {
 	}
 	plan, err := publish.Prepare(e.ctx, c.Path, target, opts)
 	if err != nil {
+		var re *publish.RiskError
 		var pe *publish.Error
-		if errors.As(err, &pe) {
+		switch {
+		case errors.As(err, &re):
+			e.Findings(filepath.ToSlash(e.Rel(c.Path)), re.Findings)
+		case errors.As(err, &pe):
 			e.Diagnostics(filepath.ToSlash(e.Rel(c.Path)), pe.Diagnostics)
 		}
 		return err
+	}
+	// What the scanner found is what users will see on install: shown
+	// before the result (--json carries it in plan.findings).
+	shown := filepath.ToSlash(e.Rel(c.Path))
+	if !c.JSON {
+		e.Findings(shown, plan.Findings)
+	}
+	for _, a := range plan.Accepted {
+		e.Note("%s %s (%s) accepted by %s; installs still refuse it unless the user accepts it too",
+			ui.Field(path.Join(shown, a.File)), ui.Field(a.Rule), a.Severity, ui.Field(a.By))
 	}
 	for _, w := range plan.Warnings {
 		e.Warn("%s", ui.Field(w))
@@ -99,6 +119,12 @@ func (c *publishCmd) Run(e *env) error {
 		Plan   map[string]any       `json:"plan"`
 	}{Entry: plan.EntryJSON, Target: desc, Plan: map[string]any{
 		"name": plan.Name, "version": plan.Version, "integrity": plan.Integrity, "path": plan.Path}}
+	if len(plan.Findings) > 0 {
+		result.Plan["findings"] = plan.Findings
+	}
+	if len(plan.Accepted) > 0 {
+		result.Plan["accepted"] = plan.Accepted
+	}
 	if len(plan.Skipped) > 0 {
 		result.Plan["skipped"] = plan.Skipped
 	}

@@ -3,18 +3,22 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/audit"
+	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/scan"
 )
 
 type validateCmd struct {
 	Path   string `arg:"" optional:"" default:"." type:"path" help:"A package folder, or a folder of packages (a collection or a registry root)."`
-	Strict bool   `help:"Treat warnings that matter for publishing as errors: unknown manifest keys, broken links, a missing skill.yaml."`
+	Strict bool   `help:"Treat warnings that matter for publishing as errors: unknown manifest keys, broken links, a missing skill.yaml; fail (exit 5) on content findings that would block an install."`
 	JSON   bool   `name:"json" help:"Print a machine-readable report (schema in docs/cli.md)."`
 }
 
@@ -22,6 +26,10 @@ func (c *validateCmd) Help() string {
 	return `Every problem is reported at once, one per line, as
   path:line:col: severity CODE message
 followed by the fix. The exit code is 3 when any package has an error.
+
+Each package is also scanned by the content scanner install runs; its findings follow
+the package's diagnostics in the form audit prints. With --strict a finding that would
+block an install (critical) fails with exit 5 (ASK_CONTENT_RISK), as publish refuses it.
 
 Examples:
   agent-skills validate                       # the package in the current folder
@@ -47,6 +55,11 @@ type validatePackage struct {
 	// Nested are the folders inside the package holding a SKILL.md or
 	// skill.yaml of their own, relative to path: part of this package.
 	Nested []string `json:"nested,omitempty"`
+	// Findings are the content scanner's, as install and audit report
+	// them: file relative to the working folder, with the fingerprint.
+	Findings []audit.DocFinding `json:"findings"`
+	// blocking counts the findings the install gate blocks.
+	blocking int
 }
 
 type validateSummary struct {
@@ -54,6 +67,10 @@ type validateSummary struct {
 	Invalid  int `json:"invalid"`
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
+	// Findings counts the content-scan findings; Blocking those that
+	// would block an install (and fail --strict).
+	Findings int `json:"findings"`
+	Blocking int `json:"blocking"`
 }
 
 func (c *validateCmd) Run(e *env) error {
@@ -91,6 +108,13 @@ func (c *validateCmd) Run(e *env) error {
 		if !p.Valid {
 			rep.Summary.Invalid++
 		}
+		findings, blocking, err := scanPackage(filepath.Join(root, filepath.FromSlash(r.Path)), p.Path)
+		if err != nil {
+			return err
+		}
+		p.Findings, p.blocking = findings, blocking
+		rep.Summary.Findings += len(findings)
+		rep.Summary.Blocking += blocking
 		rep.Packages = append(rep.Packages, p)
 	}
 	rep.Summary.Packages = len(rep.Packages)
@@ -102,6 +126,11 @@ func (c *validateCmd) Run(e *env) error {
 	} else {
 		for _, p := range rep.Packages {
 			e.Diagnostics("", p.Diagnostics)
+			fs := make([]scan.Finding, len(p.Findings))
+			for i, f := range p.Findings {
+				fs[i] = f.Finding
+			}
+			e.Findings("", fs)
 			if len(p.Nested) > 0 {
 				e.Note("%s", nestedNote(p.Path, p.Nested))
 			}
@@ -109,11 +138,27 @@ func (c *validateCmd) Run(e *env) error {
 		if rep.Summary.Packages > 0 {
 			e.Info("%s", summaryLine(rep.Summary))
 		}
+		if rep.Summary.Blocking > 0 && !c.Strict {
+			e.Note("%d %s would block installing, and fail validate --strict and publish",
+				rep.Summary.Blocking, ui.Plural(rep.Summary.Blocking, "finding", "findings"))
+		}
 	}
 	if rep.Summary.Packages == 0 {
 		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("no skill package found in %s", e.Rel(root)),
 			Detail: []string{"A package is a folder with a skill.yaml, or a SKILL.md for a bare skill."},
 			Try:    []string{"agent-skills create <name>   to start one"}}
+	}
+	if c.Strict && rep.Summary.Blocking > 0 {
+		n := rep.Summary.Blocking
+		err := &askerr.Error{Code: publish.CodeContentRisk,
+			Message: fmt.Sprintf("%d content %s would block installing %s", n, ui.Plural(n, "finding", "findings"), blockedPackages(rep.Packages)),
+			Detail:  []string{"validate --strict applies the install gate that publish applies: a critical finding blocks."},
+			Try:     []string{"fix each finding as its fix line says, then run agent-skills validate --strict again"}}
+		if rep.Summary.Invalid > 0 {
+			err.Detail = append(err.Detail, fmt.Sprintf("%d of %d %s also failed validation", rep.Summary.Invalid, rep.Summary.Packages,
+				ui.Plural(rep.Summary.Packages, "package", "packages")))
+		}
+		return err
 	}
 	if rep.Summary.Invalid > 0 {
 		return &askerr.Error{Code: askerr.CodeValidationFailed,
@@ -139,8 +184,50 @@ func nestedNote(dir string, nested []string) string {
 }
 
 func summaryLine(s validateSummary) string {
-	return fmt.Sprintf("%d %s checked: %d %s, %d %s",
+	line := fmt.Sprintf("%d %s checked: %d %s, %d %s",
 		s.Packages, ui.Plural(s.Packages, "package", "packages"),
 		s.Errors, ui.Plural(s.Errors, "error", "errors"),
 		s.Warnings, ui.Plural(s.Warnings, "warning", "warnings"))
+	if s.Findings > 0 {
+		line += fmt.Sprintf(", %d content %s (%d blocking)", s.Findings, ui.Plural(s.Findings, "finding", "findings"), s.Blocking)
+	}
+	return line
+}
+
+// scanPackage runs the content scanner on the package in dir, loaded as
+// validate loads it (so a refused file is a diagnostic, not scanned), and
+// returns its findings with files below show, and how many of them the
+// install gate blocks.
+func scanPackage(dir, show string) ([]audit.DocFinding, int, error) {
+	out := []audit.DocFinding{}
+	pkg, _ := format.Load(os.DirFS(dir), workspace.LoadOptions())
+	if pkg == nil {
+		return out, 0, nil
+	}
+	rep, err := scan.Package(pkg, scan.Options{})
+	if err != nil {
+		return nil, 0, askerr.IO("cannot scan "+show, err)
+	}
+	for _, f := range rep.Findings {
+		df := audit.DocFinding{Finding: f, Fingerprint: f.Fingerprint()}
+		df.File = path.Join(show, f.File)
+		out = append(out, df)
+	}
+	v := scan.DefaultGate().Judge(pkg.Name(), rep)
+	return out, len(v.Blocked), nil
+}
+
+// blockedPackages names the packages with findings the install gate
+// blocks: "skills/a" or "3 packages".
+func blockedPackages(pkgs []validatePackage) string {
+	var names []string
+	for _, p := range pkgs {
+		if p.blocking > 0 {
+			names = append(names, p.Path)
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return fmt.Sprintf("%d packages", len(names))
 }

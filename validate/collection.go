@@ -81,6 +81,16 @@ func Collection(fsys fs.FS, opts Options) ([]Result, error) {
 	return results, nil
 }
 
+// PackageDirs returns the package folders below the root of fsys that
+// Collection would validate, slash-separated, relative to the root ("."
+// for the root itself) and sorted; packages inside a package are not
+// listed. Commands that treat a collection package by package, such as
+// audit, find them here.
+func PackageDirs(fsys fs.FS) ([]string, error) {
+	dirs, _, err := findPackages(fsys)
+	return dirs, err
+}
+
 // siblingsOf returns, for each package folder of the sorted dirs, the
 // names of the other package folders in the same parent folder.
 func siblingsOf(dirs []string) [][]string {

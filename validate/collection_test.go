@@ -88,6 +88,24 @@ func TestCollectionRootPackage(t *testing.T) {
 	}
 }
 
+func TestPackageDirs(t *testing.T) {
+	root := fstest.MapFS{
+		"README.md":               {Data: []byte("# Collection\n")},
+		"node_modules/x/SKILL.md": {Data: []byte("x")},
+		"a/SKILL.md":              {Data: []byte("x")},
+		"a/examples/b/SKILL.md":   {Data: []byte("x")},
+		"c/d/skill.yaml":          {Data: []byte("x")},
+	}
+	got, err := PackageDirs(root)
+	if want := []string{"a", "c/d"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("PackageDirs() = %v, %v; want %v, nil", got, err, want)
+	}
+	got, err = PackageDirs(pkgFS(nil))
+	if want := []string{"."}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("PackageDirs(one package) = %v, %v; want %v, nil", got, err, want)
+	}
+}
+
 func TestCollectionEmpty(t *testing.T) {
 	results, err := Collection(fstest.MapFS{"a/b.txt": {Data: []byte("x")}}, Options{})
 	if err != nil || len(results) != 0 {

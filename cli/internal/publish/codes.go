@@ -9,6 +9,10 @@ const (
 	CodePublishPathConflict    = "ASK_PUBLISH_PATH_CONFLICT"
 	CodePublishVersionExists   = "ASK_PUBLISH_VERSION_EXISTS"
 	CodePublishVersionNotNewer = "ASK_PUBLISH_VERSION_NOT_NEWER"
+	// CodeContentRisk is publish's refusal of a package with content-scan
+	// findings that would block its install (the install gate raises the
+	// same code).
+	CodeContentRisk = "ASK_CONTENT_RISK"
 	// CodeTargetExists is registry init's refusal of a folder that is
 	// already a registry (or, with --git, not empty); create raises the
 	// same code.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -39,6 +40,10 @@ type Options struct {
 	// Now returns the publication time written as publishedAt; nil leaves
 	// publishedAt out, which keeps a generated index reproducible.
 	Now func() time.Time
+	// AllowRisk lists rule ids (publish --allow-risk) whose blocking
+	// findings do not stop publishing. An id scan does not know is
+	// ASK_USAGE.
+	AllowRisk []string
 }
 
 // Plan is a package ready to publish: what Prepare checked and computed,
@@ -70,6 +75,11 @@ type Plan struct {
 	// Skipped names the checks that need a registry and were not run
 	// because Prepare was given none (a package only packed).
 	Skipped []string `json:"skipped,omitempty"`
+	// Findings are what the content scan found: what users will see when
+	// they install the package. Accepted are the ones that would block an
+	// install and that AllowRisk let through.
+	Findings []scan.Finding  `json:"findings,omitempty"`
+	Accepted []scan.Accepted `json:"accepted,omitempty"`
 }
 
 // The checks Prepare skips without a target registry.
@@ -97,6 +107,12 @@ func (p *Plan) NewVersion() *registry.Version { return p.Skill.Versions[0] }
 //  5. the integrity is format.Digest over the file set;
 //  6. the index entry is built, at the folder target.Locate chooses.
 //
+// Between 1 and 2 the content scanner runs (scan.Package) and the install
+// gate (scan.DefaultGate) judges its findings: a finding that would block
+// every user's install is ASK_CONTENT_RISK (a *RiskError carrying the
+// findings) unless opts.AllowRisk accepts its rule. Every finding is in
+// Plan.Findings.
+//
 // A nil target is a package prepared for no registry (publish --pack
 // alone): checks 2 and 3, which need one, are skipped and listed in
 // Plan.Skipped, and the entry has no path.
@@ -112,6 +128,10 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 			Err:     err,
 			Try:     []string{"agent-skills publish <folder holding skill.yaml>"},
 		}
+	}
+	gate, err := riskGate(opts.AllowRisk)
+	if err != nil {
+		return nil, err
 	}
 	fsys := os.DirFS(abs)
 	diags := validate.Dir(fsys, filepath.Base(abs), validate.Options{
@@ -141,6 +161,9 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 	}
 	m := pkg.Manifest
 	plan := &Plan{Name: m.Name, Version: m.Version, Files: pkg.Files}
+	if err := checkContent(pkg, pkgDir, gate, plan); err != nil {
+		return nil, err
+	}
 	idx := &registry.Index{}
 	if target == nil {
 		plan.Skipped = []string{SkippedVersion, SkippedDependencies}
