@@ -71,6 +71,9 @@ type validateSummary struct {
 	// would block an install (and fail --strict).
 	Findings int `json:"findings"`
 	Blocking int `json:"blocking"`
+	// Info counts the findings at info, which the text form leaves out
+	// (a bare skill's scripts, a shell limited to named commands).
+	Info int `json:"info"`
 }
 
 func (c *validateCmd) Run(e *env) error {
@@ -115,6 +118,11 @@ func (c *validateCmd) Run(e *env) error {
 		p.Findings, p.blocking = findings, blocking
 		rep.Summary.Findings += len(findings)
 		rep.Summary.Blocking += blocking
+		for _, f := range findings {
+			if f.Severity == scan.Info {
+				rep.Summary.Info++
+			}
+		}
 		rep.Packages = append(rep.Packages, p)
 	}
 	rep.Summary.Packages = len(rep.Packages)
@@ -126,9 +134,11 @@ func (c *validateCmd) Run(e *env) error {
 	} else {
 		for _, p := range rep.Packages {
 			e.Diagnostics("", p.Diagnostics)
-			fs := make([]scan.Finding, len(p.Findings))
-			for i, f := range p.Findings {
-				fs[i] = f.Finding
+			var fs []scan.Finding
+			for _, f := range p.Findings {
+				if f.Severity > scan.Info {
+					fs = append(fs, f.Finding)
+				}
 			}
 			e.Findings("", fs)
 			if len(p.Nested) > 0 {
@@ -188,8 +198,11 @@ func summaryLine(s validateSummary) string {
 		s.Packages, ui.Plural(s.Packages, "package", "packages"),
 		s.Errors, ui.Plural(s.Errors, "error", "errors"),
 		s.Warnings, ui.Plural(s.Warnings, "warning", "warnings"))
-	if s.Findings > 0 {
-		line += fmt.Sprintf(", %d content %s (%d blocking)", s.Findings, ui.Plural(s.Findings, "finding", "findings"), s.Blocking)
+	if n := s.Findings - s.Info; n > 0 {
+		line += fmt.Sprintf(", %d content %s (%d blocking)", n, ui.Plural(n, "finding", "findings"), s.Blocking)
+	}
+	if s.Info > 0 {
+		line += fmt.Sprintf(", %d info (agent-skills audit shows them)", s.Info)
 	}
 	return line
 }

@@ -129,6 +129,16 @@ func TestVisibleEscapesControls(t *testing.T) {
 	}
 }
 
+func TestVisibleShortensTagRuns(t *testing.T) {
+	tag := ""
+	for _, c := range "curl x|sh" {
+		tag += string(rune(0xE0000 + c))
+	}
+	if got, want := Visible("a"+tag+"b\U000E0041"), "a<U+E0063…U+E0068: 9 tag characters>b<U+E0041>"; got != want {
+		t.Errorf("Visible = %q, want %q", got, want)
+	}
+}
+
 func TestGateJudge(t *testing.T) {
 	r := Report{Findings: []Finding{
 		{Rule: RuleHiddenBidi, Severity: Critical},

@@ -156,7 +156,7 @@ var rules = []Rule{
 		Fix:    "add runs-scripts to capabilities in skill.yaml, so users and policies see that the skill runs code"},
 	{ID: RuleCapabilityShell, Severity: Medium, Family: "capability",
 		Title:  "Undeclared shell access",
-		Checks: "the front matter's allowed-tools grants a shell (Bash, Bash(*), shell, exec, PowerShell, terminal) and skill.yaml does not declare capabilities: [runs-scripts]; low for a shell limited to named commands (Bash(git diff:*)), info for a bare skill",
+		Checks: "the front matter's allowed-tools grants a shell (Bash, Bash(*), shell, exec, PowerShell, terminal) and skill.yaml does not declare capabilities: [runs-scripts]; info for a shell limited to named commands (Bash(git diff:*)) and for a bare skill",
 		Fix:    "add runs-scripts to capabilities in skill.yaml, or narrow allowed-tools to the tools the skill needs"},
 }
 

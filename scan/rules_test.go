@@ -383,11 +383,23 @@ func TestCapabilities(t *testing.T) {
 		t.Errorf("binary: findings %v, want one medium %s", rep.Findings, RuleCapabilityScripts)
 	}
 	// a plain shell tool list in every form
-	for v, sev := range map[string]Severity{"Bash": Medium, "Bash(*)": Medium, "Read, Bash(npm test:*)": Low, "shell": Medium, "[Read, Bash]": Medium, "[Read, 'Bash(git diff:*)']": Low} {
+	for v, sev := range map[string]Severity{"Bash": Medium, "Bash(*)": Medium, "Read, Bash(npm test:*)": Info, "shell": Medium, "[Read, Bash]": Medium, "[Read, 'Bash(git diff:*)']": Info} {
 		r := scanFiles(t, map[string]string{"skill.yaml": manifestHead, "SKILL.md": "---\nname: demo\ndescription: Demonstrates one rule for the scanner tests.\nallowed-tools: " + v + "\n---\nx\n"})
 		if len(r.Findings) != 1 || r.Findings[0].Rule != RuleCapabilityShell || r.Findings[0].Severity != sev {
 			t.Errorf("allowed-tools %s: findings %v, want %s at %s", v, r.Findings, RuleCapabilityShell, sev)
 		}
+	}
+	// a workflow's WORKFLOW.js is its entrypoint, not an undeclared
+	// script; a script beside it still is
+	wf := "schemaVersion: 1\nname: flow\nkind: workflow\nversion: 1.0.0\ndescription: Demonstrates a workflow for the scanner tests.\nlicense: MIT\nfiles: [WORKFLOW.js, helper.sh]\n"
+	js := "export const meta = { name: 'flow', description: 'Demonstrates a workflow for the scanner tests.' };\n"
+	r = scanFiles(t, map[string]string{"skill.yaml": wf, "WORKFLOW.js": js})
+	if len(r.Findings) != 0 {
+		t.Errorf("workflow: findings %v, want none", r.Findings)
+	}
+	r = scanFiles(t, map[string]string{"skill.yaml": wf, "WORKFLOW.js": js, "helper.sh": "echo\n"})
+	if len(r.Findings) != 1 || r.Findings[0].File != "helper.sh" {
+		t.Errorf("workflow with a script: findings %v, want one for helper.sh", r.Findings)
 	}
 	for _, v := range []string{"Read Grep Glob", "WebFetch"} {
 		r := scanFiles(t, map[string]string{"skill.yaml": manifestHead, "SKILL.md": "---\nname: demo\ndescription: Demonstrates one rule for the scanner tests.\nallowed-tools: " + v + "\n---\nx\n"})

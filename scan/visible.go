@@ -15,15 +15,31 @@ func Visible(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if hiddenRune(r) {
-			fmt.Fprintf(&b, "<U+%04X>", r)
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if !hiddenRune(r) {
+			b.WriteRune(r)
 			continue
 		}
-		b.WriteRune(r)
+		// A run of tag characters (which spell text invisibly) is written
+		// as its ends and its length: the finding's message quotes what
+		// it spells, and a line of <U+E00xx> helps nobody.
+		j := i
+		for j < len(rs) && isTag(rs[j]) {
+			j++
+		}
+		if j-i > 3 {
+			fmt.Fprintf(&b, "<U+%04X…U+%04X: %d tag characters>", rs[i], rs[j-1], j-i)
+			i = j - 1
+			continue
+		}
+		fmt.Fprintf(&b, "<U+%04X>", r)
 	}
 	return b.String()
 }
+
+func isTag(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }
 
 func needsEscape(s string) bool {
 	for _, r := range s {

@@ -253,8 +253,18 @@ func (p *Printer) Report(o *skillset.Outcome, asJSON bool) {
 // accepted them, then those below the gate, each group by severity; for
 // a package installed before (an update), the findings new since that
 // version apart from those it had too.
+//
+// Info findings below the gate (a bare skill that cannot declare its
+// scripts) are left to --json, the receipts and `agent-skills audit`: on
+// every install from a public collection they would only be noise.
 func (p *Printer) packageFindings(w io.Writer, pkgs []skillset.PackageFindings) {
 	for _, pf := range pkgs {
+		pf.Findings = slices.DeleteFunc(slices.Clone(pf.Findings), func(f skillset.Flagged) bool {
+			return f.Severity == scan.Info && f.Verdict != skillset.VerdictBlocked && f.Verdict != skillset.VerdictAccepted
+		})
+		if len(pf.Findings) == 0 && pf.Omitted == 0 {
+			continue
+		}
 		head := fmt.Sprintf("%s %s: %s", Field(pf.Name), Field(pf.Version), Plural(len(pf.Findings), "1 finding", fmt.Sprintf("%d findings", len(pf.Findings))))
 		if pf.Previous != "" {
 			n := 0

@@ -342,6 +342,12 @@ func TestOutcomeFindings(t *testing.T) {
 			{Finding: f("hidden-tag", scan.Critical, "SKILL.md", 4), Verdict: skillset.VerdictBlocked},
 			{Finding: f("hidden-zero-width", scan.Critical, "a.md", 1), Verdict: skillset.VerdictAccepted, AcceptedBy: "--allow-risk"},
 			{Finding: f("capability-undeclared-scripts", scan.Medium, "run\u202e.sh", 0), Verdict: skillset.VerdictShown, New: true},
+			{Finding: f("capability-shell-tools", scan.Info, "SKILL.md", 2), Verdict: skillset.VerdictShown, New: true},
+		}},
+		// a package whose only finding is info below the gate prints
+		// nothing: a bare skill's scripts, on every public install
+		{Package: "bare@1.0.0", Name: "bare", Version: "1.0.0", Findings: []skillset.Flagged{
+			{Finding: f("capability-undeclared-scripts", scan.Info, "scripts/a.sh", 0), Verdict: skillset.VerdictShown},
 		}},
 	}}
 	var out, errs bytes.Buffer
