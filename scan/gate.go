@@ -1,6 +1,9 @@
 package scan
 
-import "path"
+import (
+	"fmt"
+	"path"
+)
 
 // Gate decides which findings keep a package from being installed.
 type Gate struct {
@@ -100,4 +103,41 @@ func (g Gate) blocks(f Finding) bool {
 		}
 	}
 	return false
+}
+
+// CheckAccept checks rule patterns a person gives to accept findings
+// (--allow-risk): each must be a rule id or a path.Match glob that matches
+// at least one rule, and not "*", which would accept everything. The
+// error names the first pattern that fails, so that a typo never silently
+// accepts nothing.
+func CheckAccept(patterns []string) error {
+	for _, p := range patterns {
+		if p == "*" {
+			return fmt.Errorf("%q would accept every finding; name the rules you accept", p)
+		}
+		if !matchesRule(p) {
+			return fmt.Errorf("%q names no content-scan rule", p)
+		}
+	}
+	return nil
+}
+
+func matchesRule(pattern string) bool {
+	for _, r := range rules {
+		if ok, err := path.Match(pattern, r.ID); err != nil {
+			return false
+		} else if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// RuleIDs returns every rule id, in the order of Rules.
+func RuleIDs() []string {
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	return ids
 }

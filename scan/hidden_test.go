@@ -172,3 +172,14 @@ func TestGateAcceptanceBelow(t *testing.T) {
 		t.Errorf("verdict = %+v, want the medium accepted and the high blocked", v)
 	}
 }
+
+func TestCheckAccept(t *testing.T) {
+	if err := CheckAccept([]string{RuleHiddenBidi, "secret-*", "exec-pipe-shell"}); err != nil {
+		t.Errorf("CheckAccept(known ids and a glob) = %v", err)
+	}
+	for _, bad := range []string{"*", "hiden-bidi", "nothing-*", "[", ""} {
+		if err := CheckAccept([]string{bad}); err == nil {
+			t.Errorf("CheckAccept(%q) = nil, want an error", bad)
+		}
+	}
+}

@@ -11,21 +11,16 @@ import (
 )
 
 // riskGate is the install gate publish applies: scan.DefaultGate, with
-// each --allow-risk rule accepted for the package. Every value must be a
-// rule id scan knows.
+// each --allow-risk rule accepted for the package. Every value is a rule
+// id or a glob that matches one, as install's --allow-risk takes.
 func riskGate(allow []string) (scan.Gate, error) {
+	if err := scan.CheckAccept(allow); err != nil {
+		return scan.Gate{}, &Error{Code: askerr.CodeUsage, Message: "--allow-risk " + err.Error(),
+			Detail: []string{"rules: " + strings.Join(scan.RuleIDs(), ", ")},
+			Try:    []string{"--allow-risk <rule>[,<rule>…]   with ids from the findings shown, or a glob such as hidden-* (docs/security.md lists every rule)"}}
+	}
 	g := scan.DefaultGate()
 	for _, id := range allow {
-		id = strings.TrimSpace(id)
-		if _, ok := scan.Lookup(id); !ok {
-			ids := make([]string, 0, len(scan.Rules()))
-			for _, r := range scan.Rules() {
-				ids = append(ids, r.ID)
-			}
-			return scan.Gate{}, &Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("--allow-risk: %q is not a rule id", id),
-				Detail: []string{"rules: " + strings.Join(ids, ", ")},
-				Try:    []string{"--allow-risk <rule>[,<rule>…]   with ids from the findings shown (docs/security.md lists every rule)"}}
-		}
 		g.Accept = append(g.Accept, scan.Acceptance{Rule: id, By: "--allow-risk"})
 	}
 	return g, nil

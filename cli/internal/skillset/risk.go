@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 
@@ -43,31 +42,9 @@ func (s *Session) scanGate() (scan.Gate, error) {
 // least one. Anything else is ASK_USAGE, naming the rules there are, so
 // that a typo never silently accepts nothing — or, as a glob, everything.
 func CheckAllowRisk(ids []string) error {
-	rules := scan.Rules()
-	for _, id := range ids {
-		matched := false
-		for _, r := range rules {
-			ok, err := path.Match(id, r.ID)
-			if err != nil {
-				break
-			}
-			if ok {
-				matched = true
-				break
-			}
-		}
-		if matched && id != "*" {
-			continue
-		}
-		known := make([]string, len(rules))
-		for i, r := range rules {
-			known[i] = r.ID
-		}
-		e := askerr.Usage("--allow-risk %q names no content-scan rule", id)
-		if id == "*" {
-			e = askerr.Usage("--allow-risk '*' would accept every finding; name the rules you accept")
-		}
-		e.Detail = []string{"rules: " + strings.Join(known, ", ")}
+	if err := scan.CheckAccept(ids); err != nil {
+		e := askerr.Usage("--allow-risk %s", err.Error())
+		e.Detail = []string{"rules: " + strings.Join(scan.RuleIDs(), ", ")}
 		e.Try = []string{"--allow-risk <rule>[,<rule>…]   (a rule id, or a glob such as hidden-*)", "docs/security.md lists every rule"}
 		return e
 	}
