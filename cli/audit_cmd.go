@@ -9,9 +9,7 @@ import (
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/audit"
-	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
-	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scan"
 )
 
@@ -175,22 +173,7 @@ func (c *auditCmd) installed(e *env) ([]audit.Target, error) {
 	if !c.Project {
 		scopes = append(scopes, agents.ScopeGlobal)
 	}
-	aenv := e.ws.AgentEnv(cfg, root)
-	var roots []catalog.Root
-	for _, sc := range scopes {
-		byPath := map[string]int{}
-		for _, a := range adapters {
-			for _, r := range agents.Roots(a, format.KindSkill, sc, aenv) {
-				i, ok := byPath[r.Path]
-				if !ok {
-					i = len(roots)
-					byPath[r.Path] = i
-					roots = append(roots, catalog.Root{Path: r.Path, Scope: string(sc)})
-				}
-				roots[i].Readers = append(roots[i].Readers, a.ID())
-			}
-		}
-	}
+	roots := skillRoots(adapters, scopes, e.ws.AgentEnv(cfg, root))
 	targets, err := audit.Installed(e.ctx, roots)
 	if err != nil {
 		return nil, err

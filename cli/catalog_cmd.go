@@ -278,15 +278,20 @@ func (e *env) scanInstalled(roots []catalog.Root, manifest bool) ([]catalog.Skil
 // catalogRoots returns the skill folders of every supported agent, in the
 // project (when there is one) and globally, each with its readers.
 func (e *env) catalogRoots(cfg *config.Config, projectRoot string) []catalog.Root {
-	aenv := e.ws.AgentEnv(cfg, projectRoot)
-	var roots []catalog.Root
 	scopes := []agents.Scope{agents.ScopeGlobal}
 	if projectRoot != "" {
 		scopes = []agents.Scope{agents.ScopeProject, agents.ScopeGlobal}
 	}
+	return skillRoots(e.ws.Table().All(), scopes, e.ws.AgentEnv(cfg, projectRoot))
+}
+
+// skillRoots returns the skill folders the adapters read in each scope,
+// in that order, each folder once with every adapter that reads it.
+func skillRoots(adapters []agents.Adapter, scopes []agents.Scope, aenv agents.Env) []catalog.Root {
+	var roots []catalog.Root
 	for _, sc := range scopes {
 		byPath := map[string]int{}
-		for _, a := range e.ws.Table().All() {
+		for _, a := range adapters {
 			for _, r := range agents.Roots(a, format.KindSkill, sc, aenv) {
 				i, ok := byPath[r.Path]
 				if !ok {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -137,27 +136,14 @@ func LoadProject(root string) (*Project, error) {
 // error when there is none.
 func ReadProject(root string) ([]byte, error) {
 	file := ProjectPath(root)
-	fi, err := os.Lstat(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := atomicfile.ReadPlain(file, false, maxProjectFile)
+	switch {
+	case errors.Is(err, atomicfile.ErrNotPlain):
 		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "is not a regular file (a link or a folder); agent-skills reads it only as a plain file"}}}
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxProjectFile+1))
-	if err != nil {
-		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	if len(data) > maxProjectFile {
+	case errors.Is(err, atomicfile.ErrTooLarge):
 		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "is larger than 1 MiB"}}}
+	case err != nil:
+		return nil, &ProjectError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
 	}
 	return data, nil
 }

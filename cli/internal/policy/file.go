@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 	"github.com/agent-skills/agent-skills/scan"
 )
 
@@ -108,31 +107,14 @@ type File struct {
 // link (a cloned project could point it at a device or a pipe); the
 // user's may be a link to one. Either is at most 1 MiB.
 func Read(file string, project bool) ([]byte, error) {
-	stat := os.Stat
-	if project {
-		stat = os.Lstat
-	}
-	fi, err := stat(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := atomicfile.ReadPlain(file, !project, maxFile)
+	switch {
+	case errors.Is(err, atomicfile.ErrNotPlain):
 		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "is not a regular file (a link, a folder or a device); agent-skills reads a policy only as a plain file"}}}
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
-	}
-	if len(data) > maxFile {
+	case errors.Is(err, atomicfile.ErrTooLarge):
 		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "is larger than 1 MiB"}}}
+	case err != nil:
+		return nil, &InvalidError{File: file, Problems: []Problem{{Message: "cannot read the file: " + err.Error()}}, Err: err}
 	}
 	return data, nil
 }
