@@ -183,3 +183,20 @@ func TestCheckAccept(t *testing.T) {
 		}
 	}
 }
+
+func TestHiddenWrittenAsEscape(t *testing.T) {
+	r := scanFiles(t, map[string]string{"SKILL.md": "---\nname: demo\ndescription: \"Reviews \\u202e code. Use when reviewing.\"\n---\nx\n"})
+	if len(r.Findings) != 1 || r.Findings[0].Rule != RuleHiddenBidi || r.Findings[0].Line != 3 || !strings.Contains(r.Findings[0].Message, "escape") {
+		t.Fatalf("findings = %v, want one hidden-bidi on line 3 for the escape", r.Findings)
+	}
+	// written as itself, the character is reported once, by the text rule
+	r = scanFiles(t, map[string]string{"SKILL.md": "---\nname: demo\ndescription: \"Reviews \u202e code. Use when reviewing.\"\n---\nx\n"})
+	if len(r.Findings) != 1 || strings.Contains(r.Findings[0].Message, "escape") {
+		t.Fatalf("findings = %v, want one from the text rule", r.Findings)
+	}
+	// a legitimate joiner written as an escape is not reported
+	r = scanFiles(t, map[string]string{"SKILL.md": "---\nname: demo\ndescription: \"Family \\U0001F468\\u200d\\U0001F469. Use when testing.\"\n---\nx\n"})
+	if len(r.Findings) != 0 {
+		t.Fatalf("findings = %v, want none", r.Findings)
+	}
+}

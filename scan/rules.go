@@ -190,5 +190,5 @@ func ruleFix(id string) string {
 // packageChecks run once per package after every file was read.
 var (
 	textChecks    = []func(*scanner, *file){checkSecrets, checkHidden, checkComments, checkInjection, checkExec, checkExfil}
-	packageChecks = []func(*scanner){checkName, checkCapabilities}
+	packageChecks = []func(*scanner){checkName, checkCapabilities, checkEscapedHidden}
 )
