@@ -115,6 +115,13 @@ func (c *installCmd) list(e *env) error {
 	if len(srcRefs) != 1 || len(regArgs) != 0 {
 		return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
 	}
+	sc, err := e.ws.DecideScope(c.Scope.request())
+	if err != nil {
+		return err
+	}
+	if err := skillset.CheckListedSource(e.ws, sc, srcRefs[0]); err != nil {
+		return err
+	}
 	return e.listSource(srcRefs[0], c.MaxSkills, c.JSON)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/policy"
 	"github.com/agent-skills/agent-skills/cli/internal/source"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/format"
 )
 
@@ -76,4 +77,19 @@ func sourceSubjects(r source.Ref, home string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// CheckListedSource refuses, before anything is read from it, a source
+// that `install --list` would contact and the effective policy of scope
+// refuses — the same check an install of it makes, so that a denied host
+// is not contacted to list it either.
+func CheckListedSource(ws *workspace.Machine, scope workspace.Scope, r source.Ref) error {
+	pol, err := ws.LoadPolicy(scope.Root)
+	if err != nil {
+		return err
+	}
+	if pol.Empty() {
+		return nil
+	}
+	return pol.CheckSource(r.Input, sourceSubjects(r, ws.UserHome()))
 }
