@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -101,6 +102,10 @@ func Adopt(fsys fs.FS, dirName string, opts AdoptOptions) (*Adoption, error) {
 	m.kind = string(format.KindSkill)
 	m.files = files
 	m.licenseFrom = s.licenseFrom
+	if why := shipsCode(fsys); why != "" {
+		m.capabilities = []string{scan.CapabilityRunsScripts}
+		notes = append(notes, fmt.Sprintf("capabilities: [%s], since %s: users and policies see that the skill runs code", scan.CapabilityRunsScripts, why))
+	}
 	m.header = "Written by `agent-skills create --from`. Keep name, description and version in\n" +
 		"step with SKILL.md; agent-skills validate checks that they match."
 	data, err := m.encode()
@@ -361,4 +366,24 @@ func sortedUnique(paths []string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// shipsCode says why the folder's skill runs code — a script or program it
+// ships, or a shell its allowed-tools grants, even one limited to named
+// commands — as the content scanner judges it (the capability rules, which
+// for a bare skill report info), or "" when it does not.
+func shipsCode(fsys fs.FS) string {
+	rep, err := scan.FS(fsys, scan.Options{})
+	if err != nil {
+		return ""
+	}
+	for _, f := range rep.Findings {
+		switch f.Rule {
+		case scan.RuleCapabilityScripts:
+			return f.File + " ships code"
+		case scan.RuleCapabilityShell:
+			return "allowed-tools grants a shell"
+		}
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
 
@@ -48,8 +49,10 @@ func TestAdoptPassesStrictValidation(t *testing.T) {
 		t.Fatalf("Adopt error: %v", err)
 	}
 	files := a.Files
-	if len(a.Notes) != 0 {
-		t.Errorf("Adopt notes = %q, want none: SKILL.md says everything", a.Notes)
+	// SKILL.md says everything; the one note is the capability the
+	// folder's script calls for
+	if len(a.Notes) != 1 || !strings.Contains(a.Notes[0], "capabilities: [runs-scripts], since scripts/fill.py ships code") {
+		t.Errorf("Adopt notes = %q, want one, the runs-scripts capability", a.Notes)
 	}
 	if got := paths(files); !slices.Equal(got, []string{"skill.yaml"}) {
 		t.Fatalf("Adopt paths = %v, want [skill.yaml]", got)
@@ -66,6 +69,12 @@ func TestAdoptPassesStrictValidation(t *testing.T) {
 	m := pkg.Manifest
 	if pkg.Bare || m == nil {
 		t.Fatalf("adopted package is still bare")
+	}
+	if !slices.Contains(m.Capabilities, scan.CapabilityRunsScripts) {
+		t.Errorf("capabilities = %v, want runs-scripts for scripts/fill.py", m.Capabilities)
+	}
+	if rep, err := scan.Package(pkg, scan.Options{}); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("content scan of the adopted package = %v, %v; want no finding", rep.Findings, err)
 	}
 	wantDesc := "Fill in and flatten PDF forms: read the fields, map data onto them and " +
 		"check the result. Use when the user asks to fill, inspect or flatten a PDF form."

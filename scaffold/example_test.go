@@ -118,4 +118,8 @@ func ExampleAdopt() {
 	//   - SKILL.md
 	//   - scripts/
 	//   - skill.yaml
+	//
+	// # Informational tags for users and policies; runs-scripts: the package runs code (its scripts, or a shell).
+	// capabilities:
+	//   - runs-scripts
 }

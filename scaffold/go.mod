@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/agent-skills/agent-skills/format v0.0.0
+	github.com/agent-skills/agent-skills/scan v0.0.0
 	github.com/agent-skills/agent-skills/validate v0.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	go.yaml.in/yaml/v3 v3.0.6
@@ -20,3 +21,5 @@ require (
 replace github.com/agent-skills/agent-skills/format => ../format
 
 replace github.com/agent-skills/agent-skills/validate => ../validate
+
+replace github.com/agent-skills/agent-skills/scan => ../scan

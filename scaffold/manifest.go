@@ -22,6 +22,9 @@ type manifest struct {
 	authors     []author
 	agents      []string // compatibility.agents ids; empty: every agent
 	files       []string
+	// capabilities are the informational capability tags, such as
+	// runs-scripts for a package that ships code.
+	capabilities []string
 }
 
 // encode renders the manifest as skill.yaml. Each section carries a short
@@ -72,6 +75,9 @@ func (m manifest) encode() ([]byte, error) {
 		doc.set("compatibility", compat.node, "Agents this package is written for; omit the block to mean every agent.")
 	}
 	doc.set("files", yamlStrings(m.files...), "What ships in the package; folders (ending in /) are included recursively.")
+	if len(m.capabilities) > 0 {
+		doc.set("capabilities", yamlStrings(m.capabilities...), "Informational tags for users and policies; runs-scripts: the package runs code (its scripts, or a shell).")
+	}
 	data, err := doc.encode(true)
 	if err != nil {
 		return nil, fmt.Errorf("encoding skill.yaml: %w", err)
