@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/audit"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scan"
 )
 
@@ -178,6 +180,11 @@ func (c *auditCmd) installed(e *env) ([]audit.Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	files, err := audit.InstalledFiles(fileRoots(adapters, scopes, e.ws.AgentEnv(cfg, root)))
+	if err != nil {
+		return nil, err
+	}
+	targets = append(targets, files...)
 	home := e.ws.UserHome()
 	bases := map[string]string{}
 	for i := range targets {
@@ -269,4 +276,35 @@ func auditVerdict(res audit.Result, failOn *scan.Severity) error {
 			strings.Join(names, ", ")), failed[0].Err)
 	}
 	return nil
+}
+
+// fileRoots returns the folders the adapters read commands and workflows
+// from as single files, in each scope, each folder and kind once with
+// every adapter that reads it.
+func fileRoots(adapters []agents.Adapter, scopes []agents.Scope, aenv agents.Env) []audit.FileRoot {
+	var out []audit.FileRoot
+	at := map[[2]string]int{}
+	for _, sc := range scopes {
+		for _, kind := range []format.Kind{format.KindCommand, format.KindWorkflow} {
+			for _, a := range adapters {
+				loc, ok := a.LocationFor(kind, sc, aenv)
+				if !ok || loc.Shape != agents.ShapeFile {
+					continue
+				}
+				for _, r := range agents.Roots(a, kind, sc, aenv) {
+					k := [2]string{r.Path, string(kind)}
+					i, seen := at[k]
+					if !seen {
+						i = len(out)
+						at[k] = i
+						out = append(out, audit.FileRoot{Path: r.Path, Scope: string(sc), Kind: kind, Ext: loc.Extension})
+					}
+					if !slices.Contains(out[i].Readers, a.ID()) {
+						out[i].Readers = append(out[i].Readers, a.ID())
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scan"
 	"github.com/agent-skills/agent-skills/validate"
 )
@@ -38,6 +40,11 @@ type Target struct {
 	// Skipped says why the folder is not read (a symbolic link); empty
 	// for a folder that is scanned.
 	Skipped string
+	// File, for a package installed as one file (a command, a workflow),
+	// is its name in Dir, the agent folder that holds it; Kind its kind.
+	// File is empty for a package folder.
+	File string
+	Kind format.Kind
 }
 
 // Place sets t's SARIF base: the uriBaseId id standing for the folder
@@ -181,6 +188,48 @@ func Installed(ctx context.Context, roots []catalog.Root) ([]Target, error) {
 	return out, nil
 }
 
+// FileRoot is a folder an agent reads packages of one kind from, each as
+// one file named after it plus Ext (commands, workflows).
+type FileRoot struct {
+	Path, Scope string
+	Readers     []string
+	Kind        format.Kind
+	Ext         string
+}
+
+// InstalledFiles returns the packages installed as single files in roots:
+// every regular file whose name ends with its root's extension, and not
+// hidden; a symbolic link is listed as skipped, never followed. Roots that
+// do not exist are skipped. Targets come in root order, then by name.
+func InstalledFiles(roots []FileRoot) ([]Target, error) {
+	var out []Target
+	for _, r := range roots {
+		entries, err := os.ReadDir(r.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, askerr.IO("cannot read "+r.Path, err)
+		}
+		for _, de := range entries {
+			name := de.Name()
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, r.Ext) || len(name) == len(r.Ext) {
+				continue
+			}
+			t := Target{Dir: r.Path, File: name, Name: strings.TrimSuffix(name, r.Ext), Kind: r.Kind,
+				Scope: r.Scope, Agents: slices.Clone(r.Readers)}
+			switch {
+			case de.Type()&fs.ModeSymlink != 0:
+				t.Skipped = "a symbolic link: not followed"
+			case !de.Type().IsRegular():
+				continue
+			}
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
 // Scan scans every target that is not skipped, concurrently, and returns
 // the result in the order of targets. Only ctx's error is returned; a
 // package that cannot be read has its Err set.
@@ -222,7 +271,17 @@ func scanOne(t Target, opts scan.Options) Package {
 		return p
 	}
 	defer root.Close()
-	p.Report, p.Err = scan.FS(root.FS(), opts)
+	if t.File == "" {
+		p.Report, p.Err = scan.FS(root.FS(), opts)
+		return p
+	}
+	// One file of an agent folder: a bare package of that one file, its
+	// entrypoint decoded so that the front-matter rules see it too.
+	pkg := &format.Package{FS: root.FS(), Files: []string{t.File}, Kind: t.Kind, Bare: true, EntrypointFile: t.File}
+	if data, err := fs.ReadFile(pkg.FS, t.File); err == nil {
+		pkg.Entrypoint, _ = format.DecodeEntrypoint(data, t.File, t.Kind)
+	}
+	p.Report, p.Err = scan.Package(pkg, opts)
 	return p
 }
 

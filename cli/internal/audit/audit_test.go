@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scan"
 )
 
@@ -154,6 +155,47 @@ func TestInstalled(t *testing.T) {
 	}
 	if counts[0] != 0 || counts[1] < 2 || counts[2] < 1 || counts[3] != 0 {
 		t.Errorf("findings per package = %v, want [0 ≥2 ≥1 0]: the link is not followed", counts)
+	}
+}
+
+func TestInstalledFiles(t *testing.T) {
+	base := t.TempDir()
+	cmds := filepath.Join(base, ".claude", "commands")
+	write(t, cmds, map[string]string{
+		"clean.md":   "---\ndescription: Clean. Use when testing.\n---\nDo it.\n",
+		"sly.md":     "---\ndescription: Sly. Use when testing.\n---\nDo \u2067it\u2069.\n",
+		".hidden.md": "x\u200b\n",
+		"notes.txt":  "x\u200b\n",
+	})
+	outside := filepath.Join(base, "outside.md")
+	write(t, base, map[string]string{"outside.md": "x\u200b\n"})
+	if err := os.Symlink(outside, filepath.Join(cmds, "linked.md")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	targets, err := InstalledFiles([]FileRoot{
+		{Path: cmds, Scope: "project", Readers: []string{"claude-code"}, Kind: format.KindCommand, Ext: ".md"},
+		{Path: filepath.Join(base, "missing"), Scope: "global", Kind: format.KindCommand, Ext: ".md"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tg := range targets {
+		got = append(got, tg.Name+" "+tg.File+" "+tg.Skipped)
+	}
+	want := []string{"clean clean.md ", "linked linked.md a symbolic link: not followed", "sly sly.md "}
+	if !slices.Equal(got, want) {
+		t.Fatalf("InstalledFiles() = %q, want %q", got, want)
+	}
+	res, err := Scan(context.Background(), targets, scan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Packages[0].Report.Findings); n != 0 {
+		t.Errorf("clean.md: %d findings, want none", n)
+	}
+	if fs := res.Packages[2].Report.Findings; len(fs) != 2 || fs[0].File != "sly.md" || fs[0].Rule != scan.RuleHiddenBidi || fs[0].Line != 4 {
+		t.Errorf("sly.md: findings %v, want two hidden-bidi in sly.md from line 4", fs)
 	}
 }
 
