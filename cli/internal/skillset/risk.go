@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
@@ -97,19 +98,41 @@ func (sc *scanned) recorded() []install.Finding {
 	return out
 }
 
-// withScan scans f's package (held by its item) and records what was
-// found in f and in the item's receipts.
-func (p *op) withScan(f fetched) (fetched, error) {
-	pkg := f.item.Pkg
-	if pkg == nil {
-		return f, nil
+// scanAll scans the package of every fetched source package, concurrently
+// (fetchWorkers at a time), and records what was found in each: the same
+// work fetchOne does for a registry package. The error is the first
+// package's, in the order of fs, that could not be read.
+func (p *op) scanAll(fs []fetched) error {
+	errs := make([]error, len(fs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(fetchWorkers(), len(fs)) {
+		wg.Go(func() {
+			for i := range jobs {
+				pkg := fs[i].item.Pkg
+				if pkg == nil {
+					continue
+				}
+				sc, err := p.scanPackage(fs[i].name, pkg)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				fs[i].scan, fs[i].item.Findings = sc, sc.recorded()
+			}
+		})
 	}
-	sc, err := p.scanPackage(f.name, pkg)
-	if err != nil {
-		return f, err
+	for i := range fs {
+		jobs <- i
 	}
-	f.scan, f.item.Findings = sc, sc.recorded()
-	return f, nil
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Verdicts of a finding in PackageFindings.

@@ -86,13 +86,12 @@ func (p *op) fetchSources(refs []source.Ref, skills []string, maxSkills int) ([]
 				return nil, func() {}, askerr.Usage("two different sources provide a skill named %q (%s and %s); install them one at a time", pk.Name, prev, pk.Source)
 			}
 			seen[key], byName[pk.Name] = true, pk.Source
-			f, err := p.withScan(sourceFetched(pk, resolve.RoleRequested))
-			if err != nil {
-				cleanup()
-				return nil, func() {}, err
-			}
-			out = append(out, f)
+			out = append(out, sourceFetched(pk, resolve.RoleRequested))
 		}
+	}
+	if err := p.scanAll(out); err != nil {
+		cleanup()
+		return nil, func() {}, err
 	}
 	return out, cleanup, nil
 }
@@ -158,14 +157,14 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 			return nil, func() {}, err
 		}
 		p.out.warned(pk.Name+"@"+pk.Version, pk.Diagnostics)
-		f, err := p.withScan(sourceFetched(*pk, resolve.RoleRequested))
-		if err != nil {
-			cleanup()
-			return nil, func() {}, err
-		}
+		f := sourceFetched(*pk, resolve.RoleRequested)
 		f.ref = l.Ref
 		keepDependencies(&f, l)
 		out = append(out, f)
+	}
+	if err := p.scanAll(out); err != nil {
+		cleanup()
+		return nil, func() {}, err
 	}
 	return out, cleanup, nil
 }

@@ -69,13 +69,13 @@ func (p *op) updateSources(names []string, major bool, tmp string) ([]fetched, e
 		} else {
 			p.warn("cannot show what changed in %s: %s", name, err.Error())
 		}
-		f, err := p.withScan(sourceFetched(pk, resolve.RoleRequested))
-		if err != nil {
-			return nil, err
-		}
+		f := sourceFetched(pk, resolve.RoleRequested)
 		f.ref = ref
 		keepDependencies(&f, l)
 		out = append(out, f)
+	}
+	if err := p.scanAll(out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
