@@ -3,8 +3,38 @@
 package catalog
 
 import (
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
 )
+
+// openNoFollow opens the regular file p for reading, refusing a symbolic
+// link and anything that is not a regular file. Without O_NOFOLLOW the
+// check is an Lstat, and the file opened must be the one checked
+// (os.SameFile), so that a link swapped in between is refused too.
+func openNoFollow(p string) (*os.File, error) {
+	before, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if before.Mode()&os.ModeSymlink != 0 {
+		return nil, errors.New(filepath.Base(p) + " is a symbolic link")
+	}
+	if !before.Mode().IsRegular() {
+		return nil, errors.New(filepath.Base(p) + " is not a regular file")
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	after, err := f.Stat()
+	if err != nil || !os.SameFile(before, after) {
+		f.Close()
+		return nil, errors.New(filepath.Base(p) + " changed while it was opened")
+	}
+	return f, nil
+}
 
 // readSmall reads up to len(buf) bytes of the regular file p into buf,
 // without following a symbolic link. full reports that the file may hold
