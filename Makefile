@@ -15,13 +15,19 @@ all: test
 # of peak RSS and 5 % of every start. Tests keep cgo: -race needs it.
 BUILD := CGO_ENABLED=0
 
+# --version's commit and date: HEAD (with -dirty for uncommitted changes) and
+# its commit date, so that a build of one commit is the same on any day.
+COMMIT := $(shell c=$$(git rev-parse --short=7 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; })
+DATE := $(shell git log -1 --format=%cs 2>/dev/null)
+LDFLAGS := -X github.com/agent-skills/agent-skills/cli.Commit=$(COMMIT) -X github.com/agent-skills/agent-skills/cli.Date=$(DATE)
+
 ## install: put agent-skills on the PATH (go install into $(shell $(GO) env GOPATH)/bin)
 install:
-	cd cli && $(BUILD) $(GO) install ./cmd/agent-skills
+	cd cli && $(BUILD) $(GO) install -ldflags '$(LDFLAGS)' ./cmd/agent-skills
 	@echo "installed $$(command -v agent-skills || echo "$$($(GO) env GOPATH)/bin/agent-skills (add it to PATH)")"
 
 build:
-	mkdir -p bin && cd cli && $(BUILD) $(GO) build -o ../bin/agent-skills ./cmd/agent-skills
+	mkdir -p bin && cd cli && $(BUILD) $(GO) build -ldflags '$(LDFLAGS)' -o ../bin/agent-skills ./cmd/agent-skills
 
 ## test: everything CI runs — vet, gofmt, every module's tests with -race and
 ## GOWORK=off, a short run of every fuzz target, and the testscript suites.

@@ -21,6 +21,14 @@ import (
 // override it with -ldflags "-X github.com/agent-skills/agent-skills/cli.Version=…".
 var Version = "0.1.0-dev"
 
+// Commit and Date are the release's commit and its date (YYYY-MM-DD),
+// set with -ldflags -X by `make build`, `make install` and releases; when
+// empty, --version reads what the Go toolchain recorded.
+var (
+	Commit string
+	Date   string
+)
+
 // generator is what skills.lock records as generatedWith.
 func generator() string { return "agent-skills@" + Version }
 
@@ -169,16 +177,56 @@ func helpHint(args []string) string {
 	return "agent-skills --help"
 }
 
-// versionString returns Version plus the VCS revision the binary was built
-// from, when the build recorded one.
+// versionString returns what --version and doctor print: Version, then
+// the commit and its date — from the release build's -ldflags (Commit,
+// Date), else from what the Go toolchain recorded (vcs.revision, vcs.time)
+// — and "dev build" for a version that is not a release.
 func versionString() string {
-	v := Version
+	commit, date, modified := Commit, Date, false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
+			switch s.Key {
+			case "vcs.revision":
+				if commit == "" {
+					commit = s.Value
+				}
+			case "vcs.time":
+				if date == "" {
+					date = s.Value
+				}
+			case "vcs.modified":
+				modified = s.Value == "true" && Commit == ""
 			}
 		}
 	}
-	return v
+	return formatVersion(Version, commit, date, modified)
+}
+
+// formatVersion is "0.2.0 (abc1234, 2026-12-01)": the commit shortened to
+// seven characters (with "-dirty" for a modified tree), the date to the
+// day, and "dev build" first for a version with a pre-release "dev".
+func formatVersion(version, commit, date string, modified bool) string {
+	var parts []string
+	if strings.Contains(version, "-dev") {
+		parts = append(parts, "dev build")
+	}
+	if c, ok := strings.CutSuffix(commit, "-dirty"); ok {
+		commit, modified = c, true
+	}
+	if commit != "" {
+		if len(commit) > 7 {
+			commit = commit[:7]
+		}
+		if modified {
+			commit += "-dirty"
+		}
+		parts = append(parts, commit)
+	}
+	if len(date) >= 10 {
+		parts = append(parts, date[:10])
+	}
+	if len(parts) == 0 {
+		return version
+	}
+	return version + " (" + strings.Join(parts, ", ") + ")"
 }
