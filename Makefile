@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp tidy clean
 
 all: test
 
@@ -31,13 +31,18 @@ build:
 
 ## test: everything CI runs — vet, gofmt, every module's tests with -race and
 ## GOWORK=off, a short run of every fuzz target, and the testscript suites.
-test: fmt-check vet unit fuzz
+test: fmt-check vet cross unit fuzz
 
 fmt-check:
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	@set -e; for m in $(MODULES); do echo "vet $$m"; (cd $$m && GOWORK=off $(GO) vet ./...); done
+
+## cross: every module builds for the release platforms other than this one
+## (windows, darwin), so that a unix-only call cannot slip in unnoticed.
+cross:
+	@set -e; for os in windows darwin; do for m in $(MODULES); do [ $$m = testscripts ] && continue; echo "build $$m for $$os"; (cd $$m && CGO_ENABLED=0 GOOS=$$os GOARCH=arm64 GOWORK=off $(GO) build ./...); done; done
 
 unit:
 	@set -e; for m in $(MODULES); do echo "test $$m"; (cd $$m && GOWORK=off $(GO) test -race -count=1 ./...); done
