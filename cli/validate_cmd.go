@@ -11,6 +11,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/validate"
 
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/scan"
@@ -90,7 +91,9 @@ func (c *validateCmd) Run(e *env) error {
 		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills validate " + e.Rel(filepath.Dir(root))}}
 	}
-	results, err := workspace.ValidatePath(root, e.ws.ValidateOptions(c.Strict))
+	vopts := e.ws.ValidateOptions(c.Strict)
+	vopts.Scan = true
+	results, err := workspace.ValidatePath(root, vopts)
 	if err != nil {
 		return err
 	}
@@ -111,7 +114,7 @@ func (c *validateCmd) Run(e *env) error {
 		if !p.Valid {
 			rep.Summary.Invalid++
 		}
-		findings, blocking, err := scanPackage(filepath.Join(root, filepath.FromSlash(r.Path)), p.Path)
+		findings, blocking, err := scanFindings(r, p.Path)
 		if err != nil {
 			return err
 		}
@@ -207,26 +210,24 @@ func summaryLine(s validateSummary) string {
 	return line
 }
 
-// scanPackage runs the content scanner on the package in dir, loaded as
-// validate loads it (so a refused file is a diagnostic, not scanned), and
-// returns its findings with files below show, and how many of them the
-// install gate blocks.
-func scanPackage(dir, show string) ([]audit.DocFinding, int, error) {
+// scanFindings returns the content scanner's findings on the package r
+// (validate.Options.Scan: loaded once, as validate loads it, so that a
+// refused file is a diagnostic, not scanned), with files below show, and
+// how many of them the install gate blocks.
+func scanFindings(r validate.Result, show string) ([]audit.DocFinding, int, error) {
 	out := []audit.DocFinding{}
-	pkg, _ := format.Load(os.DirFS(dir), workspace.LoadOptions())
-	if pkg == nil {
+	if r.ScanErr != nil {
+		return nil, 0, askerr.IO("cannot scan "+show, r.ScanErr)
+	}
+	if r.Scan == nil {
 		return out, 0, nil
 	}
-	rep, err := scan.Package(pkg, scan.Options{})
-	if err != nil {
-		return nil, 0, askerr.IO("cannot scan "+show, err)
-	}
-	for _, f := range rep.Findings {
+	for _, f := range r.Scan.Findings {
 		df := audit.DocFinding{Finding: f, Fingerprint: f.Fingerprint()}
 		df.File = path.Join(show, f.File)
 		out = append(out, df)
 	}
-	v := scan.DefaultGate().Judge(pkg.Name(), rep)
+	v := scan.DefaultGate().Judge(r.Name, *r.Scan)
 	return out, len(v.Blocked), nil
 }
 

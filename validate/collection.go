@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/scan"
 )
 
 // Result is the outcome of validating one package of a collection.
@@ -25,6 +26,12 @@ type Result struct {
 	Name    string
 	Kind    format.Kind
 	Version string
+	// Scan is the content scanner's report on the package, with
+	// Options.Scan; nil without it or when the package could not be
+	// loaded. ScanErr is a file the scanner could not read (Scan then
+	// holds what was read before it).
+	Scan    *scan.Report
+	ScanErr error
 	// Nested lists the folders inside the package, relative to Path and
 	// sorted, that hold a skill.yaml or SKILL.md of their own. They are
 	// files of this package, not packages: Collection does not validate
@@ -132,6 +139,10 @@ func validateAt(fsys fs.FS, dir string, opts Options) Result {
 	r := Result{Path: dir, Diagnostics: diags}
 	if pkg != nil {
 		r.Name, r.Kind, r.Version = pkg.Name(), pkg.Kind, pkg.Version()
+		if opts.Scan {
+			rep, err := scan.Package(pkg, scan.Options{})
+			r.Scan, r.ScanErr = &rep, err
+		}
 	}
 	return r
 }

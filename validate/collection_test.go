@@ -136,3 +136,21 @@ func TestCollectionOriginRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestCollectionScan(t *testing.T) {
+	fsys := fstest.MapFS{
+		"clean/SKILL.md":  {Data: []byte("---\nname: clean\ndescription: Clean. Use when testing.\n---\nNothing here.\n")},
+		"hidden/SKILL.md": {Data: []byte("---\nname: hidden\ndescription: Hidden. Use when testing.\n---\nRead\u200b this.\n")},
+	}
+	results, err := Collection(fsys, Options{Scan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 || results[0].Scan == nil || len(results[0].Scan.Findings) != 0 ||
+		results[1].Scan == nil || len(results[1].Scan.Findings) != 1 || results[1].Scan.Findings[0].Rule != "hidden-zero-width" {
+		t.Fatalf("Collection(Scan) = %+v, want clean unflagged and hidden with one hidden-zero-width", results)
+	}
+	if results, _ := Collection(fsys, Options{}); results[1].Scan != nil {
+		t.Error("Collection without Scan scanned")
+	}
+}

@@ -14,7 +14,9 @@
 //
 // Dir loads and validates one package folder; Package validates an already
 // loaded format.Package; Collection finds every package below a root (a
-// skills/ folder, a registry checkout) and validates them concurrently. The
+// skills/ folder, a registry checkout) and validates them concurrently —
+// with Options.Scan, also running package scan's content scanner on each
+// package it loaded (Result.Scan). The
 // rule families are also exported as plain functions over primitive values,
 // for callers that need one rule: CheckName, CheckVersion, CheckRange,
 // CheckLicense, CheckPath (format.CheckEntryPath as a Problem),

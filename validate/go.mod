@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/agent-skills/agent-skills/format v0.0.0
+	github.com/agent-skills/agent-skills/scan v0.0.0
 	github.com/github/go-spdx/v2 v2.8.0
 	github.com/yuin/goldmark v1.8.7
 )
@@ -15,3 +16,5 @@ require (
 )
 
 replace github.com/agent-skills/agent-skills/format => ../format
+
+replace github.com/agent-skills/agent-skills/scan => ../scan

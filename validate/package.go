@@ -39,6 +39,10 @@ type Options struct {
 	Siblings []string
 	// Load is passed to format.Load by Dir and Collection.
 	Load format.LoadOptions
+	// Scan makes Collection also run the content scanner (package scan)
+	// on every package it loads, in the same worker, so that a command
+	// that shows both reads each package once; the report is Result.Scan.
+	Scan bool
 
 	// licenses caches CheckLicense results across the packages of one
 	// Collection call, where the same few expressions repeat; nil outside.
