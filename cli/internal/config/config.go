@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/registry"
 
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 )
@@ -47,6 +49,15 @@ type Config struct {
 	Registries    []Registry       `json:"registries"`
 	Agents        map[string]Agent `json:"agents,omitempty"`
 	Cache         Cache            `json:"cache"`
+	Updates       *Updates         `json:"updates,omitempty"`
+}
+
+// Updates holds the settings of update checks of the CLI itself.
+type Updates struct {
+	// ReleasesURL is where the CLI's releases document is fetched
+	// (docs/release.md); empty means the project's GitHub releases. The
+	// environment's AGENT_SKILLS_RELEASES_URL wins over it.
+	ReleasesURL string `json:"releasesURL,omitempty"`
 }
 
 // Registry is one configured registry; the list order is precedence.
@@ -330,6 +341,11 @@ func (c *Config) check() error {
 	if c.Cache.TTLSeconds < 0 {
 		return &Error{Message: "cache.ttlSeconds must not be negative"}
 	}
+	if c.Updates != nil && c.Updates.ReleasesURL != "" {
+		if why := CheckReleasesURL(c.Updates.ReleasesURL); why != "" {
+			return &Error{at: `"releasesURL"`, Message: "updates.releasesURL: " + why}
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(c.Agents)) {
 		if keys := c.Agents[id].customOnly(); len(keys) > 0 && isBuiltin(id) {
 			return &Error{at: `"` + id + `"`, Message: fmt.Sprintf("agents.%s: %s %s only for custom agents; %s is built in, so only enabled, globalRoot and projectRoot may be set for it (docs/cli.md#custom-agents)",
@@ -430,4 +446,19 @@ func lineOfName(data []byte, marker int) int {
 		i++
 	}
 	return 0
+}
+
+// CheckReleasesURL returns why raw cannot be where the CLI's releases
+// are looked up, or "": an absolute https:// URL (plain http:// only to a
+// loopback host, for tests and mirrors on this machine) without a user
+// or password.
+func CheckReleasesURL(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || !u.IsAbs() || u.Host == "":
+		return fmt.Sprintf("%q is not an absolute URL", raw)
+	case u.User != nil:
+		return "the URL must not carry a user or password"
+	}
+	return registry.TransportPolicy(u, false)
 }

@@ -33,6 +33,8 @@ func TestParseErrors(t *testing.T) {
 		{"newer", "{\"schemaVersion\": 9}", 0, "upgrade agent-skills"},
 		{"empty", "", 0, "empty"},
 		{"trailing", "{}\n{}", 2, "after the JSON object"},
+		{"releases over http", "{\n  \"updates\": {\"releasesURL\": \"http://example.com/r.json\"}\n}\n", 2, "only allowed to loopback"},
+		{"releases relative", "{\n  \"updates\": {\"releasesURL\": \"r.json\"}\n}\n", 2, "not an absolute URL"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in), "config.json")
