@@ -64,6 +64,8 @@ type app struct {
 	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
+
+	selfUpdateCommands // self-update, in selfupdate_cmd.go
 }
 
 // env is what a command needs from the outside world: the context, the

@@ -141,6 +141,9 @@ func detectBrew(in Inputs, inst *Install) bool {
 			continue
 		}
 		formula, version := elems[i+1], elems[i+2]
+		if !plainName(formula) || !plainName(version) {
+			continue
+		}
 		prefix := filepath.FromSlash(strings.Join(elems[:i], "/"))
 		if prefix == "" {
 			prefix = string(filepath.Separator)
