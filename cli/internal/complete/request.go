@@ -79,7 +79,15 @@ func (r Request) Command() string {
 // without any that holds a space or a control character (a skill name
 // read from a hostile receipt must not become two words or a terminal
 // sequence in the user's shell).
+//
+// A line whose command is not one of cmd's offers nothing: posener would
+// offer the commands again after an unknown word.
 func Candidates(cmd complete.Command, r Request) []string {
+	if c := r.Command(); c != "" {
+		if _, ok := cmd.Sub[c]; !ok {
+			return nil
+		}
+	}
 	a := r.Args()
 	var out []string
 	for _, c := range cmd.Predict(a) {
