@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion tidy clean
 
 all: test
 
@@ -74,6 +74,10 @@ e2e-agents:
 ## e2e-mcp: drive `agent-skills mcp serve` with the MCP Inspector's CLI from npm (needs npm; not in CI)
 e2e-mcp:
 	./scripts/e2e-mcp.sh
+
+## e2e-completion: the completion scripts in real bash, zsh and fish, typed on a tmux terminal (needs tmux; not in CI)
+e2e-completion:
+	./scripts/completion-test.sh
 
 tidy:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
