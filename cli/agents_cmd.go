@@ -14,7 +14,7 @@ import (
 )
 
 type agentsCmd struct {
-	Agent       []string `name:"agent" help:"Show what an install for these agents would do (repeatable, or comma-separated; default: the detected agents)."`
+	Agent       []string `name:"agent" predictor:"agent" help:"Show what an install for these agents would do (repeatable, or comma-separated; default: the detected agents)."`
 	ProjectRoot string   `type:"path" help:"The project whose roots to show (default: the nearest project above the working folder)."`
 	JSON        bool     `name:"json" help:"Print JSON."`
 }

@@ -24,7 +24,7 @@ const auditInformationURI = "https://github.com/agent-skills/agent-skills/blob/m
 type auditCmd struct {
 	Path        string   `arg:"" optional:"" type:"path" help:"A package folder, or a folder of packages (a collection or a registry root). Default: the current folder."`
 	Installed   bool     `help:"Audit every skill installed for the selected agents and scopes instead of a folder."`
-	Agent       []string `short:"a" help:"With --installed: only the folders these agents read; repeatable. Default: every supported agent."`
+	Agent       []string `short:"a" predictor:"agent" help:"With --installed: only the folders these agents read; repeatable. Default: every supported agent."`
 	Global      bool     `help:"With --installed: only the global skills."`
 	Project     bool     `help:"With --installed: only the project's skills."`
 	ProjectRoot string   `type:"path" help:"With --installed: the project folder (default: the nearest project above the working folder)."`

@@ -4,8 +4,8 @@ import "github.com/agent-skills/agent-skills/cli/internal/skillset"
 
 // toggleFlags are the flags disable and enable share.
 type toggleFlags struct {
-	Skills []string   `arg:"" help:"Names of installed skills."`
-	Agent  []string   `short:"a" help:"Only in the folders these agents read; repeatable. Default: every supported agent, so that none sees the skill."`
+	Skills []string   `arg:"" predictor:"installed" help:"Names of installed skills."`
+	Agent  []string   `short:"a" predictor:"agent" help:"Only in the folders these agents read; repeatable. Default: every supported agent, so that none sees the skill."`
 	Scope  scopeFlags `embed:""`
 	DryRun bool       `help:"Print what would change; change nothing."`
 	Force  bool       `help:"Also switch a skill whose files you changed (they keep your changes)."`

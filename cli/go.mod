@@ -15,6 +15,9 @@ require (
 )
 
 require (
+	github.com/hashicorp/errwrap v1.1.0 // indirect
+	github.com/hashicorp/go-multierror v1.1.1 // indirect
+	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
@@ -26,7 +29,9 @@ require (
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/posener/complete v1.2.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/willabides/kongplete v0.4.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 )

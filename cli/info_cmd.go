@@ -15,7 +15,7 @@ import (
 
 type infoCmd struct {
 	Skill    string `arg:"" help:"[registry:]name[@version or range]"`
-	Registry string `help:"Look only in this registry."`
+	Registry string `predictor:"registry" help:"Look only in this registry."`
 	JSON     bool   `name:"json" help:"Print JSON."`
 }
 

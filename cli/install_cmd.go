@@ -15,10 +15,10 @@ import (
 
 type installCmd struct {
 	Skills         []string   `arg:"" optional:"" help:"[registry:]name[@version or range], or a source: owner/repo[/path][@skill][#ref], a git URL, a folder, an archive. With none, in a project, install exactly what skills.lock records."`
-	Agent          []string   `short:"a" help:"Agent to install for (claude, codex, copilot, gemini, cursor, …, or all); repeatable. Default: every detected agent."`
+	Agent          []string   `short:"a" predictor:"agent" help:"Agent to install for (claude, codex, copilot, gemini, cursor, …, or all); repeatable. Default: every detected agent."`
 	Scope          scopeFlags `embed:""`
 	Dir            string     `type:"path" help:"Install into this folder instead of the agents' folders (receipted; not in skills.lock; not with --agent or --project). See docs/cli.md."`
-	Registry       string     `help:"Resolve unqualified names in this registry only."`
+	Registry       string     `predictor:"registry" help:"Resolve unqualified names in this registry only."`
 	DryRun         bool       `help:"Print the full plan; write nothing."`
 	Force          bool       `help:"Overwrite an install that was modified or not made by agent-skills, or take a skill from another registry or source than the one it is installed from."`
 	NoDeps         bool       `help:"Install only the named skills, not their dependencies."`

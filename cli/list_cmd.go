@@ -17,7 +17,7 @@ import (
 )
 
 type listCmd struct {
-	Agent       []string `short:"a" help:"Only skills these agents see; repeatable. Default: every supported agent."`
+	Agent       []string `short:"a" predictor:"agent" help:"Only skills these agents see; repeatable. Default: every supported agent."`
 	Global      bool     `help:"Only global skills."`
 	Project     bool     `help:"Only the project's skills."`
 	ProjectRoot string   `type:"path" help:"The project folder (default: the nearest project above the working folder)."`

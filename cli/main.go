@@ -65,7 +65,8 @@ type app struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 
-	selfUpdateCommands // self-update, in selfupdate_cmd.go
+	Completion         completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	selfUpdateCommands               // self-update, in selfupdate_cmd.go
 }
 
 // env is what a command needs from the outside world: the context, the
@@ -130,6 +131,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		out.Error(askerr.Internal("building the command line", err))
 		return exitFailure
+	}
+	// A shell asking for completions (COMP_LINE, see completion_cmd.go)
+	// is answered before parsing: the arguments are the shell's.
+	if completeRequest(ctx, parser, stdout, getenv) {
+		return exitOK
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {

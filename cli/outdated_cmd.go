@@ -9,8 +9,8 @@ import (
 )
 
 type outdatedCmd struct {
-	Skills      []string `arg:"" optional:"" help:"Installed skills to check; none: every installed skill."`
-	Agent       []string `short:"a" help:"Only skills in the folders these agents read; repeatable. Default: every detected agent."`
+	Skills      []string `arg:"" predictor:"installed" optional:"" help:"Installed skills to check; none: every installed skill."`
+	Agent       []string `short:"a" predictor:"agent" help:"Only skills in the folders these agents read; repeatable. Default: every detected agent."`
 	Global      bool     `help:"Only global skills."`
 	Project     bool     `help:"Only the project's skills."`
 	ProjectRoot string   `type:"path" help:"The project folder (default: the nearest project above the working folder)."`

@@ -24,7 +24,7 @@ import (
 
 type publishCmd struct {
 	Path     string `arg:"" optional:"" default:"." type:"path" help:"The package folder to publish."`
-	Registry string `help:"Target: a configured registry (local or git), or the path of a registry folder (agent-skills registry init creates one). Default: official; with --pack alone, none."`
+	Registry string `predictor:"registry" help:"Target: a configured registry (local or git), or the path of a registry folder (agent-skills registry init creates one). Default: official; with --pack alone, none."`
 	Write    bool   `help:"Write the package and patch the registry's registry/skills.yaml (for git: commit on a new branch of a clone)."`
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`

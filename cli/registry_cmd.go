@@ -309,7 +309,7 @@ func checkScheme(url string) error {
 }
 
 type registryRemoveCmd struct {
-	Name        string `arg:"" help:"The registry to remove."`
+	Name        string `arg:"" predictor:"registry" help:"The registry to remove."`
 	Project     bool   `help:"Remove it from the project's skills-registries.json instead of your own configuration."`
 	ProjectRoot string `type:"path" help:"With --project: the project (default: the nearest project above the working folder)."`
 }

@@ -15,7 +15,7 @@ import (
 )
 
 type registryExportCmd struct {
-	From string `arg:"" help:"A configured registry, or the path of a registry folder."`
+	From string `arg:"" predictor:"registry" help:"A configured registry, or the path of a registry folder."`
 	Dir  string `arg:"" type:"path" help:"Output folder for the static HTTP registry (index.json and archives/)."`
 }
 

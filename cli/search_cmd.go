@@ -11,7 +11,7 @@ import (
 
 type searchCmd struct {
 	Query    []string `arg:"" optional:"" help:"Words to look for in names, keywords and descriptions (all must match). Empty lists every skill."`
-	Registry string   `help:"Search only this registry."`
+	Registry string   `predictor:"registry" help:"Search only this registry."`
 	Limit    int      `default:"20" help:"Show at most this many results (0: no limit)."`
 	JSON     bool     `name:"json" help:"Print JSON."`
 }

@@ -3,8 +3,8 @@ package cli
 import "github.com/agent-skills/agent-skills/cli/internal/skillset"
 
 type uninstallCmd struct {
-	Skills []string   `arg:"" help:"Names of installed skills."`
-	Agent  []string   `short:"a" help:"Agent to remove them for; repeatable. Default: every detected agent."`
+	Skills []string   `arg:"" predictor:"installed" help:"Names of installed skills."`
+	Agent  []string   `short:"a" predictor:"agent" help:"Agent to remove them for; repeatable. Default: every detected agent."`
 	Scope  scopeFlags `embed:""`
 	Dir    string     `type:"path" help:"Remove them from this install --dir folder."`
 	DryRun bool       `help:"Print what would be removed; remove nothing."`

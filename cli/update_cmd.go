@@ -3,8 +3,8 @@ package cli
 import "github.com/agent-skills/agent-skills/cli/internal/skillset"
 
 type updateCmd struct {
-	Skills       []string   `arg:"" optional:"" help:"Installed skills to update; none: every installed skill."`
-	Agent        []string   `short:"a" help:"Agent to update for; repeatable. Default: every detected agent."`
+	Skills       []string   `arg:"" predictor:"installed" optional:"" help:"Installed skills to update; none: every installed skill."`
+	Agent        []string   `short:"a" predictor:"agent" help:"Agent to update for; repeatable. Default: every detected agent."`
 	Scope        scopeFlags `embed:""`
 	Major        bool       `help:"Allow new major versions (default: stay within ^installed)."`
 	WithSuggests bool       `help:"Also install the direct suggestions of the named skills."`

@@ -8,9 +8,14 @@ require (
 	github.com/agent-skills/agent-skills/registry v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/resolve v0.0.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/hashicorp/errwrap v1.1.0 // indirect
+	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/posener/complete v1.2.3 // indirect
+	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/willabides/kongplete v0.4.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
@@ -24,8 +29,8 @@ require (
 	github.com/agent-skills/agent-skills/agents v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/format v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/scaffold v0.0.0 // indirect
-	github.com/agent-skills/agent-skills/skills v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/scan v0.0.0 // indirect
+	github.com/agent-skills/agent-skills/skills v0.0.0 // indirect
 	github.com/agent-skills/agent-skills/validate v0.0.0 // indirect
 	github.com/alecthomas/kong v1.17.0 // indirect
 	github.com/github/go-spdx/v2 v2.8.0 // indirect

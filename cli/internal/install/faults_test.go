@@ -142,28 +142,6 @@ func TestFaultInjectionRollsBack(t *testing.T) {
 	}
 }
 
-// checkConsistent asserts that every package the scan finds is ok, that no
-// pending receipt or staging leftover remains, and, for the names in want,
-// the installed version.
-func checkConsistent(t testing.TB, opts Options, want map[string]string) {
-	t.Helper()
-	list, err := Scan(t.Context(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range list {
-		if in.State != StateOK || in.Pending {
-			t.Errorf("Scan: %s in %s = %s pending=%v %v", in.Name, in.Root, in.State, in.Pending, in.ModifiedFiles)
-		}
-		if v, ok := want[in.Name]; ok && v != "" && in.Version != v {
-			t.Errorf("Scan: %s in %s = version %s, want %s", in.Name, in.Root, in.Version, v)
-		}
-		if ents, _ := os.ReadDir(stagingDir(in.Root)); len(ents) > 0 {
-			t.Errorf("staging leftovers in %s: %v", in.Root, ents)
-		}
-	}
-}
-
 // TestHelperProcess is the child of the subprocess tests; it does nothing
 // in a normal run.
 func TestHelperProcess(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -204,4 +205,72 @@ func formatCompat(id, min string) format.AgentCompat {
 // shown is what a user reads of err: its message and its detail lines.
 func shown(err error) string {
 	return strings.Join(append([]string{err.Error()}, askerr.DetailOf(err)...), "\n")
+}
+
+// checkConsistent asserts that every package the scan finds is ok, that no
+// pending receipt or staging leftover remains, and, for the names in want,
+// the installed version.
+func checkConsistent(t testing.TB, opts Options, want map[string]string) {
+	t.Helper()
+	list, err := Scan(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range list {
+		if in.State != StateOK || in.Pending {
+			t.Errorf("Scan: %s in %s = %s pending=%v %v", in.Name, in.Root, in.State, in.Pending, in.ModifiedFiles)
+		}
+		if v, ok := want[in.Name]; ok && v != "" && in.Version != v {
+			t.Errorf("Scan: %s in %s = version %s, want %s", in.Name, in.Root, in.Version, v)
+		}
+		if ents, _ := os.ReadDir(stagingDir(in.Root)); len(ents) > 0 {
+			t.Errorf("staging leftovers in %s: %v", in.Root, ents)
+		}
+	}
+}
+
+// victim writes the folder outside the project that a hostile clone aims
+// at, and returns it.
+func victim(t *testing.T, w *world) string {
+	t.Helper()
+	v := filepath.Join(w.base, "victim")
+	for p, c := range map[string]string{"Documents/thesis.tex": "thesis", ".ssh/id_ed25519": "key", "secret-dir/plans.txt": "TOP-SECRET"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(v, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(v, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return v
+}
+
+// plant writes files and links below dir: a value starting with "-> " is
+// a link to the rest, any other value a file's content.
+func plant(t *testing.T, dir string, entries map[string]string) {
+	t.Helper()
+	keys := make([]string, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		p := filepath.Join(dir, filepath.FromSlash(k))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		v := entries[k]
+		var err error
+		switch {
+		case strings.HasPrefix(v, "-> "):
+			err = os.Symlink(strings.TrimPrefix(v, "-> "), p)
+		case v == "/":
+			err = os.MkdirAll(p, 0o755)
+		default:
+			err = os.WriteFile(p, []byte(v), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }

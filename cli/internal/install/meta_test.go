@@ -7,59 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
 	"github.com/agent-skills/agent-skills/agents"
 )
-
-// victim writes the folder outside the project that a hostile clone aims
-// at, and returns it.
-func victim(t *testing.T, w *world) string {
-	t.Helper()
-	v := filepath.Join(w.base, "victim")
-	for p, c := range map[string]string{"Documents/thesis.tex": "thesis", ".ssh/id_ed25519": "key", "secret-dir/plans.txt": "TOP-SECRET"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(v, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(v, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return v
-}
-
-// plant writes files and links below dir: a value starting with "-> " is
-// a link to the rest, any other value a file's content.
-func plant(t *testing.T, dir string, entries map[string]string) {
-	t.Helper()
-	keys := make([]string, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		p := filepath.Join(dir, filepath.FromSlash(k))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		v := entries[k]
-		var err error
-		switch {
-		case strings.HasPrefix(v, "-> "):
-			err = os.Symlink(strings.TrimPrefix(v, "-> "), p)
-		case v == "/":
-			err = os.MkdirAll(p, 0o755)
-		default:
-			err = os.WriteFile(p, []byte(v), 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestHostileMetadataIsRefused plants, in a project's Claude Code root,
 // what a cloned repository can ship to aim recovery at the rest of the

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -72,7 +71,7 @@ func TestOnceFSAnswersAsTreeFS(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "skills", "own", "empty.md"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(src, "skills", "own", "pipe"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(src, "skills", "own", "pipe")); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	var names []string
