@@ -65,8 +65,9 @@ type app struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 
-	Completion         completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
-	selfUpdateCommands               // self-update, in selfupdate_cmd.go
+	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+
+	selfUpdateCommands // self-update, in selfupdate_cmd.go
 }
 
 // env is what a command needs from the outside world: the context, the
