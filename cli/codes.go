@@ -8,5 +8,8 @@ const (
 	CodeHookNotConfigured   = "ASK_HOOK_NOT_CONFIGURED"
 	CodeInterrupted         = "ASK_INTERRUPTED"
 	CodeRegistryCredentials = "ASK_REGISTRY_CREDENTIALS"
+	CodeReleasesUnavailable = "ASK_RELEASES_UNAVAILABLE"
+	CodeSelfUpdateFailed    = "ASK_SELF_UPDATE_FAILED"
+	CodeSelfUpdateManual    = "ASK_SELF_UPDATE_MANUAL"
 	CodeTargetExists        = "ASK_TARGET_EXISTS"
 )

@@ -120,6 +120,7 @@ func (c *doctorCmd) Run(e *env) error {
 func (d *doctor) environment() *config.Config {
 	e := d.e
 	d.add("environment", "agent-skills", "ok", versionString(), "")
+	d.installMethod()
 	home := e.ws.Home()
 	if fi, err := os.Stat(home); err == nil && !fi.IsDir() {
 		d.add("environment", "home", "fail", home+" is not a folder", "move it aside; agent-skills keeps its configuration and caches there")

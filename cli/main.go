@@ -66,6 +66,8 @@ type app struct {
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+
+	selfUpdateCommands // self-update, in selfupdate_cmd.go
 }
 
 // env is what a command needs from the outside world: the context, the
