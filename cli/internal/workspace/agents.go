@@ -63,9 +63,8 @@ func (m *Machine) LookPath(file string) (string, error) {
 // exec.LookPath refuses relative entries for the same reason (ErrDot).
 func (m *Machine) lookPathOutside(file string, untrusted []string) (string, error) {
 	for _, dir := range m.searchPath(untrusted) {
-		p := filepath.Join(dir, file)
-		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		p, ok := executable(filepath.Join(dir, file), m.Getenv)
+		if !ok {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(p); err != nil || insideAny(real, untrusted) {
