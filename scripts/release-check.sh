@@ -4,7 +4,8 @@
 # temporary directory, bumps the copy to VERSION with tools/release, writes
 # a file-system module proxy of it, and in an importer module outside the
 # repository (GOWORK=off, no replace directives) go-gets format, validate,
-# resolve, agents and registry at VERSION and runs their Examples.
+# resolve, agents and registry at VERSION and runs their Examples; then
+# `go install .../cli/cmd/agent-skills@VERSION` and runs its --version.
 #
 # Offline apart from third-party modules, which come from the module cache
 # (read as a proxy) before the network. See docs/modules.md.
@@ -57,11 +58,17 @@ cache=$("$GO" env GOMODCACHE)
 # usual proxy for what is not. GOMODCACHE: a fresh one, so that the check
 # version is never served from, or left in, the real module cache.
 # GONOSUMDB: our modules only; their check versions are in no checksum
-# database. Everything else is verified as usual.
+# database. Everything else is verified as usual: against the importer's
+# go.sum, and for go install (which has no go.sum) against the checksum
+# database, whose cached answers are copied into the fresh module cache.
 export GOWORK=off GOFLAGS="-mod=mod -modcacherw" GOTOOLCHAIN=local
 export GOPROXY="file://$tmp/proxy,file://$cache/cache/download,$("$GO" env GOPROXY)"
 export GONOSUMDB="$PREFIX" GOMODCACHE="$tmp/modcache"
 unset GOPRIVATE GONOPROXY
+if [ -d "$cache/cache/download/sumdb" ]; then
+	mkdir -p "$GOMODCACHE/cache/download"
+	cp -R "$cache/cache/download/sumdb" "$GOMODCACHE/cache/download/"
+fi
 cd "$tmp/importer"
 mods=()
 for p in $PACKAGES; do mods+=("$PREFIX/$p@$VERSION"); done
@@ -75,4 +82,9 @@ for p in $PACKAGES; do pkgs+=("$PREFIX/$p"); done
 awk '/^--- PASS: Example/ { n++ }
 	/^ok / { printf "ok   %s  %d Examples\n", $2, n; if (n == 0) bad = 1; n = 0 }
 	END { exit bad }' "$tmp/test.log" || { echo "release-check: a package ran no Example"; exit 1; }
-echo "release-check: $VERSION of $PACKAGES imports and runs its Examples from outside the repository"
+
+# The binary, as `go install` fetches it: refused if cli's go.mod at the
+# tag had replace directives (tools/release drops them in the release commit).
+(cd "$tmp" && GOFLAGS=-modcacherw GOBIN="$tmp/bin" "$GO" install "$PREFIX/cli/cmd/agent-skills@$VERSION")
+"$tmp/bin/agent-skills" --version
+echo "release-check: $VERSION of $PACKAGES imports and runs its Examples from outside the repository; go install of the CLI works"

@@ -105,3 +105,28 @@ func checkBumped(r *repo, v string) error {
 	}
 	return nil
 }
+
+// releaseGoMod is a released module's go.mod as its tag holds it: without
+// the replace directives of the set's modules, since the go command refuses
+// `go install pkg@version` of a module with any replace directive (and
+// importers ignore them anyway). It refuses any other replace: an importer
+// would silently build with the original module instead.
+func releaseGoMod(r *repo, m mod, data []byte) ([]byte, error) {
+	name := m.Dir + "/go.mod"
+	f, err := modfile.Parse(name, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, rep := range f.Replace {
+		if !r.released(rep.Old.Path) {
+			return nil, fmt.Errorf("%s replaces %s, which is not in the module set; importers would not see the replacement", name, rep.Old.Path)
+		}
+	}
+	for _, rep := range append([]*modfile.Replace(nil), f.Replace...) {
+		if err := f.DropReplace(rep.Old.Path, rep.Old.Version); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	f.Cleanup()
+	return f.Format()
+}

@@ -16,7 +16,8 @@ import (
 
 // proxy writes a file-system module proxy (the GOPROXY protocol, usable as
 // GOPROXY=file://dir) holding version v of every module of the set, from a
-// tree bumped to v. Other versions already in dir stay listed.
+// tree bumped to v, each as its tag will hold it: go.mod without replace
+// directives (releaseGoMod). Other versions already in dir stay listed.
 func proxy(r *repo, v, dir string, now time.Time, out io.Writer) error {
 	if err := checkBumped(r, v); err != nil {
 		return err
@@ -34,11 +35,11 @@ func proxy(r *repo, v, dir string, now time.Time, out io.Writer) error {
 		if err := os.MkdirAll(vdir, 0o755); err != nil {
 			return err
 		}
-		src := filepath.Join(r.Root, filepath.FromSlash(m.Dir))
-		gomod, err := readBounded(filepath.Join(src, "go.mod"), maxGoMod)
+		gomod, src, cleanup, err := stage(r, m)
 		if err != nil {
 			return err
 		}
+		defer cleanup()
 		zf, err := os.CreateTemp(vdir, ".zip-*")
 		if err != nil {
 			return err
@@ -84,4 +85,33 @@ func addToList(name, v string) error {
 	}
 	lines = append(lines, v)
 	return writeFile(name, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// stage copies a module's directory to a temporary one with its go.mod as
+// the tag holds it, and returns that go.mod, the directory and its removal.
+func stage(r *repo, m mod) ([]byte, string, func(), error) {
+	src := filepath.Join(r.Root, filepath.FromSlash(m.Dir))
+	data, err := readBounded(filepath.Join(src, "go.mod"), maxGoMod)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	gomod, err := releaseGoMod(r, m, data)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	tmp, err := os.MkdirTemp("", "release-stage-*")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	dst := filepath.Join(tmp, "m")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		cleanup()
+		return nil, "", nil, fmt.Errorf("%s: %w", m.Path, err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "go.mod"), gomod, 0o644); err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	return gomod, dst, cleanup, nil
 }

@@ -268,16 +268,20 @@ func TestTag(t *testing.T) {
 	}
 	// A dry run says what it would do and does nothing.
 	code, out, errOut := tagRun(root, "--dry-run", "0.2.0")
-	if want := "would tag a/v0.2.0 at " + head + "\nwould tag b/v0.2.0 at " + head + "\n"; code != 0 || out != want {
+	if want := "would make a release commit on " + head + ": 1 go.mod file(s) without replace directives\n" +
+		"would tag a/v0.2.0 at the release commit\nwould tag b/v0.2.0 at the release commit\n"; code != 0 || out != want {
 		t.Errorf("dry run: exit %d, %q (%s); want %q", code, out, errOut, want)
 	}
 	if tags := gitRun(t, root, "tag"); tags != "" {
 		t.Errorf("the dry run made tags: %q", tags)
 	}
-	// The real thing: an annotated tag per released module, none for c.
+	// The real thing: an annotated tag per released module, none for c,
+	// on a release commit whose go.mod files have no replace directives.
 	code, out, errOut = tagRun(root, "v0.2.0")
-	if code != 0 || !strings.HasPrefix(out, "tagged a/v0.2.0 at "+head+"\ntagged b/v0.2.0 at "+head+"\n") {
-		t.Fatalf("tag: exit %d, %q (%s)", code, out, errOut)
+	rel := gitRun(t, root, "rev-parse", "--short=12", "a/v0.2.0^{commit}")
+	if want := "release commit " + rel + ": HEAD with 1 go.mod file(s) without replace directives\n" +
+		"tagged a/v0.2.0 at " + rel + "\ntagged b/v0.2.0 at " + rel + "\n"; code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("tag: exit %d, %q (%s); want %q", code, out, errOut, want)
 	}
 	if tags := gitRun(t, root, "tag"); tags != "a/v0.2.0\nb/v0.2.0" {
 		t.Errorf("tags = %q", tags)
@@ -287,12 +291,30 @@ func TestTag(t *testing.T) {
 			t.Errorf("%s is a %s, not an annotated tag", tg, typ)
 		}
 	}
+	if got := gitRun(t, root, "rev-parse", "--short=12", rel+"^"); got != head {
+		t.Errorf("the release commit's parent is %s, not HEAD %s", got, head)
+	}
+	if got := gitRun(t, root, "rev-parse", "--short=12", "HEAD"); got != head {
+		t.Errorf("HEAD moved to %s", got)
+	}
+	if st := gitRun(t, root, "status", "--porcelain"); st != "" {
+		t.Errorf("tag left the work tree dirty: %q", st)
+	}
+	if b := gitRun(t, root, "show", "b/v0.2.0:b/go.mod"); strings.Contains(b, "replace") || !strings.Contains(b, "agent-skills/a v0.2.0") {
+		t.Errorf("b/go.mod at the tag:\n%s", b)
+	}
+	if c := gitRun(t, root, "show", "b/v0.2.0:tests/c/go.mod"); !strings.Contains(c, "replace") {
+		t.Errorf("the excluded module lost its replaces at the tag:\n%s", c)
+	}
+	if b := read(t, root, "b/go.mod"); !strings.Contains(b, "replace") {
+		t.Errorf("the work tree's b/go.mod lost its replace:\n%s", b)
+	}
 	// Again: the tags exist, refused, and none is moved.
 	gitRun(t, root, "commit", "-q", "--allow-empty", "-m", "later")
 	if code, _, errOut := tagRun(root, "0.2.0"); code != 1 || !strings.Contains(errOut, "already exist: a/v0.2.0, b/v0.2.0") {
 		t.Errorf("existing tags: exit %d, %q", code, errOut)
 	}
-	if got := gitRun(t, root, "rev-parse", "--short=12", "a/v0.2.0^{commit}"); got != head {
+	if got := gitRun(t, root, "rev-parse", "--short=12", "a/v0.2.0^{commit}"); got != rel {
 		t.Errorf("a/v0.2.0 moved to %s", got)
 	}
 }
@@ -328,8 +350,9 @@ func TestProxy(t *testing.T) {
 		if err := json.Unmarshal([]byte(read(t, vdir, "v0.4.0.info")), &info); err != nil || info.Version != "v0.4.0" || info.Time != "2026-12-02T10:00:00Z" {
 			t.Errorf("%s info = %+v, %v", m, info, err)
 		}
-		if got, want := read(t, vdir, "v0.4.0.mod"), read(t, root, m+"/go.mod"); got != want {
-			t.Errorf("%s .mod differs from go.mod", m)
+		want := strings.Replace(read(t, root, m+"/go.mod"), "\nreplace github.com/agent-skills/agent-skills/a => ../a\n", "", 1)
+		if got := read(t, vdir, "v0.4.0.mod"); got != want {
+			t.Errorf("%s .mod:\n%s\nwant go.mod without replace:\n%s", m, got, want)
 		}
 		mv := module.Version{Path: path, Version: "v0.4.0"}
 		cf, err := zip.CheckZip(mv, filepath.Join(vdir, "v0.4.0.zip"))
@@ -341,8 +364,7 @@ func TestProxy(t *testing.T) {
 		}
 		got := strings.Join(cf.Valid, " ")
 		pre := mv.String() + "/"
-		want := pre + m + ".go " + pre + "go.mod"
-		if got != want {
+		if want := pre + m + ".go " + pre + "go.mod"; got != want {
 			t.Errorf("%s zip holds %q, want %q (nested modules left out)", m, got, want)
 		}
 	}
@@ -366,5 +388,19 @@ func TestProxy(t *testing.T) {
 	var dl struct{ Version, Error, Sum string }
 	if err := json.Unmarshal(data, &dl); err != nil || dl.Version != "v0.4.0" || dl.Error != "" || !strings.HasPrefix(dl.Sum, "h1:") {
 		t.Errorf("go mod download: %+v, %v\n%s", dl, err, data)
+	}
+}
+
+func TestReleaseGoModRefusesForeignReplace(t *testing.T) {
+	root := fixture(t)
+	b := read(t, root, "b/go.mod") + "\nreplace golang.org/x/mod => ../mod\n"
+	if err := os.WriteFile(filepath.Join(root, "b/go.mod"), []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustBump(t, root, "0.5.0")
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-C", root, "proxy", "0.5.0", t.TempDir()}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "replaces golang.org/x/mod, which is not in the module set") {
+		t.Errorf("exit %d, %q", code, errOut.String())
 	}
 }
