@@ -1,11 +1,11 @@
 # One list of modules drives every target. go test ./... does not work at a
 # workspace root, so each target walks the modules itself.
-MODULES := format validate scan resolve agents registry scaffold cli testscripts skills
+MODULES := format validate scan resolve agents registry scaffold cli testscripts skills tools/release
 GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion release-check tidy clean
 
 all: test
 
@@ -31,7 +31,14 @@ build:
 
 ## test: everything CI runs — vet, gofmt, every module's tests with -race and
 ## GOWORK=off, a short run of every fuzz target, and the testscript suites.
-test: fmt-check vet cross unit fuzz
+test: fmt-check vet cross unit fuzz release-check
+
+## release-check: a release of this tree, bumped to VERSION in a copy and
+## served from a file-system module proxy, imports and runs its Examples
+## from a module outside the repository (docs/modules.md).
+RELEASE_CHECK_VERSION ?= 0.0.1-check
+release-check:
+	@GO=$(GO) ./scripts/release-check.sh $(if $(VERSION),$(VERSION),$(RELEASE_CHECK_VERSION))
 
 fmt-check:
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
