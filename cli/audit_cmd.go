@@ -79,7 +79,7 @@ func (c *auditCmd) Run(e *env) error {
 	}
 	switch {
 	case c.SARIF:
-		err = e.JSON(audit.SARIF(res, audit.Tool{Name: "agent-skills", Version: Version, InformationURI: auditInformationURI}))
+		err = e.JSON(audit.SARIF(res, audit.Tool{Name: "agent-skills", Version: release(), InformationURI: auditInformationURI}))
 	case c.JSON:
 		err = e.JSON(audit.NewDocument(res, failOn))
 	default:

@@ -19,7 +19,32 @@ import (
 
 // Version is the agent-skills release this binary reports; the build may
 // override it with -ldflags "-X github.com/agent-skills/agent-skills/cli.Version=…".
-var Version = "0.1.0-dev"
+var Version = devVersion
+
+// devVersion is Version when no build set it.
+const devVersion = "0.1.0-dev"
+
+// release is the version this binary is: Version as the build set it,
+// else the module version the Go toolchain recorded for a
+// `go install …/cli/cmd/agent-skills@v0.2.0` ("0.2.0"), else devVersion.
+func release() string {
+	if Version != devVersion {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return moduleRelease(bi.Main.Version)
+	}
+	return Version
+}
+
+// moduleRelease turns a recorded module version into a release: "v0.2.0"
+// is 0.2.0; "(devel)", empty or not a version leaves devVersion.
+func moduleRelease(v string) string {
+	if r, ok := strings.CutPrefix(v, "v"); ok && r != "" && r[0] >= '0' && r[0] <= '9' {
+		return r
+	}
+	return devVersion
+}
 
 // Commit and Date are the release's commit and its date (YYYY-MM-DD),
 // set with -ldflags -X by `make build`, `make install` and releases; when
@@ -30,7 +55,7 @@ var (
 )
 
 // generator is what skills.lock records as generatedWith.
-func generator() string { return "agent-skills@" + Version }
+func generator() string { return "agent-skills@" + release() }
 
 // globals are the flags every command accepts.
 type globals struct {
@@ -208,7 +233,7 @@ func versionString() string {
 			}
 		}
 	}
-	return formatVersion(Version, commit, date, modified)
+	return formatVersion(release(), commit, date, modified)
 }
 
 // formatVersion is "0.2.0 (abc1234, 2026-12-01)": the commit shortened to

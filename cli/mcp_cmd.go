@@ -55,7 +55,7 @@ func (c *mcpServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv := mcpserver.New(b, mcpserver.Options{Version: Version, AllowWrite: c.AllowWrite})
+	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite})
 	// Standard output carries JSON-RPC for a program, not text for a
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.

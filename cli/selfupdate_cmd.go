@@ -55,7 +55,7 @@ func (c *selfUpdateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	current := Version
+	current := release()
 	target, ok := doc.Newest(current)
 	newest := target
 	if c.To != "" {
@@ -161,10 +161,10 @@ func runSelfUpdate(e *env, target releases.Release, dryRun bool) (bool, error) {
 	line := ui.Field(plan.CommandLine())
 	if dryRun {
 		e.Done("would run: %s", line)
-		e.Info("installed by %s; agent-skills %s → %s", inst.Method, ui.Field(Version), ui.Field(target.Version))
+		e.Info("installed by %s; agent-skills %s → %s", inst.Method, ui.Field(release()), ui.Field(target.Version))
 		return false, nil
 	}
-	e.Info("updating agent-skills %s → %s (installed by %s)", ui.Field(Version), ui.Field(target.Version), inst.Method)
+	e.Info("updating agent-skills %s → %s (installed by %s)", ui.Field(release()), ui.Field(target.Version), inst.Method)
 	e.Info("running: %s", line)
 	e.Flush()
 	// npm's and brew's output is theirs, as if the user had run them: it
@@ -222,7 +222,7 @@ func detectInstall(e *env) (selfupdate.Install, error) {
 	}
 	bi, _ := debug.ReadBuildInfo()
 	inst, err := selfupdate.Detect(selfupdate.Inputs{
-		Executable: exe, Version: Version, Getenv: e.ws.Getenv, UserHome: e.ws.UserHome(), BuildInfo: bi, GOOS: runtime.GOOS,
+		Executable: exe, Version: release(), Getenv: e.ws.Getenv, UserHome: e.ws.UserHome(), BuildInfo: bi, GOOS: runtime.GOOS,
 		ReadFile:     func(p string, limit int) ([]byte, error) { return atomicfile.ReadPlain(p, true, limit) },
 		EvalSymlinks: filepath.EvalSymlinks,
 		NPMGlobalPrefix: func() (string, error) {

@@ -20,3 +20,17 @@ func TestFormatVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestModuleRelease(t *testing.T) {
+	for in, want := range map[string]string{
+		"v0.2.0":                             "0.2.0",
+		"v0.0.0-20261201100000-abcdef123456": "0.0.0-20261201100000-abcdef123456",
+		"(devel)":                            devVersion,
+		"":                                   devVersion,
+		"vnext":                              devVersion,
+	} {
+		if got := moduleRelease(in); got != want {
+			t.Errorf("moduleRelease(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
