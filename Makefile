@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion release-check tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -86,8 +86,23 @@ e2e-mcp:
 e2e-completion:
 	./scripts/completion-test.sh
 
+## dist: the release archives for every platform, checksums.txt, the Homebrew
+## formula and releases.json in dist/, as a snapshot (GoReleaser, pinned here,
+## built once into .tools/bin; docs/release.md). Two runs give the same bytes.
+GORELEASER_VERSION := v2.15.1
+dist:
+	GO=$(GO) GORELEASER_VERSION=$(GORELEASER_VERSION) ./scripts/dist.sh
+
+## npm-pack: the npm packages (the launcher and one per platform) from dist/ into dist/npm/*.tgz (needs npm)
+npm-pack:
+	./scripts/npm-pack.sh
+
+## npm-test: install the packed tarballs into an empty folder and run npx agent-skills (needs npm; not in CI)
+npm-test:
+	./scripts/npm-test.sh
+
 tidy:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy); done
 
 clean:
-	rm -rf bin
+	rm -rf bin dist .release
