@@ -64,6 +64,8 @@ type globals struct {
 	NoColor bool             `name:"no-color" help:"Do not colour output (NO_COLOR in the environment does the same)."`
 	Offline bool             `help:"Use no network: registries answer from their caches, sources that need the network are refused (AGENT_SKILLS_OFFLINE=1 does the same)."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
+	// NoUpdateCheck: see updatecheck.go (AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 does the same).
+	NoUpdateCheck bool `name:"no-update-check" help:"Do not look for new releases of agent-skills or the installed skills (AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 does the same)."`
 }
 
 // app is the whole command tree. Each command lives in its own *_cmd.go file.
@@ -190,6 +192,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	e.ws.HTTP, warning = workspace.HTTPTimeoutsFrom(getenv)
 	if warning != "" {
 		e.Warn("%s", warning)
+	}
+	if done, code := e.checkUpdates(kctx); done {
+		return code
 	}
 	if err := kctx.Run(e); err != nil {
 		if ctx.Err() != nil {
