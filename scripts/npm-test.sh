@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Installs the packed npm packages (make npm-pack) into an empty folder, the
+# way a user's `npm install` would, and runs agent-skills through npx — not
+# in CI (docs/release.md, "npm"):
+#
+#   scripts/npm-test.sh
+#
+# No network: npm runs --offline with an empty cache and a registry on a
+# closed loopback port. npm still looks up every optional dependency (the
+# other platforms' packages) in the registry, and treats the misses as
+# "optional, not installed"; --offline makes those look-ups cache misses
+# instead of requests. The launcher's answers are checked: --version, an
+# offline search of the bundled registry, the binary's exit code, a signal,
+# and the message when the platform package is missing (--omit=optional).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+command -v npm >/dev/null || { echo "$0: npm is not installed" >&2; exit 1; }
+ls dist/npm/*.tgz >/dev/null 2>&1 || { echo "$0: no dist/npm/*.tgz; run make dist npm-pack first" >&2; exit 1; }
+
+version=$(node -p 'require("./dist/metadata.json").version')
+platform=$(node -p 'process.platform + "-" + process.arch')
+main=$root/dist/npm/agent-skills-cli-$version.tgz
+plat=$root/dist/npm/agent-skills-cli-$platform-$version.tgz
+[ -f "$main" ] && [ -f "$plat" ] || { echo "$0: dist/npm has no $(basename "$main") and $(basename "$plat")" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+npmflags=(--offline --cache "$tmp/npm-cache" --registry=http://127.0.0.1:9/ --no-audit --no-fund --ignore-scripts --no-update-notifier)
+export AGENT_SKILLS_HOME=$tmp/home AGENT_SKILLS_NO_UPDATE_NOTIFIER=1
+
+fail() { echo "npm-test: FAIL: $*" >&2; exit 1; }
+step() { printf '\n$ %s\n' "$*"; }
+
+mkdir "$tmp/project"
+cd "$tmp/project"
+echo '{"name": "npm-test", "private": true}' >package.json
+# The launcher and this machine's package, as a registry would serve them:
+# npm picks the platform package by its os/cpu and skips the other five.
+step npm install "${npmflags[@]}" "$(basename "$main")" "$(basename "$plat")"
+npm install "${npmflags[@]}" "$main" "$plat"
+installed=$(ls node_modules/@agent-skills)
+echo "node_modules/@agent-skills: $(echo $installed)"
+[ "$(echo $installed)" = "cli cli-$platform" ] || fail "installed $installed, want cli and cli-$platform only"
+
+step npx agent-skills --version
+out=$(npx --offline agent-skills --version)
+echo "$out"
+[[ $out == "agent-skills $version "* ]] || fail "--version printed $out, want agent-skills $version …"
+
+step npx agent-skills --offline search java
+out=$(npx --offline agent-skills --offline search java)
+echo "$out"
+grep -q '^java-basics .* bundled ' <<<"$out" || fail "the bundled registry has no java-basics in: $out"
+
+step npx agent-skills no-such-command "   (the binary's exit code, 2, through the launcher)"
+code=0
+npx --offline agent-skills no-such-command 2>&1 || code=$?
+echo "exit code $code"
+[ "$code" = 2 ] || fail "exit code $code, want 2 (ASK_USAGE)"
+
+# serve starts `agent-skills mcp serve` through the launcher, on a stdin
+# that stays open, and sets launcher and binary to the two pids.
+mkfifo "$tmp/stdin"
+sleep 60 >"$tmp/stdin" &
+holder=$!
+serve() {
+	node_modules/.bin/agent-skills mcp serve <"$tmp/stdin" >/dev/null &
+	launcher=$!
+	binary=
+	for _ in $(seq 50); do
+		binary=$(pgrep -P "$launcher" -x agent-skills || true)
+		[ -n "$binary" ] && return
+		sleep 0.1
+	done
+	fail "the launcher (pid $launcher) started no agent-skills"
+}
+
+step "agent-skills mcp serve; kill -TERM the launcher   (forwarded: the binary stops cleanly, exit 0)"
+serve
+kill -TERM "$launcher"
+code=0
+wait "$launcher" || code=$?
+echo "launcher exit status $code"
+kill -0 "$binary" 2>/dev/null && fail "the binary (pid $binary) outlived the launcher"
+[ "$code" = 0 ] || fail "launcher exit status $code, want 0 (mcp serve ends cleanly on SIGTERM)"
+
+step "agent-skills mcp serve; kill -KILL the binary   (the launcher dies of the same signal: 128+9)"
+serve
+kill -KILL "$binary"
+code=0
+wait "$launcher" 2>/dev/null || code=$?
+echo "launcher exit status $code"
+[ "$code" = 137 ] || fail "launcher exit status $code, want 137 (SIGKILL)"
+kill "$holder" 2>/dev/null || true
+
+step "npm install --omit=optional: the launcher without its binary"
+mkdir "$tmp/omit"
+cd "$tmp/omit"
+echo '{"name": "npm-test-omit", "private": true}' >package.json
+npm install "${npmflags[@]}" --omit=optional "$main" >/dev/null
+code=0
+out=$(npx --offline agent-skills --version 2>&1) || code=$?
+echo "$out"
+echo "exit code $code"
+[ "$code" = 1 ] && grep -q 'is not installed' <<<"$out" || fail "want exit 1 and 'is not installed', got $code: $out"
+
+printf '\nnpm-test: ok (@agent-skills/cli %s on %s)\n' "$version" "$platform"
