@@ -56,7 +56,7 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 		return false, 0
 	}
 	in := bufio.NewReader(e.stdin)
-	line := "agent-skills " + ui.Field(newest.Version) + " is available (this is " + ui.Field(Version) + ")"
+	line := "agent-skills " + ui.Field(newest.Version) + " is available (this is " + ui.Field(release()) + ")"
 	if newest.Date != "" {
 		line += ", released " + ui.Field(newest.Date)
 	}
@@ -101,7 +101,7 @@ func (e *env) cliRelease(ctx context.Context, store *notify.Store, now time.Time
 		return nil, false
 	}
 	u := releases.URL(e.ws.Getenv, cfg)
-	if c := store.FreshCLI(u, Version, now); c != nil {
+	if c := store.FreshCLI(u, release(), now); c != nil {
 		return c.Newest, false
 	}
 	client := registry.NewHTTPClient(registry.HTTPOptions{Timeouts: e.ws.HTTP})
@@ -111,8 +111,8 @@ func (e *env) cliRelease(ctx context.Context, store *notify.Store, now time.Time
 		e.Verbose("update check: cannot look up the releases at %s: %v", ui.Field(u), err)
 		return nil, false
 	}
-	check := &notify.CLICheck{URL: u, Current: Version, CheckedAt: now}
-	if r, ok := doc.Newest(Version); ok {
+	check := &notify.CLICheck{URL: u, Current: release(), CheckedAt: now}
+	if r, ok := doc.Newest(release()); ok {
 		check.Newest = &r
 	}
 	store.CLI = check
