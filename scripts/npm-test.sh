@@ -70,7 +70,9 @@ serve() {
 	binary=
 	for _ in $(seq 50); do
 		binary=$(pgrep -P "$launcher" -x agent-skills || true)
-		[ -n "$binary" ] && return
+		# Found: give the Go runtime a moment to install its signal
+		# handlers, so a signal is not sent to a process still starting.
+		[ -n "$binary" ] && { sleep 0.5; return; }
 		sleep 0.1
 	done
 	fail "the launcher (pid $launcher) started no agent-skills"
