@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"os"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -30,7 +29,7 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 		Command:   kctx.Command(),
 		Flags:     setFlags(kctx),
 		Getenv:    e.ws.Getenv,
-		StdinTTY:  stdinIsTerminal(e.stdin),
+		StdinTTY:  e.stdinIsTerminal(),
 		StderrTTY: e.ErrIsTerminal(),
 	})
 	if scope == notify.None {
@@ -148,10 +147,4 @@ func setFlags(kctx *kong.Context) map[string]bool {
 		}
 	}
 	return set
-}
-
-// stdinIsTerminal reports whether r is a terminal the user can answer on.
-func stdinIsTerminal(r any) bool {
-	f, ok := r.(*os.File)
-	return ok && ui.IsTerminalFile(f)
 }
