@@ -30,6 +30,7 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 		Flags:     setFlags(kctx),
 		Getenv:    e.ws.Getenv,
 		StdinTTY:  e.stdinIsTerminal(),
+		StdoutTTY: e.OutIsTerminal(),
 		StderrTTY: e.ErrIsTerminal(),
 	})
 	if scope == notify.None {

@@ -65,13 +65,14 @@ func Rules() []Rule {
 
 // Input is what eligibility is decided from: the selected command
 // (kong's "registry add <name>" form), the flags given on the command
-// line by name (only those set), the environment, and whether stdin and
-// stderr are terminals.
+// line by name (only those set), the environment, and whether stdin,
+// stdout and stderr are terminals (a pipe on any of them is a script).
 type Input struct {
 	Command   string
 	Flags     map[string]bool
 	Getenv    func(string) string
 	StdinTTY  bool
+	StdoutTTY bool
 	StderrTTY bool
 }
 
@@ -111,7 +112,7 @@ func Eligible(in Input) (Scope, string) {
 		}
 		return None, top
 	}
-	if !in.StdinTTY || !in.StderrTTY {
+	if !in.StdinTTY || !in.StdoutTTY || !in.StderrTTY {
 		return None, "not a terminal"
 	}
 	return scope, ""

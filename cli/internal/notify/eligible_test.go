@@ -14,7 +14,7 @@ func TestEligible(t *testing.T) {
 		}
 	}
 	tty := func(cmd string, flags ...string) Input {
-		in := Input{Command: cmd, Flags: map[string]bool{}, Getenv: env(), StdinTTY: true, StderrTTY: true}
+		in := Input{Command: cmd, Flags: map[string]bool{}, Getenv: env(), StdinTTY: true, StdoutTTY: true, StderrTTY: true}
 		for _, f := range flags {
 			in.Flags[f] = true
 		}
@@ -59,6 +59,7 @@ func TestEligible(t *testing.T) {
 		{"CI", with(tty("list"), func(i *Input) { i.Getenv = env("CI", "true") }), None, "CI"},
 		{"offline env", with(tty("list"), func(i *Input) { i.Getenv = env("AGENT_SKILLS_OFFLINE", "1") }), None, "AGENT_SKILLS_OFFLINE"},
 		{"stdin piped", with(tty("list"), func(i *Input) { i.StdinTTY = false }), None, "not a terminal"},
+		{"stdout piped", with(tty("list"), func(i *Input) { i.StdoutTTY = false }), None, "not a terminal"},
 		{"stderr piped", with(tty("list"), func(i *Input) { i.StderrTTY = false }), None, "not a terminal"},
 		{"nil getenv", with(tty("list"), func(i *Input) { i.Getenv = nil }), All, ""},
 	}
