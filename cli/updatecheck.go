@@ -3,10 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/notify"
 	"github.com/agent-skills/agent-skills/cli/internal/releases"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
@@ -18,12 +21,14 @@ import (
 const cliName = "agent-skills"
 
 // checkUpdates runs the update notifier before the selected command
-// (design §8): when the command is eligible, it looks the CLI's newest
-// release up (updates.json reused for 24 hours), and asks on the
-// terminal what to do about one not dismissed or reminded later. It is
-// advisory: a failed lookup prints at most a --verbose line and never
-// changes the command's result. done means the CLI updated itself, and
-// the process exits with code before the command.
+// (design §8): when the command is eligible, it looks up the CLI's
+// newest release (updates.json reused for 24 hours) and, for commands
+// that check skills too, the releases of the skills installed from
+// registries (skillnotice.go), and asks on the terminal what to do about
+// each release not dismissed or put off. It is advisory: a failed lookup
+// prints at most a --verbose line and never changes the command's
+// result. done means the CLI updated itself, and the process exits with
+// code before the command.
 func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 	scope, why := notify.Eligible(notify.Input{
 		Command:   kctx.Command(),
@@ -39,23 +44,61 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 		}
 		return false, 0
 	}
+	cfg, err := e.ws.LoadConfig()
+	if err != nil {
+		e.Verbose("update check skipped: %v", err)
+		return false, 0
+	}
 	now := time.Now().UTC()
 	path := notify.StorePath(e.ws.Home())
 	store := notify.Load(path)
-	ctx, cancel := context.WithTimeout(e.ctx, notify.LookupTimeout)
-	defer cancel()
-	newest, changed := e.cliRelease(ctx, store, now)
+	// The CLI's releases and the registries are looked up side by side,
+	// each within notify.LookupTimeout; the store is changed only here,
+	// once every lookup is back.
+	var newest *releases.Release
+	var cliCheck *notify.CLICheck
+	var skills *skillLookups
+	var wg sync.WaitGroup
+	wg.Go(func() { newest, cliCheck = e.cliRelease(store, cfg, now) })
+	if scope == notify.All {
+		wg.Go(func() { skills = e.skillReleases(store, cfg, now) })
+	}
+	wg.Wait()
+	changed := cliCheck != nil
+	if cliCheck != nil {
+		store.CLI = cliCheck
+		if cliCheck.Failed != "" {
+			e.Verbose("update check: cannot look up the releases at %s: %s", ui.Field(cliCheck.URL), ui.Field(cliCheck.Failed))
+		}
+	}
+	if skills != nil {
+		for _, c := range skills.checks {
+			store.PutRegistry(c)
+			changed = true
+		}
+	}
 	if changed {
 		e.saveStore(store, path, now)
 	}
-	if newest == nil {
-		return false, 0
+	in := bufio.NewReader(e.stdin)
+	if newest != nil {
+		if done := e.offerCLI(in, store, path, *newest, now); done {
+			return true, exitOK
+		}
 	}
+	if skills != nil {
+		e.offerSkills(in, store, path, skills.notices(store, now), now)
+	}
+	return false, 0
+}
+
+// offerCLI shows the CLI's newest release, unless dismissed or put off,
+// and does what the user answers. done means the CLI updated itself.
+func (e *env) offerCLI(in *bufio.Reader, store *notify.Store, path string, newest releases.Release, now time.Time) (done bool) {
 	rel := notify.Release{Name: cliName, Version: newest.Version}
 	if store.Hidden(rel, now) {
-		return false, 0
+		return false
 	}
-	in := bufio.NewReader(e.stdin)
 	line := "agent-skills " + ui.Field(newest.Version) + " is available (this is " + ui.Field(release()) + ")"
 	if newest.Date != "" {
 		line += ", released " + ui.Field(newest.Date)
@@ -68,16 +111,14 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 	e.prompt()
 	switch notify.ReadChoice(in, false) {
 	case notify.Update:
-		updated, err := selfUpdate(e, *newest)
+		updated, err := selfUpdate(e, newest)
 		if err != nil {
 			// The user asked for it: say why it failed, then run the
 			// command they asked for as if nothing had been offered.
 			e.Error(err)
-			return false, 0
+			return false
 		}
-		if updated {
-			return true, exitOK
-		}
+		return updated
 	case notify.Remind:
 		store.Remind(rel, now)
 		e.saveStore(store, path, now)
@@ -87,36 +128,33 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 		e.saveStore(store, path, now)
 		e.Info("agent-skills %s dismissed; you will be told of the next release", ui.Field(newest.Version))
 	}
-	return false, 0
+	return false
 }
 
 // cliRelease returns the CLI's newest release newer than this one, from
-// updates.json when its lookup is fresh, else from the releases document
-// (changed then says the store has a new lookup to save). Any failure is
-// no release.
-func (e *env) cliRelease(ctx context.Context, store *notify.Store, now time.Time) (newest *releases.Release, changed bool) {
-	cfg, err := e.ws.LoadConfig()
-	if err != nil {
-		e.Verbose("update check skipped: %v", err)
-		return nil, false
-	}
+// updates.json when its lookup is fresh, else from the releases document;
+// check is the new lookup for the store to keep (nil: none made). A
+// failure is no release, and is kept too (notify.FailureTTL). It runs
+// beside skillReleases and prints nothing.
+func (e *env) cliRelease(store *notify.Store, cfg *config.Config, now time.Time) (newest *releases.Release, check *notify.CLICheck) {
 	u := releases.URL(e.ws.Getenv, cfg)
 	if c := store.FreshCLI(u, release(), now); c != nil {
-		return c.Newest, false
+		return c.Newest, nil
 	}
+	ctx, cancel := context.WithTimeout(e.ctx, notify.LookupTimeout)
+	defer cancel()
 	client := registry.NewHTTPClient(registry.HTTPOptions{Timeouts: e.ws.HTTP})
 	defer client.CloseIdleConnections()
+	check = &notify.CLICheck{URL: u, Current: release(), CheckedAt: now}
 	doc, err := releases.Fetch(ctx, client, u)
 	if err != nil {
-		e.Verbose("update check: cannot look up the releases at %s: %v", ui.Field(u), err)
-		return nil, false
+		check.Failed = firstLine(err.Error())
+		return nil, check
 	}
-	check := &notify.CLICheck{URL: u, Current: release(), CheckedAt: now}
 	if r, ok := doc.Newest(release()); ok {
 		check.Newest = &r
 	}
-	store.CLI = check
-	return check.Newest, true
+	return check.Newest, check
 }
 
 // saveStore writes updates.json; a failure is a --verbose line.
@@ -148,4 +186,10 @@ func setFlags(kctx *kong.Context) map[string]bool {
 		}
 	}
 	return set
+}
+
+// firstLine is the first line of s, for a one-line record of a failure.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

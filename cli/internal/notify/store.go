@@ -37,22 +37,28 @@ type Store struct {
 
 // CLICheck is one lookup of the releases document: where, when, for
 // which running version, and the newest release it offered (none when
-// Newest is nil).
+// Newest is nil). Failed says why the lookup failed; a failure is kept
+// too, for FailureTTL, so that a broken network does not cost every
+// command the lookup's time limit.
 type CLICheck struct {
 	URL       string            `json:"url"`
 	Current   string            `json:"current"`
 	CheckedAt time.Time         `json:"checkedAt"`
 	Newest    *releases.Release `json:"newest,omitempty"`
+	Failed    string            `json:"failed,omitempty"`
 }
 
 // RegistryCheck is one lookup of a registry's index for the skills
-// installed from it: the newest offerable version of each.
+// installed from it: what it offers of each, by name (an Offer without a
+// version when it has no release to offer, or no longer lists the
+// skill). Failed says why the lookup failed, kept as CLICheck's is.
 type RegistryCheck struct {
-	Name      string            `json:"name"`
-	URL       string            `json:"url"`
-	Ref       string            `json:"ref,omitempty"`
-	CheckedAt time.Time         `json:"checkedAt"`
-	Newest    map[string]string `json:"newest,omitempty"`
+	Name      string           `json:"name"`
+	URL       string           `json:"url"`
+	Ref       string           `json:"ref,omitempty"`
+	CheckedAt time.Time        `json:"checkedAt"`
+	Skills    map[string]Offer `json:"skills,omitempty"`
+	Failed    string           `json:"failed,omitempty"`
 }
 
 // Release names exactly one release: "agent-skills" for the CLI, else a

@@ -53,7 +53,7 @@ func TestSaveSortedAndRoundTrips(t *testing.T) {
 	s := Load(p)
 	s.CLI = &CLICheck{URL: "https://x/releases.json", Current: "0.1.0", CheckedAt: t0, Newest: &releases.Release{Version: "0.2.0"}}
 	s.PutRegistry(RegistryCheck{Name: "zeta", URL: "u2", CheckedAt: t0})
-	s.PutRegistry(RegistryCheck{Name: "alpha", URL: "u1", Ref: "main", CheckedAt: t0, Newest: map[string]string{"a": "1.1.0"}})
+	s.PutRegistry(RegistryCheck{Name: "alpha", URL: "u1", Ref: "main", CheckedAt: t0, Skills: map[string]Offer{"a": {Version: "1.1.0"}}})
 	s.Dismiss(Release{"b", "2.0.0"})
 	s.Dismiss(Release{"a", "1.0.0"})
 	s.Dismiss(Release{"a", "1.0.0"})
@@ -66,7 +66,7 @@ func TestSaveSortedAndRoundTrips(t *testing.T) {
 	if got.CLI == nil || got.CLI.Newest == nil || got.CLI.Newest.Version != "0.2.0" {
 		t.Fatalf("cli check lost: %+v", got.CLI)
 	}
-	if len(got.Registries) != 2 || got.Registries[0].Name != "alpha" || got.Registries[0].Newest["a"] != "1.1.0" {
+	if len(got.Registries) != 2 || got.Registries[0].Name != "alpha" || got.Registries[0].Skills["a"].Version != "1.1.0" {
 		t.Fatalf("registries: %+v", got.Registries)
 	}
 	if len(got.Dismissed) != 2 || got.Dismissed[0].Name != "a" {
@@ -140,26 +140,50 @@ func TestFreshRegistryAndTTL(t *testing.T) {
 		t.Fatalf("SkillTTL: %v %v %v", SkillTTL(0), SkillTTL(10), SkillTTL(3600))
 	}
 	s := &Store{}
-	s.PutRegistry(RegistryCheck{Name: "r", URL: "https://a", Ref: "main", CheckedAt: t0})
+	s.PutRegistry(RegistryCheck{Name: "r", URL: "https://a", Ref: "main", CheckedAt: t0, Skills: map[string]Offer{"a": {Version: "1.0.0"}}})
 	ttl := SkillTTL(60)
 	for _, tt := range []struct {
 		name, reg, url, ref string
+		names               []string
 		at                  time.Duration
 		want                bool
 	}{
-		{"fresh", "r", "https://a", "main", 30 * time.Second, true},
-		{"expired", "r", "https://a", "main", 61 * time.Second, false},
-		{"url changed", "r", "https://b", "main", 30 * time.Second, false},
-		{"ref changed", "r", "https://a", "v2", 30 * time.Second, false},
-		{"other registry", "q", "https://a", "main", 30 * time.Second, false},
+		{"fresh", "r", "https://a", "main", []string{"a"}, 30 * time.Second, true},
+		{"expired", "r", "https://a", "main", []string{"a"}, 61 * time.Second, false},
+		{"clock set back", "r", "https://a", "main", []string{"a"}, -time.Second, false},
+		{"url changed", "r", "https://b", "main", []string{"a"}, 30 * time.Second, false},
+		{"ref changed", "r", "https://a", "v2", []string{"a"}, 30 * time.Second, false},
+		{"other registry", "q", "https://a", "main", []string{"a"}, 30 * time.Second, false},
+		{"a skill installed since", "r", "https://a", "main", []string{"a", "b"}, 30 * time.Second, false},
 	} {
-		if got := s.FreshRegistry(tt.reg, tt.url, tt.ref, ttl, t0.Add(tt.at)) != nil; got != tt.want {
+		if got := s.FreshRegistry(tt.reg, tt.url, tt.ref, tt.names, ttl, t0.Add(tt.at)) != nil; got != tt.want {
 			t.Errorf("%s: fresh = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	s.PutRegistry(RegistryCheck{Name: "r", URL: "https://b", CheckedAt: t0})
 	if len(s.Registries) != 1 || s.Registries[0].URL != "https://b" {
 		t.Fatalf("PutRegistry did not replace: %+v", s.Registries)
+	}
+}
+
+func TestFailedLookupsAreKeptShorter(t *testing.T) {
+	s := &Store{CLI: &CLICheck{URL: "u", Current: "0.1.0", CheckedAt: t0, Failed: "timeout"}}
+	if s.FreshCLI("u", "0.1.0", t0.Add(59*time.Minute)) == nil {
+		t.Fatal("a failed CLI lookup is not kept within FailureTTL")
+	}
+	if s.FreshCLI("u", "0.1.0", t0.Add(61*time.Minute)) != nil {
+		t.Fatal("a failed CLI lookup is kept past FailureTTL")
+	}
+	s.PutRegistry(RegistryCheck{Name: "r", URL: "u", CheckedAt: t0, Failed: "timeout"})
+	day := SkillTTL(86400)
+	if s.FreshRegistry("r", "u", "", []string{"a"}, day, t0.Add(59*time.Minute)) == nil {
+		t.Fatal("a failed registry lookup is not kept within FailureTTL, whatever skills it covers")
+	}
+	if s.FreshRegistry("r", "u", "", []string{"a"}, day, t0.Add(61*time.Minute)) != nil {
+		t.Fatal("a failed registry lookup is kept past FailureTTL")
+	}
+	if s.FreshRegistry("r", "u", "", nil, MinSkillTTL, t0.Add(61*time.Second)) != nil {
+		t.Fatal("a failed registry lookup outlives a TTL shorter than FailureTTL")
 	}
 }
 

@@ -11,8 +11,14 @@ const ReminderDelay = 24 * time.Hour
 // MinSkillTTL is the shortest reuse of a registry lookup.
 const MinSkillTTL = 60 * time.Second
 
-// LookupTimeout bounds all the lookups of one command.
+// LookupTimeout bounds each lookup: the CLI's releases document, and
+// each registry's index (they run side by side, so a command waits at
+// most this long for all of them).
 const LookupTimeout = 2 * time.Second
+
+// FailureTTL is the longest a failed lookup is kept before it is tried
+// again (a lookup's own TTL, when shorter, wins).
+const FailureTTL = time.Hour
 
 // SkillTTL is the reuse of a registry lookup: the registry cache's TTL
 // (config cache.ttlSeconds), at least MinSkillTTL.
@@ -29,24 +35,42 @@ func SkillTTL(ttlSeconds int) time.Duration {
 // means look again.
 func (s *Store) FreshCLI(url, current string, now time.Time) *CLICheck {
 	c := s.CLI
-	if c == nil || c.URL != url || c.Current != current || !fresh(c.CheckedAt, CLITTL, now) {
+	if c == nil || c.URL != url || c.Current != current || !fresh(c.CheckedAt, keep(CLITTL, c.Failed), now) {
 		return nil
 	}
 	return c
 }
 
+// keep is how long a lookup is reused: ttl, or for a failed one at most
+// FailureTTL.
+func keep(ttl time.Duration, failed string) time.Duration {
+	if failed != "" && ttl > FailureTTL {
+		return FailureTTL
+	}
+	return ttl
+}
+
 // FreshRegistry returns the registry lookup to reuse: for the registry
-// name at the same URL and ref, within ttl of now. A registry whose URL
-// or ref changed is looked up again.
-func (s *Store) FreshRegistry(name, url, ref string, ttl time.Duration, now time.Time) *RegistryCheck {
+// name at the same URL and ref, within ttl of now, and covering every
+// skill of names (a skill installed since is looked up). A registry whose
+// URL or ref changed is looked up again.
+func (s *Store) FreshRegistry(name, url, ref string, names []string, ttl time.Duration, now time.Time) *RegistryCheck {
 	for i := range s.Registries {
 		r := &s.Registries[i]
-		if r.Name == name {
-			if r.URL == url && r.Ref == ref && fresh(r.CheckedAt, ttl, now) {
-				return r
-			}
+		if r.Name != name {
+			continue
+		}
+		if r.URL != url || r.Ref != ref || !fresh(r.CheckedAt, keep(ttl, r.Failed), now) {
 			return nil
 		}
+		if r.Failed == "" {
+			for _, n := range names {
+				if _, ok := r.Skills[n]; !ok {
+					return nil
+				}
+			}
+		}
+		return r
 	}
 	return nil
 }

@@ -108,26 +108,42 @@ type OutdatedReport struct {
 // tag on the server (unknown offline); a folder source with its files
 // now; an archive is unknown.
 func Outdated(ctx context.Context, ws *workspace.Machine, r OutdatedRequest) (*OutdatedReport, error) {
+	rep := &OutdatedReport{Skills: []OutdatedSkill{}}
+	err := eachReportScope(ctx, ws, r, "outdated", func(p *op) error {
+		rows, err := p.outdated(r.Names)
+		rep.Notices = append(rep.Notices, p.out.Notices...)
+		rep.Skills = append(rep.Skills, rows...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// eachReportScope runs fn, a read-only report, on the global scope and on
+// the project's (as r limits them), each with the agents r selects.
+func eachReportScope(ctx context.Context, ws *workspace.Machine, r OutdatedRequest, command string, fn func(p *op) error) error {
 	if r.Global && r.Project {
-		return nil, askerr.Usage("--global and --project cannot be used together")
+		return askerr.Usage("--global and --project cannot be used together")
 	}
 	set, cfg, err := ws.Configured()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	root, err := ws.ProjectRoot(r.ProjectRoot)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if r.Project && root == "" {
 		if _, err := ws.DecideScope(workspace.ScopeRequest{Project: true, ProjectRoot: r.ProjectRoot}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	env := ws.AgentEnv(cfg, root)
 	adapters, err := ws.SeenAgents(ctx, cfg, r.Agents, env)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var scopes []workspace.Scope
 	if !r.Project {
@@ -136,25 +152,49 @@ func Outdated(ctx context.Context, ws *workspace.Machine, r OutdatedRequest) (*O
 	if !r.Global && root != "" {
 		scopes = append(scopes, workspace.Scope{Kind: agents.ScopeProject, Root: root})
 	}
-	rep := &OutdatedReport{Skills: []OutdatedSkill{}}
 	for _, sc := range scopes {
 		s := &Session{Scope: sc, Agents: adapters, Env: env, Config: cfg, Registries: set, ws: ws}
 		if s.Lock, err = ReadLock(sc.LockPath()); err != nil {
-			return nil, err
+			return err
 		}
-		p := s.begin(ctx, "outdated", nil, nil, true, nil)
-		rows, err := p.outdated(r.Names)
-		rep.Notices = append(rep.Notices, p.out.Notices...)
-		if err != nil {
-			return nil, err
+		if err := fn(s.begin(ctx, command, nil, nil, true, nil)); err != nil {
+			return err
 		}
-		rep.Skills = append(rep.Skills, rows...)
 	}
-	return rep, nil
+	return nil
 }
 
 // outdated is Outdated for one scope.
 func (p *op) outdated(only []string) ([]OutdatedSkill, error) {
+	rows, err := p.installedRows(only)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		row := &rows[i]
+		var l *resolve.LockedSkill
+		if p.lock != nil {
+			if e, ok := p.lock.Skills[row.Name]; ok {
+				l = &e
+			}
+		}
+		switch {
+		case row.Source != "" && l != nil:
+			p.sourceFreshness(row, *l)
+		case row.Source != "":
+			row.Status, row.Reason = FreshUnknown, "installed globally from a source, and only skills.lock records its branch or tag; install it again to update it"
+		default:
+			p.registryFreshness(row)
+		}
+	}
+	return rows, nil
+}
+
+// installedRows lists what is installed in the scope, by name (only
+// those of only, when given), with the version, where it came from and
+// for which agents: from skills.lock in a project, else from receipts.
+// Nothing is looked up.
+func (p *op) installedRows(only []string) ([]OutdatedSkill, error) {
 	// An interrupted run is reported, and the lock the next run records
 	// read in place of skills.lock; nothing is written.
 	if err := p.recoverFirst(true); err != nil {
@@ -196,22 +236,7 @@ func (p *op) outdated(only []string) ([]OutdatedSkill, error) {
 		if len(only) > 0 && !slices.Contains(only, n) {
 			continue
 		}
-		row := *meta[n]
-		var l *resolve.LockedSkill
-		if p.lock != nil {
-			if e, ok := p.lock.Skills[n]; ok {
-				l = &e
-			}
-		}
-		switch {
-		case row.Source != "" && l != nil:
-			p.sourceFreshness(&row, *l)
-		case row.Source != "":
-			row.Status, row.Reason = FreshUnknown, "installed globally from a source, and only skills.lock records its branch or tag; install it again to update it"
-		default:
-			p.registryFreshness(&row)
-		}
-		out = append(out, row)
+		out = append(out, *meta[n])
 	}
 	return out, nil
 }
