@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,7 +75,7 @@ func (e *env) skillReleases(store *notify.Store, cfg *config.Config, now time.Ti
 	l := &skillLookups{installs: installs, byReg: map[string]*notify.RegistryCheck{}, urls: map[string]string{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, regName := range sortedKeys(names) {
+	for _, regName := range slices.Sorted(maps.Keys(names)) {
 		reg, ok := set.Get(regName)
 		if !ok {
 			continue // no longer configured, or a project's registry
@@ -133,7 +134,7 @@ func (n skillNotice) release() notify.Release {
 func (n skillNotice) oldest() string {
 	v := n.installs[0].Version
 	for _, in := range n.installs[1:] {
-		if (notify.Offer{Version: v}).Newer(in.Version) {
+		if notify.Newer(v, in.Version) {
 			v = in.Version
 		}
 	}
@@ -327,14 +328,4 @@ func installsText(ins []skillset.RegistryInstall) string {
 		parts = append(parts, where)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -53,14 +53,14 @@ func OfferOf(sk *registry.Skill) Offer {
 
 // Newer reports whether the offer's release is newer than installed.
 func (o Offer) Newer(installed string) bool {
-	return newer(o.Version, installed)
+	return Newer(o.Version, installed)
 }
 
 // Since lists the offered releases newer than installed, newest first.
 func (o Offer) Since(installed string) []OfferVersion {
 	var out []OfferVersion
 	for _, v := range o.Versions {
-		if newer(v.Version, installed) {
+		if Newer(v.Version, installed) {
 			out = append(out, v)
 		}
 	}
@@ -99,16 +99,16 @@ func Unapproved(moves []Move, target string) []Move {
 		if m.From == "" || m.To == "" || m.From == m.To {
 			continue
 		}
-		if newer(m.From, m.To) || (m.Name != target && OutsideCaret(m.From, m.To)) {
+		if Newer(m.From, m.To) || (m.Name != target && OutsideCaret(m.From, m.To)) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// newer reports whether a is a strictly higher version than b; a version
+// Newer reports whether a is a strictly higher version than b; a version
 // that does not parse is never newer.
-func newer(a, b string) bool {
+func Newer(a, b string) bool {
 	va, err := semver.StrictNewVersion(a)
 	if err != nil {
 		return false
