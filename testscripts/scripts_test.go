@@ -39,6 +39,8 @@ func TestScripts(t *testing.T) {
 			"httpstall":    httpstall,
 			// A pseudo terminal on one output stream, for colour.
 			"ttyrun": ttyrun,
+			// All three streams on a pseudo terminal, for the notifier.
+			"ptyrun": ptyrun,
 			// The binary copied where an installer puts it (self-update).
 			"installexe": installexe,
 		},

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -69,6 +71,82 @@ func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs("tty.exitcode"), []byte(fmt.Sprintln(code)), 0o644))
 }
 
+// ptyrun runs a command with stdin, stdout and stderr all on one pseudo
+// terminal, the way a user's shell runs it, for the update notifier:
+//
+//	ptyrun -input='d\n' agent-skills list
+//	grep 'is available' pty.out
+//
+// -input (Go string escapes) is typed into the terminal before the
+// command starts, then ^D, so that a prompt the input does not answer
+// reads end of file instead of waiting. Everything the terminal showed,
+// the echoed input included, is written to $WORK/pty.out ("\r\n" read
+// back as "\n") and the exit code to $WORK/pty.exitcode. A command still
+// running after a minute is killed and the script fails.
+func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! ptyrun")
+	}
+	input := ""
+	if len(args) > 0 && strings.HasPrefix(args[0], "-input=") {
+		raw := strings.TrimPrefix(args[0], "-input=")
+		s, err := strconv.Unquote(`"` + strings.ReplaceAll(raw, `"`, `\"`) + `"`)
+		if err != nil {
+			ts.Fatalf("ptyrun: -input %q: %v", raw, err)
+		}
+		input, args = s, args[1:]
+	}
+	if len(args) < 1 {
+		ts.Fatalf("usage: ptyrun [-input=TEXT] command [args...]")
+	}
+	master, slave, err := openPTY()
+	ts.Check(err)
+	defer master.Close()
+	path, ok := lookInPath(ts, args[0])
+	if !ok {
+		ts.Fatalf("ptyrun: %s is not on the script's PATH", args[0])
+	}
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	// Its own session with the terminal as controlling terminal, as
+	// under a login shell.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	// Typed ahead: the line discipline keeps it until the command reads.
+	_, err = master.Write([]byte(input + "\x04"))
+	ts.Check(err)
+	ts.Check(cmd.Start())
+	slave.Close()
+	var tty bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		io.Copy(&tty, master) // ends with EIO once the child has exited
+		close(done)
+	}()
+	killed := false
+	timer := time.AfterFunc(time.Minute, func() {
+		killed = true
+		cmd.Process.Kill()
+	})
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("ptyrun: %v", err)
+		}
+		code = ee.ExitCode()
+	}
+	timer.Stop()
+	<-done
+	term := strings.ReplaceAll(tty.String(), "\r\n", "\n")
+	ts.Check(os.WriteFile(ts.MkAbs("pty.out"), []byte(term), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs("pty.exitcode"), []byte(fmt.Sprintln(code)), 0o644))
+	if killed {
+		ts.Fatalf("ptyrun: %s still running after a minute; the terminal showed:\n%s", args[0], term)
+	}
+}
+
 // lookInPath finds an executable on the script's PATH.
 func lookInPath(ts *testscript.TestScript, name string) (string, bool) {
 	for _, dir := range strings.Split(ts.Getenv("PATH"), string(os.PathListSeparator)) {
@@ -87,7 +165,8 @@ func scriptEnv(ts *testscript.TestScript) []string {
 	for _, k := range []string{"PATH", "HOME", "USERPROFILE", "AGENT_SKILLS_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
 		"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "NO_COLOR", "CI", "TERM",
 		"AGENT_SKILLS_NO_UPDATE_NOTIFIER", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_TERMINAL_PROMPT",
-		"GIT_ALLOW_PROTOCOL", "TMPDIR", "AGENT_SKILLS_OFFLINE", "AGENT_SKILLS_HTTP_TIMEOUT"} {
+		"GIT_ALLOW_PROTOCOL", "TMPDIR", "AGENT_SKILLS_OFFLINE", "AGENT_SKILLS_HTTP_TIMEOUT",
+		"AGENT_SKILLS_RELEASES_URL", "AGENT_SKILLS_NPM_PACKAGE", "AGENT_SKILLS_GITHUB_URL", "AGENT_SKILLS_GITLAB_URL"} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

@@ -9,5 +9,10 @@ func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("ttyrun: pseudo terminals are only opened on Linux")
 }
 
+// ptyrun needs Linux's /dev/ptmx too.
+func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
+	ts.Fatalf("ptyrun: pseudo terminals are only opened on Linux")
+}
+
 // ptyAvailable reports false: ttyrun opens pseudo terminals on Linux only.
 func ptyAvailable() bool { return false }
