@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-peers e2e-agents e2e-mcp e2e-completion release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-completion release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -69,6 +69,10 @@ bench:
 ## bench-registry: registry installs of 50, 500 and 10,000 skills, origin/main vs the work tree, wall and peak RSS (not in CI)
 bench-registry:
 	./scripts/bench-registry.sh
+
+## bench-coldstart: --version and list as whole processes, BASE_REF (default 47a1101, before the notifier) vs the work tree, paired (not in CI)
+bench-coldstart:
+	./scripts/bench-coldstart.sh
 
 ## bench-peers: agent-skills vs vercel skills (pinned, from npm) vs cp -r, side by side (needs npm; not in CI)
 bench-peers:
