@@ -198,8 +198,7 @@ func (e *env) offerSkill(in *bufio.Reader, store *notify.Store, path string, n s
 	}
 	for {
 		e.Info("  %s", notify.SkillMenu(ui.Field(v)))
-		e.prompt()
-		switch notify.ReadChoice(in, true) {
+		switch notify.ParseChoice(e.ask(in, choicePrompt), true) {
 		case notify.Details:
 			e.skillDetails(n)
 			continue
@@ -249,9 +248,8 @@ func (e *env) skillDetails(n skillNotice) {
 func (e *env) acceptSkill(in *bufio.Reader, n skillNotice) {
 	v := n.offer.Version
 	if notify.OutsideCaret(n.oldest(), v) {
-		e.Info("%s %s is outside ^%s. Update to it anyway? [y/N]", ui.Field(n.name), ui.Field(v), ui.Field(n.oldest()))
-		e.Flush()
-		if !notify.Confirm(in) {
+		q := fmt.Sprintf("%s %s is outside ^%s. Update to it anyway? [y/N]", ui.Field(n.name), ui.Field(v), ui.Field(n.oldest()))
+		if !notify.Yes(e.ask(in, q)) {
 			e.Info("%s not updated", ui.Field(n.name))
 			return
 		}
@@ -283,9 +281,7 @@ func (e *env) acceptSkill(in *bufio.Reader, n skillNotice) {
 			ui.Field(n.name), ui.Field(strings.Join(what, ", ")), ui.Field(ref))
 		return
 	}
-	e.Info("Apply this update? [y/N]")
-	e.Flush()
-	if !notify.Confirm(in) {
+	if !notify.Yes(e.ask(in, "Apply this update? [y/N]")) {
 		e.Info("%s not updated", ui.Field(n.name))
 		return
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -108,8 +109,7 @@ func (e *env) offerCLI(in *bufio.Reader, store *notify.Store, path string, newes
 		e.Info("  %s", ui.Field(newest.Notes))
 	}
 	e.Info("  %s", notify.CLIMenu(ui.Field(newest.Version)))
-	e.prompt()
-	switch notify.ReadChoice(in, false) {
+	switch notify.ParseChoice(e.ask(in, choicePrompt), false) {
 	case notify.Update:
 		updated, err := selfUpdate(e, newest)
 		if err != nil {
@@ -164,10 +164,19 @@ func (e *env) saveStore(store *notify.Store, path string, now time.Time) {
 	}
 }
 
-// prompt asks for the answer on stderr.
-func (e *env) prompt() {
-	e.Info("%s", "Choice (Enter to continue):")
-	e.Flush()
+// choicePrompt ends every notice: Enter (or end of input) runs the command.
+const choicePrompt = "Choice (Enter to continue):"
+
+// ask puts question on stderr and reads the answer typed after it, on
+// the same line, as a shell's read -p does.
+func (e *env) ask(in *bufio.Reader, question string) string {
+	fmt.Fprint(e.Err, question+" ")
+	e.Flush() // the question has no new line; show it before waiting
+	answer, ended := notify.ReadAnswer(in)
+	if ended {
+		fmt.Fprintln(e.Err) // ^D: what follows starts on a line of its own
+	}
+	return answer
 }
 
 // setFlags lists the flags given a true or non-empty value on the

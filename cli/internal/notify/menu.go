@@ -2,7 +2,6 @@ package notify
 
 import (
 	"bufio"
-
 	"strings"
 )
 
@@ -21,15 +20,30 @@ const (
 // maxAnswer bounds the line read from the terminal.
 const maxAnswer = 256
 
-// ReadChoice reads one line from r and maps it to a choice: "u", "r",
-// "d" (and, when details, "i"), or their words; Enter, end of input or
-// anything else is Continue.
-func ReadChoice(r *bufio.Reader, details bool) Choice {
-	line, err := readLine(r)
-	if err != nil && line == "" {
-		return Continue
+// ReadAnswer reads one answer line from r, at most maxAnswer bytes kept.
+// ended reports that the input ended before a new line (^D, a closed
+// pipe): the terminal's cursor is then still on the prompt's line.
+func ReadAnswer(r *bufio.Reader) (line string, ended bool) {
+	var b strings.Builder
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			return b.String(), true
+		}
+		if c == '\n' {
+			return b.String(), false
+		}
+		if b.Len() < maxAnswer {
+			b.WriteByte(c)
+		}
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
+}
+
+// ParseChoice maps an answer to a choice: "u", "r", "d" (and, when
+// details, "i"), or their words; an empty answer or anything else is
+// Continue.
+func ParseChoice(answer string, details bool) Choice {
+	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "u", "update":
 		return Update
 	case "r", "remind":
@@ -44,31 +58,13 @@ func ReadChoice(r *bufio.Reader, details bool) Choice {
 	return Continue
 }
 
-// Confirm reads one line and reports whether it is "y" or "yes".
-func Confirm(r *bufio.Reader) bool {
-	line, _ := readLine(r)
-	switch strings.ToLower(strings.TrimSpace(line)) {
+// Yes reports whether an answer is "y" or "yes".
+func Yes(answer string) bool {
+	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes":
 		return true
 	}
 	return false
-}
-
-// readLine reads up to a new line, at most maxAnswer bytes kept.
-func readLine(r *bufio.Reader) (string, error) {
-	var b strings.Builder
-	for {
-		c, err := r.ReadByte()
-		if err != nil {
-			return b.String(), err
-		}
-		if c == '\n' {
-			return b.String(), nil
-		}
-		if b.Len() < maxAnswer {
-			b.WriteByte(c)
-		}
-	}
 }
 
 // CLIMenu is the CLI notice's menu line for version.

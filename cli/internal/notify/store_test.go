@@ -187,7 +187,7 @@ func TestFailedLookupsAreKeptShorter(t *testing.T) {
 	}
 }
 
-func TestReadChoice(t *testing.T) {
+func TestParseChoice(t *testing.T) {
 	for _, tt := range []struct {
 		in      string
 		details bool
@@ -199,8 +199,12 @@ func TestReadChoice(t *testing.T) {
 		{"i\n", true, Details}, {"d", false, Dismiss},
 		{strings.Repeat("u", 1000) + "\n", false, Continue},
 	} {
-		if got := ReadChoice(bufioReader(tt.in), tt.details); got != tt.want {
-			t.Errorf("ReadChoice(%q) = %v, want %v", tt.in, got, tt.want)
+		answer, ended := ReadAnswer(bufioReader(tt.in))
+		if got := ParseChoice(answer, tt.details); got != tt.want {
+			t.Errorf("ParseChoice(ReadAnswer(%q)) = %v, want %v", tt.in, got, tt.want)
+		}
+		if want := !strings.HasSuffix(tt.in, "\n"); ended != want {
+			t.Errorf("ReadAnswer(%q) ended = %v, want %v", tt.in, ended, want)
 		}
 	}
 }
