@@ -68,6 +68,8 @@ cat >"$work/www/releases.json" <<'EOF'
   {"version": "9.9.9", "date": "2026-12-01", "url": "https://github.com/agent-skills/agent-skills/releases/tag/v9.9.9", "notes": "a test release"}
 ]}
 EOF
+: >"$work/http.out" # before the server's own redirection: the port is read at once
+: >"$work/http-requests.log"
 python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$work/www" >"$work/http.out" 2>"$work/http-requests.log" &
 server=$!
 port=
@@ -235,13 +237,16 @@ keys y Enter
 wait_for '^Apply this update\? \[y/N\]$' "skill update, preview"
 shot skill-preview "y Enter: the preview, and the confirmation"
 before 'Update to it anyway' '^Apply this update' "skill update, preview"
-has 'java-basics.*2\.1\.0' "skill update, preview"
+has '^would upgrade java-basics 1\.2\.0 → 2\.1\.0 → .*/\.claude/skills/java-basics \(claude-code\)$' "skill update, preview"
+grep -q '^version: 1\.2\.0$' "$home/.claude/skills/java-basics/skill.yaml" || fail "skill update, preview: the preview wrote the skill"
 hasnt '^NAME +VERSION' "skill update, preview (the listing waits)"
 
 keys y Enter
 wait_prompt "skill update"
 shot skill-updated "y Enter: updated, then the listing"
-before '^Apply this update' '^NAME +VERSION' "skill update"
+has '^upgraded java-basics 1\.2\.0 → 2\.1\.0 → .*/\.claude/skills/java-basics \(claude-code\)$' "skill update"
+before '^upgraded java-basics' '^NAME +VERSION' "skill update"
+grep -q '^version: 2\.1\.0$' "$home/.claude/skills/java-basics/skill.yaml" || fail "skill update: the installed skill.yaml is not 2.1.0"
 pane | sed -n '/^NAME  *VERSION/,$p' | grep -Eq '^java-basics +2\.1\.0 +global' ||
   fail "skill update: the listing does not show java-basics 2.1.0"
 pane | tail -1 | grep -q '^\[0\] \$$' || fail "skill update: list did not exit 0"
