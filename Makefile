@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-completion release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -89,6 +89,10 @@ e2e-mcp:
 ## e2e-completion: the completion scripts in real bash, zsh and fish, typed on a tmux terminal (needs tmux; not in CI)
 e2e-completion:
 	./scripts/completion-test.sh
+
+## e2e-notify: the update notifier's CLI and skill release menus, answered on a tmux terminal; prints each screen (needs tmux and python3; not in CI)
+e2e-notify:
+	./scripts/notify-tmux.sh
 
 ## dist: the release archives for every platform, checksums.txt, the Homebrew
 ## formula and releases.json in dist/, as a snapshot (GoReleaser, pinned here,
