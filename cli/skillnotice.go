@@ -259,16 +259,20 @@ func (e *env) acceptSkill(in *bufio.Reader, n skillNotice) {
 	for _, inst := range n.installs {
 		out, err := e.updateInstall(inst, ref, true)
 		e.Report(out, false)
+		// A preview that refuses an install edited by hand also fails
+		// (the transaction is refused): the refusal is said first, with
+		// the update that keeps the edits, not the error's Try, which
+		// forces over them.
+		if refusedInstall(out) {
+			e.Info("%s not updated: an install was changed by hand. Try: agent-skills update %s --keep-local", ui.Field(n.name), ui.Field(ref))
+			return
+		}
 		if err != nil {
 			e.Error(err)
 			e.Info("%s not updated; the command runs as asked", ui.Field(n.name))
 			return
 		}
 		for _, r := range out.Results {
-			if r.Outcome == install.OutcomeRefused {
-				e.Info("%s not updated: an install was changed by hand. Try: agent-skills update %s --keep-local", ui.Field(n.name), ui.Field(n.name))
-				return
-			}
 			moves = append(moves, notify.Move{Name: r.Name, From: r.Previous, To: r.Version})
 		}
 	}
@@ -293,6 +297,20 @@ func (e *env) acceptSkill(in *bufio.Reader, n skillNotice) {
 			return
 		}
 	}
+}
+
+// refusedInstall reports whether an update preview refused an install
+// (one changed by hand); out may be nil.
+func refusedInstall(out *skillset.Outcome) bool {
+	if out == nil {
+		return false
+	}
+	for _, r := range out.Results {
+		if r.Outcome == install.OutcomeRefused {
+			return true
+		}
+	}
+	return false
 }
 
 // updateInstall runs skillset's Update of ref for one install: its scope
