@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -75,29 +76,40 @@ func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 // terminal, the way a user's shell runs it, for the update notifier:
 //
 //	ptyrun -input='d\n' agent-skills list
-//	grep 'is available' pty.out
+//	grep 'Choice \(Enter to continue\): d' pty.out
 //
-// -input (Go string escapes) is typed into the terminal before the
-// command starts, then ^D, so that a prompt the input does not answer
-// reads end of file instead of waiting. Everything the terminal showed,
-// the echoed input included, is written to $WORK/pty.out ("\r\n" read
-// back as "\n") and the exit code to $WORK/pty.exitcode. A command still
-// running after a minute is killed and the script fails.
+// -input (Go string escapes) holds the answers, one per line. Each is
+// typed when the command shows its next prompt (a line ending in
+// "Choice (Enter to continue): " or "[y/N] ", as a person would answer),
+// and every prompt after the last answer gets ^D, end of input, so that
+// no prompt waits. Everything the terminal showed, the echoed answers
+// included, is written to $WORK/pty.out ("\r\n" read back as "\n") and
+// the exit code to $WORK/pty.exitcode. A command still running after a
+// minute is killed and the script fails. -eof types ^D before the command
+// starts instead, for a command that reads its input without a prompt
+// (mcp serve).
 func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! ptyrun")
 	}
-	input := ""
-	if len(args) > 0 && strings.HasPrefix(args[0], "-input=") {
+	var answers []string
+	eof := false
+	if len(args) > 0 && args[0] == "-eof" {
+		eof, args = true, args[1:]
+	} else if len(args) > 0 && strings.HasPrefix(args[0], "-input=") {
 		raw := strings.TrimPrefix(args[0], "-input=")
 		s, err := strconv.Unquote(`"` + strings.ReplaceAll(raw, `"`, `\"`) + `"`)
 		if err != nil {
 			ts.Fatalf("ptyrun: -input %q: %v", raw, err)
 		}
-		input, args = s, args[1:]
+		answers = strings.SplitAfter(s, "\n")
+		if answers[len(answers)-1] == "" {
+			answers = answers[:len(answers)-1]
+		}
+		args = args[1:]
 	}
 	if len(args) < 1 {
-		ts.Fatalf("usage: ptyrun [-input=TEXT] command [args...]")
+		ts.Fatalf("usage: ptyrun [-input=TEXT | -eof] command [args...]")
 	}
 	master, slave, err := openPTY()
 	ts.Check(err)
@@ -113,16 +125,34 @@ func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 	// Its own session with the terminal as controlling terminal, as
 	// under a login shell.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	// Typed ahead: the line discipline keeps it until the command reads.
-	_, err = master.Write([]byte(input + "\x04"))
-	ts.Check(err)
+	if eof {
+		// Typed ahead: the line discipline keeps it until the command reads.
+		_, err = master.Write([]byte("\x04"))
+		ts.Check(err)
+	}
 	ts.Check(cmd.Start())
 	slave.Close()
 	var tty bytes.Buffer
 	done := make(chan struct{})
 	go func() {
-		io.Copy(&tty, master) // ends with EIO once the child has exited
-		close(done)
+		defer close(done)
+		buf := make([]byte, 4096)
+		prompts := 0
+		for {
+			n, err := master.Read(buf)
+			tty.Write(buf[:n])
+			// Answer every prompt shown since the last read, in order.
+			for shown := len(ptyPrompt.FindAllIndex(tty.Bytes(), -1)); prompts < shown; prompts++ {
+				answer := "\x04"
+				if prompts < len(answers) {
+					answer = answers[prompts]
+				}
+				master.Write([]byte(answer))
+			}
+			if err != nil {
+				return // EIO once the child has exited
+			}
+		}
 	}()
 	killed := false
 	timer := time.AfterFunc(time.Minute, func() {
@@ -146,6 +176,10 @@ func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("ptyrun: %s still running after a minute; the terminal showed:\n%s", args[0], term)
 	}
 }
+
+// ptyPrompt is a question of the notifier, with the space after which its
+// answer is typed; every one shown so far is counted.
+var ptyPrompt = regexp.MustCompile(`(Choice \(Enter to continue\):|\[y/N\]) `)
 
 // lookInPath finds an executable on the script's PATH.
 func lookInPath(ts *testscript.TestScript, name string) (string, bool) {
