@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -81,7 +82,9 @@ func (e *env) checkUpdates(kctx *kong.Context) (done bool, code int) {
 	if changed {
 		e.saveStore(store, path, now)
 	}
-	in := bufio.NewReader(e.stdin)
+	// ^D at one prompt ends the input for every later one too: a
+	// terminal would otherwise read on after its end of file.
+	in := bufio.NewReader(&endOnce{r: e.stdin})
 	if newest != nil {
 		if done := e.offerCLI(in, store, path, *newest, now); done {
 			return true, exitOK
@@ -162,6 +165,22 @@ func (e *env) saveStore(store *notify.Store, path string, now time.Time) {
 	if err := store.Save(path, now); err != nil {
 		e.Verbose("update check: cannot write %s: %v", e.Rel(path), err)
 	}
+}
+
+// endOnce reads from r until its first error, then returns that error
+// for ever after, as a file does at its end and a terminal does not.
+type endOnce struct {
+	r   io.Reader
+	err error
+}
+
+func (o *endOnce) Read(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.r.Read(p)
+	o.err = err
+	return n, err
 }
 
 // choicePrompt ends every notice: Enter (or end of input) runs the command.
