@@ -38,7 +38,9 @@ installed, which it tells from evidence:
                            package.json has it in; --save-exact for an exact spec)
   Homebrew                 brew upgrade agent-skills/tap/agent-skills
 npm and brew are run directly, with an argument array and no shell, and their
-output is shown. For go install, a release archive, a development build, npx's
+output is shown. Then the binary they installed (the npm platform package's,
+Homebrew's opt/agent-skills) must report the version asked for in its
+--version; another version, or none, is ASK_SELF_UPDATE_FAILED. For go install, a release archive, a development build, npx's
 cache and pnpm, yarn or bun projects it prints the exact commands instead and
 exits 1 (ASK_SELF_UPDATE_MANUAL). The releases are looked up at
 AGENT_SKILLS_RELEASES_URL, config.json's updates.releasesURL, or the project's
@@ -176,8 +178,65 @@ func runSelfUpdate(e *env, target releases.Release, dryRun bool) (bool, error) {
 		return false, &askerr.Error{Code: CodeSelfUpdateFailed, Message: line + " failed", Err: err,
 			Try: []string{"fix what " + plan.Program + " reported above, then run agent-skills self-update again", "or run it yourself: " + line}}
 	}
-	e.Done("agent-skills %s is installed; run your command again to use it", ui.Field(target.Version))
+	return verifyUpdate(e, inst, plan, target.Version, line)
+}
+
+// verifyUpdate checks, after npm or brew succeeded, that the binary they
+// installed is the version asked for: it runs the new binary's --version
+// (selfupdate.NewBinaries says where it is). A binary that reports another
+// version, or fails to run, is ASK_SELF_UPDATE_FAILED: npm and brew can
+// succeed without installing it (brew upgrade with an out-of-date tap
+// says the formula is installed already). When the new binary cannot be
+// located, it says so instead of claiming the update; updated is true
+// then too, since npm or brew did change the installation.
+func verifyUpdate(e *env, inst selfupdate.Install, plan selfupdate.Plan, version, line string) (updated bool, err error) {
+	paths, why := selfupdate.NewBinaries(inst)
+	bin := selfupdate.FindBinary(paths)
+	if bin == "" {
+		if why == "" {
+			why = "no binary at " + strings.Join(paths, ", ")
+		}
+		e.Warn("%s finished, but agent-skills cannot find the binary it installed to check its version (%s)", line, ui.Field(why))
+		e.Done("run agent-skills --version to see which version is installed")
+		return true, nil
+	}
+	got, printed, err := selfupdate.BinaryVersion(e.ctx, bin)
+	if e.ctx.Err() != nil {
+		return false, e.ctx.Err()
+	}
+	try := []string{"run it yourself: " + line + ", then " + quoteArg(bin) + " --version"}
+	if plan.Program == "brew" {
+		try = []string{"brew update, then brew upgrade " + inst.Formula + ": a tap that is not up to date has no formula of " + version, try[0]}
+	}
+	detail := []string{"checked: " + ui.Field(bin) + " --version"}
+	if printed != "" {
+		detail = append(detail, "it printed: "+ui.Field(firstLineOf(printed)))
+	}
+	switch {
+	case err != nil:
+		return false, &askerr.Error{Code: CodeSelfUpdateFailed, Message: line + " finished, but the binary it installed does not report its version",
+			Err: err, Detail: detail, Try: try}
+	case got != version:
+		return false, &askerr.Error{Code: CodeSelfUpdateFailed,
+			Message: fmt.Sprintf("%s finished, but the binary it installed is agent-skills %s, not %s", line, ui.Field(got), version),
+			Detail:  detail, Try: try}
+	}
+	e.Info("checked: %s --version reports %s", ui.Field(bin), ui.Field(got))
+	e.Done("agent-skills %s is installed; run your command again to use it", ui.Field(version))
 	return true, nil
+}
+
+// firstLineOf is the first line of s, marked when more followed.
+func firstLineOf(s string) string {
+	if line, _, more := strings.Cut(s, "\n"); more {
+		return line + " …"
+	}
+	return s
+}
+
+// quoteArg quotes a path for the Try line when a shell would split it.
+func quoteArg(s string) string {
+	return selfupdate.Plan{Program: s}.CommandLine()
 }
 
 // lookUpReleases fetches the releases document; any failure is

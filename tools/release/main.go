@@ -2,7 +2,7 @@
 // as versions.yaml lists them:
 //
 //	go run ./tools/release bump VERSION        requirements on the set, and versions.yaml, to vVERSION
-//	go run ./tools/release tag [--dry-run] VERSION   annotated tags <dir>/vVERSION at HEAD
+//	go run ./tools/release tag [--dry-run] VERSION   annotated tags <dir>/vVERSION and vVERSION
 //	go run ./tools/release proxy VERSION DIR   a file-system module proxy of the set
 //
 // -C DIR (before the command) names the repository root; the default is the

@@ -269,27 +269,42 @@ func TestTag(t *testing.T) {
 	// A dry run says what it would do and does nothing.
 	code, out, errOut := tagRun(root, "--dry-run", "0.2.0")
 	if want := "would make a release commit on " + head + ": 1 go.mod file(s) without replace directives\n" +
-		"would tag a/v0.2.0 at the release commit\nwould tag b/v0.2.0 at the release commit\n"; code != 0 || out != want {
+		"would tag a/v0.2.0 at the release commit\nwould tag b/v0.2.0 at the release commit\nwould tag v0.2.0 at the release commit\n"; code != 0 || out != want {
 		t.Errorf("dry run: exit %d, %q (%s); want %q", code, out, errOut, want)
 	}
 	if tags := gitRun(t, root, "tag"); tags != "" {
 		t.Errorf("the dry run made tags: %q", tags)
 	}
 	// The real thing: an annotated tag per released module, none for c,
-	// on a release commit whose go.mod files have no replace directives.
+	// and the release tag v0.2.0, all on a release commit whose go.mod
+	// files have no replace directives.
 	code, out, errOut = tagRun(root, "v0.2.0")
 	rel := gitRun(t, root, "rev-parse", "--short=12", "a/v0.2.0^{commit}")
 	if want := "release commit " + rel + ": HEAD with 1 go.mod file(s) without replace directives\n" +
-		"tagged a/v0.2.0 at " + rel + "\ntagged b/v0.2.0 at " + rel + "\n"; code != 0 || !strings.HasPrefix(out, want) {
+		"tagged a/v0.2.0 at " + rel + "\ntagged b/v0.2.0 at " + rel + "\ntagged v0.2.0 at " + rel + "\n" +
+		"push them with: git push origin a/v0.2.0 b/v0.2.0 v0.2.0\n"; code != 0 || out != want {
 		t.Fatalf("tag: exit %d, %q (%s); want %q", code, out, errOut, want)
 	}
-	if tags := gitRun(t, root, "tag"); tags != "a/v0.2.0\nb/v0.2.0" {
+	if tags := gitRun(t, root, "tag"); tags != "a/v0.2.0\nb/v0.2.0\nv0.2.0" {
 		t.Errorf("tags = %q", tags)
 	}
-	for _, tg := range []string{"a/v0.2.0", "b/v0.2.0"} {
+	for _, tg := range []string{"a/v0.2.0", "b/v0.2.0", "v0.2.0"} {
 		if typ := gitRun(t, root, "cat-file", "-t", tg); typ != "tag" {
 			t.Errorf("%s is a %s, not an annotated tag", tg, typ)
 		}
+		if got := gitRun(t, root, "rev-parse", "--short=12", tg+"^{commit}"); got != rel {
+			t.Errorf("%s is at %s, not the release commit %s", tg, got, rel)
+		}
+	}
+	for tg, want := range map[string]string{"b/v0.2.0": "github.com/agent-skills/agent-skills/b v0.2.0", "v0.2.0": "agent-skills v0.2.0"} {
+		if got := gitRun(t, root, "tag", "-l", "--format=%(contents:subject) %(taggername) %(taggeremail)", tg); got != want+" Release Test <release@example.com>" {
+			t.Errorf("%s: message and tagger %q, want %q and the committer", tg, got, want)
+		}
+	}
+	// GoReleaser's lookup (scripts/dist.sh --release) finds the release
+	// tag at the release commit, and only it.
+	if got := gitRun(t, root, "describe", "--tags", "--exact-match", "--match", "v[0-9]*", rel); got != "v0.2.0" {
+		t.Errorf("git describe of the release commit = %q, want v0.2.0", got)
 	}
 	if got := gitRun(t, root, "rev-parse", "--short=12", rel+"^"); got != head {
 		t.Errorf("the release commit's parent is %s, not HEAD %s", got, head)
@@ -311,11 +326,74 @@ func TestTag(t *testing.T) {
 	}
 	// Again: the tags exist, refused, and none is moved.
 	gitRun(t, root, "commit", "-q", "--allow-empty", "-m", "later")
-	if code, _, errOut := tagRun(root, "0.2.0"); code != 1 || !strings.Contains(errOut, "already exist: a/v0.2.0, b/v0.2.0") {
+	if code, _, errOut := tagRun(root, "0.2.0"); code != 1 || !strings.Contains(errOut, "already exist: a/v0.2.0, b/v0.2.0, v0.2.0; no tag was created") {
 		t.Errorf("existing tags: exit %d, %q", code, errOut)
 	}
-	if got := gitRun(t, root, "rev-parse", "--short=12", "a/v0.2.0^{commit}"); got != rel {
-		t.Errorf("a/v0.2.0 moved to %s", got)
+	for _, tg := range []string{"a/v0.2.0", "v0.2.0"} {
+		if got := gitRun(t, root, "rev-parse", "--short=12", tg+"^{commit}"); got != rel {
+			t.Errorf("%s moved to %s", tg, got)
+		}
+	}
+}
+
+// TestTagRefusesExistingReleaseTag: a release tag made by hand (a
+// lightweight vX.Y.Z) is refused like a module tag, and no module tag is
+// created beside it.
+func TestTagRefusesExistingReleaseTag(t *testing.T) {
+	root := fixture(t)
+	gitRepo(t, root)
+	mustBump(t, root, "0.3.0")
+	gitRun(t, root, "commit", "-qam", "v0.3.0")
+	gitRun(t, root, "tag", "v0.3.0")
+	code, out, errOut := tagRun(root, "0.3.0")
+	if code != 1 || out != "" || !strings.Contains(errOut, "tag(s) already exist: v0.3.0; no tag was created") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and the existing v0.3.0", code, out, errOut)
+	}
+	if tags := gitRun(t, root, "tag"); tags != "v0.3.0" {
+		t.Errorf("tags = %q, want only the hand-made v0.3.0", tags)
+	}
+}
+
+// TestCreateTagsAllOrNone: a tag that appears between tag's check and the
+// creation (another tagger, a fetch) fails the whole transaction; none of
+// the others is left behind.
+func TestCreateTagsAllOrNone(t *testing.T) {
+	root := fixture(t)
+	gitRepo(t, root)
+	head := gitRun(t, root, "rev-parse", "HEAD")
+	gitRun(t, root, "tag", "b/v0.4.0")
+	tags := []releaseTag{{"a/v0.4.0", "a v0.4.0"}, {"b/v0.4.0", "b v0.4.0"}, {"v0.4.0", "agent-skills v0.4.0"}}
+	err := createTags(context.Background(), root, head, tags)
+	if err == nil || !strings.Contains(err.Error(), "no tag was created") {
+		t.Errorf("createTags with b/v0.4.0 existing = %v, want a failure that created none", err)
+	}
+	if got := gitRun(t, root, "tag"); got != "b/v0.4.0" {
+		t.Errorf("tags = %q, want only the one that existed", got)
+	}
+	// Without the clash, all of them, annotated.
+	gitRun(t, root, "tag", "-d", "b/v0.4.0")
+	if err := createTags(context.Background(), root, head, tags); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitRun(t, root, "tag"); got != "a/v0.4.0\nb/v0.4.0\nv0.4.0" {
+		t.Errorf("tags = %q", got)
+	}
+}
+
+// TestReleaseTagsOfThisRepository: the repository's own versions.yaml
+// gives the tags a release needs: cli/vX.Y.Z, which `go install
+// …/cli/cmd/agent-skills@vX.Y.Z` resolves, every other module's, and the
+// release tag vX.Y.Z that scripts/dist.sh and GoReleaser build from, last.
+func TestReleaseTagsOfThisRepository(t *testing.T) {
+	r, err := loadRepo(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tagList(r, "v0.2.0")
+	want := []string{"format/v0.2.0", "scan/v0.2.0", "validate/v0.2.0", "resolve/v0.2.0", "agents/v0.2.0",
+		"registry/v0.2.0", "scaffold/v0.2.0", "skills/v0.2.0", "cli/v0.2.0", "v0.2.0"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("tagList(v0.2.0) = %q, want %q", got, want)
 	}
 }
 

@@ -37,14 +37,37 @@ func gitWith(ctx context.Context, dir string, env []string, stdin []byte, args .
 // tagName is a module's tag: its directory, a slash, the version.
 func tagName(m mod, v string) string { return m.Dir + "/" + v }
 
-// tag creates the annotated tag of every module of the set. It refuses a
-// dirty tree, a tree not bumped to v and a tag that exists; with dryRun it
-// only says what it would do.
+// releaseTag is one tag a release needs: its name and its message.
+type releaseTag struct{ name, message string }
+
+// releaseTags is every tag a release of v needs, in the order they are
+// printed and pushed: a module tag <dir>/vX.Y.Z per module of the set, so
+// that the go command finds each module at v (cli/vX.Y.Z is what `go
+// install …/cli/cmd/agent-skills@vX.Y.Z` resolves), then the release tag
+// vX.Y.Z, which names no Go module (the root has no go.mod) but is the
+// release of the binaries: scripts/dist.sh --release and GoReleaser build
+// from it, the GitHub release page and releases.json
+// (scripts/dist-releases.sh) are named after it.
+func releaseTags(r *repo, v string) []releaseTag {
+	var out []releaseTag
+	for _, m := range r.Released {
+		out = append(out, releaseTag{tagName(m, v), m.Path + " " + v})
+	}
+	return append(out, releaseTag{v, "agent-skills " + v})
+}
+
+// tag creates every tag of releaseTags, annotated. It refuses a dirty
+// tree, a tree not bumped to v and a tag that exists; with dryRun it only
+// says what it would do.
 //
 // The tags do not point at HEAD but at a release commit on top of it whose
 // released go.mod files have no replace directives (releaseGoMod): HEAD,
 // and the branch, keep them for the workspace and GOWORK=off builds. The
 // release commit is on no branch; the tags keep it.
+//
+// The tags are created together or not at all: the tag objects are
+// written first, then one `git update-ref --stdin` transaction creates
+// every ref, and it fails as a whole if any of them exists by then.
 func tag(ctx context.Context, r *repo, v string, dryRun bool, out io.Writer) error {
 	if err := checkBumped(r, v); err != nil {
 		return err
@@ -58,40 +81,40 @@ func tag(ctx context.Context, r *repo, v string, dryRun bool, out io.Writer) err
 	} else if st != "" {
 		return fmt.Errorf("the work tree has uncommitted changes; commit the bump first:\n%s", st)
 	}
+	tags := releaseTags(r, v)
 	var exist []string
-	for _, m := range r.Released {
-		t := tagName(m, v)
-		if _, err := git(ctx, top, "rev-parse", "-q", "--verify", "refs/tags/"+t); err == nil {
-			exist = append(exist, t)
+	for _, t := range tags {
+		if _, err := git(ctx, top, "rev-parse", "-q", "--verify", "refs/tags/"+t.name); err == nil {
+			exist = append(exist, t.name)
 		}
 	}
 	if len(exist) > 0 {
-		return fmt.Errorf("tag(s) already exist: %s; a released version is never moved, pick the next one", strings.Join(exist, ", "))
+		return fmt.Errorf("tag(s) already exist: %s; no tag was created: a released version is never moved, pick the next one", strings.Join(exist, ", "))
 	}
 	commit, changed, err := releaseCommit(ctx, r, top, v, dryRun)
 	if err != nil {
 		return err
 	}
-	at := commit
+	short := commit[:min(12, len(commit))]
+	at := short
 	switch {
 	case changed > 0 && dryRun:
-		fmt.Fprintf(out, "would make a release commit on %s: %d go.mod file(s) without replace directives\n", commit, changed)
+		fmt.Fprintf(out, "would make a release commit on %s: %d go.mod file(s) without replace directives\n", short, changed)
 		at = "the release commit"
 	case changed > 0:
-		fmt.Fprintf(out, "release commit %s: HEAD with %d go.mod file(s) without replace directives\n", commit, changed)
+		fmt.Fprintf(out, "release commit %s: HEAD with %d go.mod file(s) without replace directives\n", short, changed)
+	}
+	if !dryRun {
+		if err := createTags(ctx, top, commit, tags); err != nil {
+			return err
+		}
 	}
 	verb := "tagged"
 	if dryRun {
 		verb = "would tag"
 	}
-	for _, m := range r.Released {
-		t := tagName(m, v)
-		if !dryRun {
-			if _, err := git(ctx, top, "tag", "-a", "-m", m.Path+" "+v, t, commit); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(out, "%s %s at %s\n", verb, t, at)
+	for _, t := range tags {
+		fmt.Fprintf(out, "%s %s at %s\n", verb, t.name, at)
 	}
 	if !dryRun {
 		fmt.Fprintf(out, "push them with: git push origin %s\n", strings.Join(tagList(r, v), " "))
@@ -99,11 +122,35 @@ func tag(ctx context.Context, r *repo, v string, dryRun bool, out io.Writer) err
 	return nil
 }
 
+// createTags writes an annotated tag object for each of tags, pointing at
+// commit (a full object name), and then creates all their refs in one
+// transaction: either every tag exists afterwards or none was created.
+// Tag objects left unreferenced by a failure are garbage git collects.
+func createTags(ctx context.Context, top, commit string, tags []releaseTag) error {
+	tagger, err := git(ctx, top, "var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return err
+	}
+	var refs strings.Builder
+	for _, t := range tags {
+		obj := fmt.Sprintf("object %s\ntype commit\ntag %s\ntagger %s\n\n%s\n", commit, t.name, tagger, t.message)
+		id, err := gitWith(ctx, top, nil, []byte(obj), "mktag")
+		if err != nil {
+			return fmt.Errorf("no tag was created: %w", err)
+		}
+		fmt.Fprintf(&refs, "create refs/tags/%s %s\n", t.name, id)
+	}
+	if _, err := gitWith(ctx, top, nil, []byte(refs.String()), "update-ref", "--stdin"); err != nil {
+		return fmt.Errorf("no tag was created: %w", err)
+	}
+	return nil
+}
+
 // releaseCommit makes (unless dryRun) the commit the tags point at: HEAD
 // with every released go.mod rewritten by releaseGoMod, built with git's
 // plumbing in a temporary index, so the work tree and branch stay as they
-// are. With nothing to rewrite it is HEAD itself. It returns the commit
-// (HEAD's, on a dry run) and how many go.mod files differ.
+// are. With nothing to rewrite it is HEAD itself. It returns the commit's
+// full name (HEAD's, on a dry run) and how many go.mod files differ.
 func releaseCommit(ctx context.Context, r *repo, top, v string, dryRun bool) (string, int, error) {
 	head, err := git(ctx, top, "rev-parse", "HEAD")
 	if err != nil {
@@ -136,9 +183,8 @@ func releaseCommit(ctx context.Context, r *repo, top, v string, dryRun bool) (st
 		}
 		entries = append(entries, entry{path, blob})
 	}
-	short := head[:12]
 	if len(entries) == 0 || dryRun {
-		return short, len(entries), nil
+		return head, len(entries), nil
 	}
 	idx, err := os.CreateTemp("", "release-index-*")
 	if err != nil {
@@ -166,13 +212,14 @@ func releaseCommit(ctx context.Context, r *repo, top, v string, dryRun bool) (st
 	if err != nil {
 		return "", 0, err
 	}
-	return commit[:12], len(entries), nil
+	return commit, len(entries), nil
 }
 
+// tagList is the names of releaseTags, in order.
 func tagList(r *repo, v string) []string {
 	var out []string
-	for _, m := range r.Released {
-		out = append(out, tagName(m, v))
+	for _, t := range releaseTags(r, v) {
+		out = append(out, t.name)
 	}
 	return out
 }
