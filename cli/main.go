@@ -93,6 +93,7 @@ type app struct {
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Help       helpCmd       `cmd:"" help:"Show the help of a command (the same as agent-skills COMMAND --help)."`
 
 	selfUpdateCommands // self-update, in selfupdate_cmd.go
 }

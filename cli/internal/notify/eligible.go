@@ -60,6 +60,7 @@ func Rules() []Rule {
 		{"hook", None, "run by agents"},
 		{"completion", None, "run by shells"},
 		{"self-update", None, "is the update itself"},
+		{"help", None, "prints help"},
 	}
 }
 
