@@ -10,8 +10,11 @@
 # other platforms' packages) in the registry, and treats the misses as
 # "optional, not installed"; --offline makes those look-ups cache misses
 # instead of requests. The launcher's answers are checked: --version, an
-# offline search of the bundled registry, the binary's exit code, a signal,
-# and the message when the platform package is missing (--omit=optional).
+# offline search of the bundled registry, the binary's exit code, signals —
+# a terminal's Ctrl-C to the whole process group, which reaches the binary
+# once from the terminal and again through the launcher and npm, and a
+# SIGTERM to the launcher alone — and the message when the platform package
+# is missing (--omit=optional).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,7 +28,8 @@ plat=$root/dist/npm/agent-skills-cli-$platform-$version.tgz
 [ -f "$main" ] && [ -f "$plat" ] || { echo "$0: dist/npm has no $(basename "$main") and $(basename "$plat")" >&2; exit 1; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 npmflags=(--offline --cache "$tmp/npm-cache" --registry=http://127.0.0.1:9/ --no-audit --no-fund --ignore-scripts --no-update-notifier)
 export AGENT_SKILLS_HOME=$tmp/home AGENT_SKILLS_NO_UPDATE_NOTIFIER=1
 
@@ -95,6 +99,80 @@ wait "$launcher" 2>/dev/null || code=$?
 echo "launcher exit status $code"
 [ "$code" = 137 ] || fail "launcher exit status $code, want 137 (SIGKILL)"
 kill "$holder" 2>/dev/null || true
+
+# Two installs that wait, to be interrupted: one of a skill of 4,000 files
+# from a local archive, which takes seconds to stage and whose clean-up —
+# removing what was staged — takes long enough for the copies of a Ctrl-C
+# to arrive in the middle of it; and one of an archive from a server on
+# loopback that accepts connections and never answers (it writes its port
+# to $tmp/stall and creates $tmp/stall.connected when a client connects).
+mkdir -p "$tmp/big/many" "$tmp/proj/.git"
+printf -- '---\nname: big\ndescription: A skill of many files.\n---\nBig.\n' >"$tmp/big/SKILL.md"
+(cd "$tmp/big/many" && for i in $(seq 4000); do echo "$i" >"f$i.txt"; done)
+tar -czf "$tmp/big.tar.gz" -C "$tmp/big" .
+node -e '
+	const fs = require("fs");
+	const srv = require("net").createServer(() => fs.writeFileSync(process.argv[1] + ".connected", ""));
+	srv.listen(0, "127.0.0.1", () => fs.writeFileSync(process.argv[1], String(srv.address().port)));' "$tmp/stall" &
+pids+=($!)
+for _ in $(seq 50); do [ -s "$tmp/stall" ] && break; sleep 0.1; done
+port=$(cat "$tmp/stall")
+staging=$tmp/proj/.claude/skills/.agent-skills/staging
+staged() { find "$staging" -type f 2>/dev/null | wc -l; }
+
+# started runs `npx agent-skills install SOURCE` in a process group of its
+# own, as a shell starts a terminal's foreground job, waits until the shell
+# condition WHEN holds, and sets job (npx, the group's leader), launcher and
+# binary to their pids.
+started() {
+	rm -f "$tmp/stall.connected" "$tmp/stderr"
+	set -m
+	npx --offline agent-skills install "$1" --project --project-root "$tmp/proj" --agent claude-code 2>"$tmp/stderr" &
+	job=$!
+	set +m
+	for _ in $(seq 400); do eval "$2" && break; sleep 0.02; done
+	eval "$2" || fail "the install never got to $2; stderr: $(cat "$tmp/stderr")"
+	binary=$(pgrep -g "$job" -x agent-skills) || fail "no agent-skills in the process group of npx (pid $job)"
+	launcher=$(ps -o ppid= -p "$binary" | tr -d ' ')
+	echo "process group $job: $(ps -o comm= -p "$(pgrep -d, -g "$job")" | paste -sd ' '), the binary's parent: $(ps -o comm= -p "$launcher")"
+}
+
+# interrupted waits for the job and checks that the binary unwound through
+# its clean-up: the ASK_INTERRUPTED error naming the signal, exit 130,
+# nothing left in the cache's work folders or the staging folder, nothing
+# half-installed.
+interrupted() {
+	local code=0
+	wait "$job" || code=$?
+	sed 's/^/  stderr: /' "$tmp/stderr"
+	echo "npx exit status $code"
+	kill -0 "$binary" 2>/dev/null && fail "the binary (pid $binary) outlived npx"
+	grep -q "code: ASK_INTERRUPTED" "$tmp/stderr" && grep -q "interrupted ($1 signal received)" "$tmp/stderr" ||
+		fail "the binary did not report ASK_INTERRUPTED for $1: it was killed before its clean-up finished ($(staged) staged files left)"
+	[ "$code" = 130 ] || fail "npx exit status $code, want 130 (ASK_INTERRUPTED)"
+	left=$(ls -A "$AGENT_SKILLS_HOME/cache/sources" 2>/dev/null || true)
+	[ -z "$left" ] || fail "the clean-up left $left in cache/sources"
+	[ "$(staged)" = 0 ] || fail "the clean-up left $(staged) staged files in $staging"
+	# Staging is not cancelled: a transaction that has begun finishes. So
+	# big is either installed and locked, or neither.
+	if [ -e "$tmp/proj/.claude/skills/big" ]; then
+		grep -q '^  big:' "$tmp/proj/skills.lock" || fail "big is installed but not in skills.lock"
+		echo "(big was installed: the install's transaction had begun and finished)"
+	elif grep -qs '^  big:' "$tmp/proj/skills.lock"; then
+		fail "skills.lock names big, which is not installed"
+	fi
+	rm -rf "$tmp/proj/.claude" "$tmp/proj/skills.lock"
+}
+
+step "npx agent-skills install big.tar.gz; kill -INT the process group while it stages   (a terminal's Ctrl-C: the binary gets it from the terminal and again from the launcher and npm, and is not killed by the copies: exit 130, nothing left staged)"
+started "$tmp/big.tar.gz" '[ "$(staged)" -ge 200 ]'
+kill -INT -- "-$job"
+interrupted interrupt
+
+step "npx agent-skills install <stalling server>; kill -TERM the launcher alone   (forwarded: the binary gets SIGTERM and unwinds, exit 130)"
+started "http://127.0.0.1:$port/x.tar.gz" '[ -e "$tmp/stall.connected" ]'
+kill -TERM "$launcher"
+interrupted terminated
 
 step "npm install --omit=optional: the launcher without its binary"
 mkdir "$tmp/omit"

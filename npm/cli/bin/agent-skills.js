@@ -59,9 +59,21 @@ function main() {
   const child = childProcess.spawn(bin, process.argv.slice(2), { stdio: "inherit", env, windowsHide: false });
   const forward = {};
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGBREAK"]) {
+    // Every signal is passed on, even the ones the binary has already had.
+    // A signal sent to this process alone — SIGTERM from a supervisor, a
+    // container runtime or timeout(1), SIGINT from a task runner such as
+    // concurrently or an editor's stop button — reaches the binary only
+    // through here, and this process cannot tell such a signal from a
+    // terminal's Ctrl-C, which goes to the whole foreground process group:
+    // this process, npm and npx when they ran it, and the binary itself.
+    // So one Ctrl-C can reach the binary two or three times within a few
+    // milliseconds. The binary takes signals within 300 ms of the first
+    // for copies of it (cli/interrupt.go), so its clean-up is not cut
+    // short, and a second Ctrl-C after that still ends it. Not forwarding
+    // SIGINT would lose the task runner's; starting the binary in a process
+    // group of its own would take the terminal from it (its prompts would
+    // stop with SIGTTIN).
     forward[sig] = () => {
-      // A terminal's Ctrl-C reaches the binary itself (same process group);
-      // a signal sent to this process alone is passed on.
       try { child.kill(sig); } catch (_) { /* already gone */ }
     };
     try { process.on(sig, forward[sig]); } catch (_) { /* not on this platform */ }
