@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -30,16 +31,8 @@ func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || (args[0] != "stdout" && args[0] != "stderr") {
 		ts.Fatalf("usage: ttyrun stdout|stderr command [args...]")
 	}
-	master, slave, err := openPTY()
-	ts.Check(err)
+	cmd, master, slave := commandOnPTY(ts, "ttyrun", args[1:])
 	defer master.Close()
-	path, ok := lookInPath(ts, args[1])
-	if !ok {
-		ts.Fatalf("ttyrun: %s is not on the script's PATH", args[1])
-	}
-	cmd := exec.Command(path, args[2:]...)
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = scriptEnv(ts)
 	var piped bytes.Buffer
 	if args[0] == "stdout" {
 		cmd.Stdout, cmd.Stderr = slave, &piped
@@ -54,14 +47,7 @@ func ttyrun(ts *testscript.TestScript, neg bool, args []string) {
 		io.Copy(&tty, master) // ends with EIO once the child has exited
 		close(done)
 	}()
-	code := 0
-	if err := cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			ts.Fatalf("ttyrun: %v", err)
-		}
-		code = ee.ExitCode()
-	}
+	code := exitCode(ts, "ttyrun", cmd.Wait())
 	<-done
 	term := strings.ReplaceAll(tty.String(), "\r\n", "\n")
 	outs := map[string]string{"stdout": piped.String(), "stderr": piped.String()}
@@ -111,23 +97,15 @@ func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: ptyrun [-input=TEXT | -eof] command [args...]")
 	}
-	master, slave, err := openPTY()
-	ts.Check(err)
+	cmd, master, slave := commandOnPTY(ts, "ptyrun", args)
 	defer master.Close()
-	path, ok := lookInPath(ts, args[0])
-	if !ok {
-		ts.Fatalf("ptyrun: %s is not on the script's PATH", args[0])
-	}
-	cmd := exec.Command(path, args[1:]...)
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = scriptEnv(ts)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	// Its own session with the terminal as controlling terminal, as
 	// under a login shell.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if eof {
 		// Typed ahead: the line discipline keeps it until the command reads.
-		_, err = master.Write([]byte("\x04"))
+		_, err := master.Write([]byte("\x04"))
 		ts.Check(err)
 	}
 	ts.Check(cmd.Start())
@@ -154,25 +132,18 @@ func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 	}()
-	killed := false
+	var killed atomic.Bool
 	timer := time.AfterFunc(time.Minute, func() {
-		killed = true
+		killed.Store(true)
 		cmd.Process.Kill()
 	})
-	code := 0
-	if err := cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			ts.Fatalf("ptyrun: %v", err)
-		}
-		code = ee.ExitCode()
-	}
+	code := exitCode(ts, "ptyrun", cmd.Wait())
 	timer.Stop()
 	<-done
 	term := strings.ReplaceAll(tty.String(), "\r\n", "\n")
 	ts.Check(os.WriteFile(ts.MkAbs("pty.out"), []byte(term), 0o644))
 	ts.Check(os.WriteFile(ts.MkAbs("pty.exitcode"), []byte(fmt.Sprintln(code)), 0o644))
-	if killed {
+	if killed.Load() {
 		ts.Fatalf("ptyrun: %s still running after a minute; the terminal showed:\n%s", args[0], term)
 	}
 }
@@ -180,6 +151,36 @@ func ptyrun(ts *testscript.TestScript, neg bool, args []string) {
 // ptyPrompt is a question of the notifier, with the space after which its
 // answer is typed; every one shown so far is counted.
 var ptyPrompt = regexp.MustCompile(`(Choice \(Enter to continue\):|\[y/N\]) `)
+
+// commandOnPTY opens a pseudo terminal and prepares args (a command on
+// the script's PATH, and its arguments) to run in $WORK with the script's
+// environment; the caller connects its streams.
+func commandOnPTY(ts *testscript.TestScript, who string, args []string) (cmd *exec.Cmd, master, slave *os.File) {
+	path, ok := lookInPath(ts, args[0])
+	if !ok {
+		ts.Fatalf("%s: %s is not on the script's PATH", who, args[0])
+	}
+	master, slave, err := openPTY()
+	ts.Check(err)
+	cmd = exec.Command(path, args[1:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	return cmd, master, slave
+}
+
+// exitCode is the exit code of a command that ran, from what Wait
+// returned; a command that could not be waited for fails the script.
+func exitCode(ts *testscript.TestScript, who string, err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	ts.Fatalf("%s: %v", who, err)
+	return 0
+}
 
 // lookInPath finds an executable on the script's PATH.
 func lookInPath(ts *testscript.TestScript, name string) (string, bool) {
