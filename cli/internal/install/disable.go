@@ -235,7 +235,7 @@ func setDisabled(ctx context.Context, names []string, disabled bool, opts *Optio
 	if opts.DryRun {
 		return rep, nil
 	}
-	return rep, run(txns, opts)
+	return rep, run(ctx, txns, opts)
 }
 
 // toggleTxn builds the transaction that puts the package name, installed

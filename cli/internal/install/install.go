@@ -103,7 +103,7 @@ func install(ctx context.Context, items []Item, opts *Options) (_ *Report, err e
 		return rep, err
 	}
 	now := opts.now().UTC().Format(time.RFC3339)
-	r := newRunner(opts)
+	r := newRunner(ctx, opts)
 	defer r.settle(&err)
 	// Each planning goroutine digests with its own Digester.
 	var digesters [planWorkers]*format.Digester

@@ -51,7 +51,7 @@ func TestStagedTransactionsDropFiles(t *testing.T) {
 				files: []stagedFile{{rel: "SKILL.md", content: []byte("x\n"), perm: 0o644}}})
 		}
 		var s syncer
-		if err := stageAll(txns, &s); err != nil {
+		if err := stageAll(t.Context(), txns, &s); err != nil {
 			t.Fatalf("stageAll(%d) = %v", n, err)
 		}
 		for _, tx := range txns {

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,8 +15,14 @@ import (
 // step fails, a hook returns an error, panics or calls runtime.Goexit,
 // every transaction is undone, latest first, and the error is returned
 // (a panic continues after the undo).
-func run(txns []*txn, opts *Options) (err error) {
-	r := newRunner(opts)
+//
+// ctx stops the run until the first swap, the commit point: a run
+// cancelled while it stages undoes what it staged and returns ctx's
+// error, having changed nothing. From the first swap on it runs to the
+// end, whatever ctx says: stopping there would only add an undo to
+// finish.
+func run(ctx context.Context, txns []*txn, opts *Options) (err error) {
+	r := newRunner(ctx, opts)
 	defer r.settle(&err)
 	if err := r.stage(txns); err != nil {
 		return err
@@ -28,6 +35,8 @@ func run(txns []*txn, opts *Options) (err error) {
 // then finish; settle, deferred, undoes every transaction staged unless
 // finish completed.
 type runner struct {
+	// ctx stops the run until the first swap (see run).
+	ctx  context.Context
 	opts *Options
 	s    syncer
 	m    madeDirs
@@ -38,8 +47,8 @@ type runner struct {
 	done    bool
 }
 
-func newRunner(opts *Options) *runner {
-	return &runner{opts: opts, m: madeDirs{v: opts.meta()}}
+func newRunner(ctx context.Context, opts *Options) *runner {
+	return &runner{ctx: ctx, opts: opts, m: madeDirs{v: opts.meta()}}
 }
 
 // stage checks (checkAliases) and stages ts, the next transactions in
@@ -56,7 +65,7 @@ func (r *runner) stage(ts []*txn) error {
 		r.started = true
 	}
 	r.txns = append(r.txns, ts...)
-	if err := stageAll(ts, &r.s); err != nil {
+	if err := stageAll(r.ctx, ts, &r.s); err != nil {
 		return err
 	}
 	return r.m.journal(ts, &r.s)
@@ -82,6 +91,11 @@ func (r *runner) finish() error {
 		return err
 	}
 	if err := s.flush(); err != nil {
+		return err
+	}
+	// The last moment an interrupt stops the run with nothing changed:
+	// the first swap is the commit point (see run).
+	if err := r.ctx.Err(); err != nil {
 		return err
 	}
 	for _, t := range txns {
@@ -177,15 +191,19 @@ const stageWorkers = 4
 // that of the first failed transaction in order, so that it does not
 // depend on the timing; what the others staged, the caller's undo removes
 // as it does after a sequential failure. A panic in a worker is re-raised
-// here, after every worker stopped.
-func stageAll(txns []*txn, s *syncer) error {
+// here, after every worker stopped. Once ctx is done no transaction
+// starts, and one staging stops before its next file, with ctx's error.
+func stageAll(ctx context.Context, txns []*txn, s *syncer) error {
 	var sd stageDirs
 	defer sd.close()
 	errs := make([]error, len(txns))
 	subs := make([]syncer, len(txns))
 	inOrder(len(txns), stageWorkers, func(_, i int) bool {
+		if errs[i] = ctx.Err(); errs[i] != nil {
+			return true
+		}
 		txns[i].prepare()
-		if errs[i] = txns[i].doStage(&subs[i], &sd); errs[i] != nil {
+		if errs[i] = txns[i].doStage(ctx, &subs[i], &sd); errs[i] != nil {
 			return true
 		}
 		txns[i].files = nil // staged: let the package's bytes go

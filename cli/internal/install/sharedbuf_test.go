@@ -27,7 +27,7 @@ func stageShared(t *testing.T, base string, round int, fsys fstest.MapFS) []*txn
 		txns = append(txns, tx)
 	}
 	var s syncer
-	if err := stageAll(txns, &s); err != nil {
+	if err := stageAll(t.Context(), txns, &s); err != nil {
 		t.Fatalf("stageAll = %v", err)
 	}
 	if sf.data != nil || sf.buf != nil {

@@ -3,6 +3,7 @@
 package install
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +16,7 @@ func openDirFd(string) (int, error) { return -1, nil }
 func closeFd(int)                   {}
 
 // stageInto writes t's staged copy into its staging folder by path.
-func (t *txn) stageInto(_ *stageDir, s *syncer) error {
+func (t *txn) stageInto(ctx context.Context, _ *stageDir, s *syncer) error {
 	stage := t.stagePath()
 	if t.shape == agents.ShapeFile {
 		if err := writeStaged(stage, t.files[0]); err != nil {
@@ -28,6 +29,9 @@ func (t *txn) stageInto(_ *stageDir, s *syncer) error {
 		return ioError("stage", stage, err)
 	}
 	for _, f := range t.files {
+		if err := ctx.Err(); err != nil {
+			return err // interrupted: the caller's undo removes what was staged
+		}
 		p := t.stagedPath(f.rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return ioError("stage", p, err)

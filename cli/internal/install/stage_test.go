@@ -33,7 +33,7 @@ func TestStageAllFirstErrorInOrder(t *testing.T) {
 				files: []stagedFile{{rel: "SKILL.md", content: []byte("x"), perm: 0o644}}})
 		}
 		var s syncer
-		err := stageAll(txns, &s)
+		err := stageAll(t.Context(), txns, &s)
 		if err == nil || !strings.Contains(err.Error()+shown(err), "bad1") {
 			t.Fatalf("round %d: stageAll = %v, want the error of transaction 5 (bad1)", round, shown(err))
 		}
@@ -67,5 +67,5 @@ func TestStageAllPanics(t *testing.T) {
 		}
 	}()
 	var s syncer
-	stageAll(txns, &s)
+	stageAll(t.Context(), txns, &s)
 }

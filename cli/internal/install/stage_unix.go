@@ -3,6 +3,7 @@
 package install
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -41,7 +42,7 @@ func closeFd(fd int) {
 }
 
 // stageInto writes t's staged copy below the staging folder d.
-func (t *txn) stageInto(d *stageDir, s *syncer) error {
+func (t *txn) stageInto(ctx context.Context, d *stageDir, s *syncer) error {
 	name := t.stageName(".staged")
 	if t.shape == agents.ShapeFile {
 		if err := createAt(d.fd, name, t.files[0]); err != nil {
@@ -60,6 +61,9 @@ func (t *txn) stageInto(d *stageDir, s *syncer) error {
 	// commit renames the staged folder by its path.
 	var made map[string]bool
 	for _, f := range t.files {
+		if err := ctx.Err(); err != nil {
+			return err // interrupted: the caller's undo removes what was staged
+		}
 		rel := name + "/" + f.rel
 		if err := mkParents(d.fd, rel, len(name)+1, &made); err != nil {
 			return ioError("stage", t.stagedPath(f.rel), pathErr("mkdir", t.stagedPath(f.rel), err))

@@ -3,6 +3,7 @@ package install
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -313,7 +314,7 @@ func (t *txn) needsStage() bool {
 
 // doStage writes the new version into the staging area, through the
 // root's staging folder that sd made and opened once for the run.
-func (t *txn) doStage(s *syncer, sd *stageDirs) error {
+func (t *txn) doStage(ctx context.Context, s *syncer, sd *stageDirs) error {
 	if !t.needsStage() {
 		return nil
 	}
@@ -323,7 +324,7 @@ func (t *txn) doStage(s *syncer, sd *stageDirs) error {
 	}
 	s.root(t.root)
 	t.staged = true
-	return t.stageInto(dir, s)
+	return t.stageInto(ctx, dir, s)
 }
 
 // stagedPath is where the staged copy's file rel is, for messages and

@@ -124,7 +124,7 @@ func uninstall(ctx context.Context, names []string, opts *Options) (*Report, err
 	if opts.DryRun {
 		return rep, nil
 	}
-	return rep, run(txns, opts)
+	return rep, run(ctx, txns, opts)
 }
 
 // installedNames lists the names with a receipt in any of roots, sorted

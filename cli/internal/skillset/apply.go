@@ -1,6 +1,7 @@
 package skillset
 
 import (
+	"context"
 	"maps"
 	"slices"
 
@@ -17,7 +18,19 @@ import (
 // it needs. Each package goes in in the disabled state skills.lock (or, in
 // global scope, its receipts) records for it (see wantedStates); a root
 // that holds it in the other state is then switched in the same journal.
-func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*install.Report, error) {
+//
+// An interrupt (p.ctx done) stops the run until install.Install commits;
+// from then on the roots hold the new versions, and what is left —
+// switching states, settling skills.lock, pruning — runs to the end with
+// p.ctx no longer cancellable (see committed): the run succeeds, with a
+// note when the interrupt came too late to stop it.
+func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (_ *install.Report, err error) {
+	interrupt := p.ctx
+	defer func() {
+		if err == nil && !dryRun && interrupt.Err() != nil {
+			p.note("the interrupt came after the packages were in place: the %s finished", p.command)
+		}
+	}()
 	order := dependenciesFirst(fs)
 	opts := install.Options{Scope: p.Scope.Kind, Env: p.Env, Agents: p.Agents, Force: force, DryRun: dryRun,
 		Hook: p.opts.Fault, Release: true}
@@ -54,6 +67,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 			refusedOnly(rep) // the transaction changed nothing
 			return err
 		}
+		p.committed()
 		p.out.addInstalledHere(p.noteBystanders(rep))
 		p.noteCaveats(rep, p.out)
 		return p.switchStates(rep, states, force, dryRun)
@@ -77,7 +91,7 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		}
 		return rep, p.pruneOrphans(rep, plan, true)
 	}
-	err := p.underRunLock(func() error {
+	err = p.underRunLock(func() error {
 		if err := prepare(); err != nil {
 			return err
 		}
@@ -90,6 +104,17 @@ func (p *op) apply(fs []fetched, plan *resolve.Plan, force, dryRun bool) (*insta
 		return nil
 	})
 	return rep, err
+}
+
+// committed marks the commit point of a use case: its transaction is in
+// the roots, and what is left keeps the receipts and skills.lock in step
+// with them. An interrupt no longer stops it there (a scan cancelled
+// half-way would fail the command after its work was done, and claim it
+// had stopped before it finished), so p.ctx is not cancellable from then
+// on; what is left works on local files only, and a second interrupt
+// still ends the process (see cli's interruptible).
+func (p *op) committed() {
+	p.ctx = context.WithoutCancel(p.ctx)
 }
 
 // underRunLock runs fn holding the run lock of the scope, after finishing
