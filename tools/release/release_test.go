@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"golang.org/x/mod/module"
+	"golang.org/x/mod/sumdb/dirhash"
 	"golang.org/x/mod/zip"
 )
 
@@ -503,5 +505,80 @@ func TestReleaseGoModRefusesForeignReplace(t *testing.T) {
 	code := run(context.Background(), []string{"-C", root, "bump", "0.5.0"}, &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "replaces golang.org/x/mod, which is not in the module set") {
 		t.Errorf("exit %d, %q", code, errOut.String())
+	}
+}
+
+// TestReleaseGoSumBuilds: at the release tag, b builds as GoReleaser
+// builds cli (GOWORK=off, -mod=readonly, its own go.sum) with a from the
+// file proxy: bump wrote a's hashes into b/go.sum, and they are the hashes
+// of what proxy serves. A byte of a changed after the bump is a checksum
+// mismatch.
+func TestReleaseGoSumBuilds(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := fixture(t)
+	// b without its third-party requirement: no module cache needed.
+	bmod := "module github.com/agent-skills/agent-skills/b\n\ngo 1.26.0\n\nrequire github.com/agent-skills/agent-skills/a v0.0.0\n\nreplace github.com/agent-skills/agent-skills/a => ../a\n"
+	if err := os.WriteFile(filepath.Join(root, "b", "go.mod"), []byte(bmod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRepo(t, root)
+	mustBump(t, root, "0.6.0")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "v0.6.0")
+	if code, _, errOut := tagRun(root, "0.6.0"); code != 0 {
+		t.Fatalf("tag: exit %d: %s", code, errOut)
+	}
+	// The release tag checked out, as GoReleaser has it.
+	checkout := filepath.Join(t.TempDir(), "checkout")
+	gitRun(t, root, "worktree", "add", "-q", "--detach", checkout, "v0.6.0")
+	sum := read(t, checkout, "b/go.sum")
+	if strings.Contains(read(t, checkout, "b/go.mod"), "replace") {
+		t.Fatalf("b/go.mod at the tag has a replace directive; the build would not use the proxy")
+	}
+
+	build := func(proxyDir string) (string, error) {
+		cmd := exec.Command(gobin, "build", "./...")
+		cmd.Dir = filepath.Join(checkout, "b")
+		cmd.Env = append(os.Environ(), "GOPROXY=file://"+filepath.ToSlash(proxyDir), "GONOSUMDB="+repoPath,
+			"GOPRIVATE=", "GONOPROXY=", "GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"),
+			"GOFLAGS=-mod=readonly -modcacherw", "GOWORK=off", "GO111MODULE=on", "GOTOOLCHAIN=local")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	r, err := loadRepo(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	good := filepath.Join(t.TempDir(), "proxy")
+	if err := proxy(context.Background(), r, "v0.6.0", good, now, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// The zip proxy serves is the one b/go.sum names.
+	zh, err := dirhash.HashZip(filepath.Join(good, filepath.FromSlash(repoPath), "a", "@v", "v0.6.0.zip"), dirhash.Hash1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := repoPath + "/a v0.6.0 " + zh + "\n"; !strings.Contains(sum, want) {
+		t.Errorf("b/go.sum at the tag:\n%s\nlacks the proxy's zip hash %q", sum, want)
+	}
+	if out, err := build(good); err != nil {
+		t.Fatalf("GOWORK=off -mod=readonly build of b at the tag: %v\n%s\nb/go.sum:\n%s", err, out, sum)
+	}
+
+	// One byte of a changed after the bump: its zip no longer matches.
+	a := read(t, root, "a/a.go")
+	if err := os.WriteFile(filepath.Join(root, "a", "a.go"), []byte(strings.Replace(a, `"a"`, `"A"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "proxy")
+	if err := proxy(context.Background(), r, "v0.6.0", bad, now, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := build(bad); err == nil || !strings.Contains(out, "checksum mismatch") {
+		t.Errorf("build against a changed a: %v\n%s\nwant a checksum mismatch", err, out)
 	}
 }
