@@ -6,6 +6,8 @@
 # repository (GOWORK=off, no replace directives) go-gets format, validate,
 # resolve, agents and registry at VERSION and runs their Examples; then
 # `go install .../cli/cmd/agent-skills@VERSION` and runs its --version.
+# Before the importer, the cli module itself is built as GoReleaser builds
+# it at the tag: GOWORK=off, -mod=readonly, its own go.sum.
 #
 # Offline apart from third-party modules, which come from the module cache
 # (read as a proxy) before the network. See docs/modules.md.
@@ -69,6 +71,18 @@ if [ -d "$cache/cache/download/sumdb" ]; then
 	mkdir -p "$GOMODCACHE/cache/download"
 	cp -R "$cache/cache/download/sumdb" "$GOMODCACHE/cache/download/"
 fi
+# The binary, as GoReleaser builds it at the release tag: in the cli module
+# with GOWORK=off and its go.mod as the tag holds it (no replace
+# directives: the proxy's .mod), so every sibling comes from the proxy and
+# is verified against cli/go.sum. A sibling without a go.sum line fails
+# ("missing go.sum entry"), and so does a wrong hash ("checksum mismatch").
+# A module cache of its own, so that no earlier download is reused.
+cp "$tmp/proxy/$PREFIX/cli/@v/$VERSION.mod" "$tmp/tree/cli/go.mod"
+(cd "$tmp/tree/cli" && GOMODCACHE="$tmp/modcache-build" GOFLAGS="-mod=readonly -modcacherw" \
+	"$GO" build -o /dev/null ./cmd/agent-skills) ||
+	{ echo "release-check: the cli module does not build at the tag as GoReleaser builds it (GOWORK=off, -mod=readonly)"; exit 1; }
+echo "ok   cli at the tag builds with GOWORK=off -mod=readonly against its own go.sum"
+
 cd "$tmp/importer"
 mods=()
 for p in $PACKAGES; do mods+=("$PREFIX/$p@$VERSION"); done

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -36,10 +37,13 @@ func modulePath(f *modfile.File) string {
 	return f.Module.Mod.Path
 }
 
-// bump sets every module's requirements on the set's modules to v, and the
-// set's version in versions.yaml. Replace directives stay: the workspace and
-// GOWORK=off builds keep using the local tree, and importers ignore them.
-func bump(r *repo, v string, out io.Writer) error {
+// bump sets every module's requirements on the set's modules to v, the
+// set's version in versions.yaml, and (writeGoSums) the siblings' hashes at
+// v in every released module's go.sum, which the release commit's build
+// without replace directives checks. Replace directives stay: the
+// workspace and GOWORK=off builds keep using the local tree, and importers
+// ignore them.
+func bump(ctx context.Context, r *repo, v string, out io.Writer) error {
 	for _, m := range r.all() {
 		f, name, err := readGoMod(r, m)
 		if err != nil {
@@ -75,6 +79,13 @@ func bump(r *repo, v string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "bump %s/go.mod: %d requirement(s) -> %s\n", m.Dir, changed, v)
+	}
+	sums, err := writeGoSums(ctx, r, v)
+	if err != nil {
+		return err
+	}
+	for _, dir := range sums {
+		fmt.Fprintf(out, "bump %s/go.sum: the siblings' hashes at %s\n", dir, v)
 	}
 	if r.Version != v {
 		if err := setVersionsFile(r.Root, v); err != nil {

@@ -63,11 +63,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		switch cmd {
 		case "bump":
-			return bump(r, v, stdout)
+			return bump(ctx, r, v, stdout)
 		case "tag":
 			return tag(ctx, r, v, dryRun, stdout)
 		case "proxy":
-			return proxy(r, v, rest[1], time.Now(), stdout)
+			return proxy(ctx, r, v, rest[1], time.Now(), stdout)
 		}
 		return errors.New("unreachable")
 	}()

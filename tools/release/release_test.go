@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/mod/module"
+	"golang.org/x/mod/sumdb/dirhash"
 	"golang.org/x/mod/zip"
 )
 
@@ -98,6 +101,7 @@ func TestBump(t *testing.T) {
 	out := mustBump(t, root, "0.3.0")
 	wantOut := "bump b/go.mod: 1 requirement(s) -> v0.3.0\n" +
 		"bump tests/c/go.mod: 2 requirement(s) -> v0.3.0\n" +
+		"bump b/go.sum: the siblings' hashes at v0.3.0\n" +
 		"bump versions.yaml: fixture v0.0.0 -> v0.3.0\n"
 	if out != wantOut {
 		t.Errorf("bump said:\n%s\nwant:\n%s", out, wantOut)
@@ -133,6 +137,17 @@ replace github.com/agent-skills/agent-skills/a => ../a
 	if got := read(t, root, "a/go.mod"); got != "module github.com/agent-skills/agent-skills/a\n\ngo 1.26.0\n" {
 		t.Errorf("a/go.mod, which requires no sibling, changed:\n%s", got)
 	}
+	if _, err := os.Stat(filepath.Join(root, "a", "go.sum")); !os.IsNotExist(err) {
+		t.Errorf("a, which requires no sibling, got a go.sum: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "tests", "c", "go.sum")); !os.IsNotExist(err) {
+		t.Errorf("the excluded c, which keeps its replace directives, got a go.sum: %v", err)
+	}
+	sumLine := regexp.MustCompile(`^github\.com/agent-skills/agent-skills/a v0\.3\.0 h1:[A-Za-z0-9+/]{43}=\n` +
+		`github\.com/agent-skills/agent-skills/a v0\.3\.0/go\.mod h1:[A-Za-z0-9+/]{43}=\n$`)
+	if got := read(t, root, "b/go.sum"); !sumLine.MatchString(got) {
+		t.Errorf("b/go.sum:\n%s\nwant a's two lines at v0.3.0", got)
+	}
 	// Again: nothing to do, nothing said.
 	if out := mustBump(t, root, "v0.3.0"); out != "" {
 		t.Errorf("second bump said %q", out)
@@ -141,6 +156,9 @@ replace github.com/agent-skills/agent-skills/a => ../a
 	mustBump(t, root, "0.3.1-rc.1")
 	if !strings.Contains(read(t, root, "b/go.mod"), "agent-skills/a v0.3.1-rc.1\n") {
 		t.Error("the second bump did not move b's requirement")
+	}
+	if got := read(t, root, "b/go.sum"); strings.Contains(got, "v0.3.0") || strings.Count(got, "agent-skills/a v0.3.1-rc.1") != 2 {
+		t.Errorf("b/go.sum after the second bump:\n%s\nwant a's two lines at v0.3.1-rc.1 only", got)
 	}
 }
 
@@ -260,7 +278,8 @@ func TestTag(t *testing.T) {
 	if code, _, errOut := tagRun(root, "0.2.0"); code != 1 || !strings.Contains(errOut, "uncommitted changes") {
 		t.Errorf("dirty tree: exit %d, %q", code, errOut)
 	}
-	gitRun(t, root, "commit", "-qam", "v0.2.0")
+	gitRun(t, root, "add", "-A") // bump made b/go.sum
+	gitRun(t, root, "commit", "-qm", "v0.2.0")
 	head := gitRun(t, root, "rev-parse", "--short=12", "HEAD")
 	// Not semver: refused before anything else.
 	if code, _, errOut := tagRun(root, "0.2"); code != 1 || !strings.Contains(errOut, "not a semantic version") {
@@ -343,7 +362,8 @@ func TestTagRefusesExistingReleaseTag(t *testing.T) {
 	root := fixture(t)
 	gitRepo(t, root)
 	mustBump(t, root, "0.3.0")
-	gitRun(t, root, "commit", "-qam", "v0.3.0")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "v0.3.0")
 	gitRun(t, root, "tag", "v0.3.0")
 	code, out, errOut := tagRun(root, "0.3.0")
 	if code != 1 || out != "" || !strings.Contains(errOut, "tag(s) already exist: v0.3.0; no tag was created") {
@@ -411,11 +431,11 @@ func TestProxy(t *testing.T) {
 	}
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	out.Reset()
-	if err := proxy(r, "v0.4.0", dir, now, &out); err != nil {
+	if err := proxy(context.Background(), r, "v0.4.0", dir, now, &out); err != nil {
 		t.Fatal(err)
 	}
 	// Twice: the list holds the version once.
-	if err := proxy(r, "v0.4.0", dir, now, &out); err != nil {
+	if err := proxy(context.Background(), r, "v0.4.0", dir, now, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"a", "b"} {
@@ -442,7 +462,11 @@ func TestProxy(t *testing.T) {
 		}
 		got := strings.Join(cf.Valid, " ")
 		pre := mv.String() + "/"
-		if want := pre + m + ".go " + pre + "go.mod"; got != want {
+		want = pre + m + ".go " + pre + "go.mod"
+		if m == "b" {
+			want += " " + pre + "go.sum" // bump wrote a's hashes
+		}
+		if got != want {
 			t.Errorf("%s zip holds %q, want %q (nested modules left out)", m, got, want)
 		}
 	}
@@ -475,10 +499,86 @@ func TestReleaseGoModRefusesForeignReplace(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "b/go.mod"), []byte(b), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustBump(t, root, "0.5.0")
+	// bump hashes b's zip with its go.mod as the tag holds it, so it
+	// refuses the replace already, before proxy or tag would.
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"-C", root, "proxy", "0.5.0", t.TempDir()}, &out, &errOut)
+	code := run(context.Background(), []string{"-C", root, "bump", "0.5.0"}, &out, &errOut)
 	if code != 1 || !strings.Contains(errOut.String(), "replaces golang.org/x/mod, which is not in the module set") {
 		t.Errorf("exit %d, %q", code, errOut.String())
+	}
+}
+
+// TestReleaseGoSumBuilds: at the release tag, b builds as GoReleaser
+// builds cli (GOWORK=off, -mod=readonly, its own go.sum) with a from the
+// file proxy: bump wrote a's hashes into b/go.sum, and they are the hashes
+// of what proxy serves. A byte of a changed after the bump is a checksum
+// mismatch.
+func TestReleaseGoSumBuilds(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := fixture(t)
+	// b without its third-party requirement: no module cache needed.
+	bmod := "module github.com/agent-skills/agent-skills/b\n\ngo 1.26.0\n\nrequire github.com/agent-skills/agent-skills/a v0.0.0\n\nreplace github.com/agent-skills/agent-skills/a => ../a\n"
+	if err := os.WriteFile(filepath.Join(root, "b", "go.mod"), []byte(bmod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRepo(t, root)
+	mustBump(t, root, "0.6.0")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-qm", "v0.6.0")
+	if code, _, errOut := tagRun(root, "0.6.0"); code != 0 {
+		t.Fatalf("tag: exit %d: %s", code, errOut)
+	}
+	// The release tag checked out, as GoReleaser has it.
+	checkout := filepath.Join(t.TempDir(), "checkout")
+	gitRun(t, root, "worktree", "add", "-q", "--detach", checkout, "v0.6.0")
+	sum := read(t, checkout, "b/go.sum")
+	if strings.Contains(read(t, checkout, "b/go.mod"), "replace") {
+		t.Fatalf("b/go.mod at the tag has a replace directive; the build would not use the proxy")
+	}
+
+	build := func(proxyDir string) (string, error) {
+		cmd := exec.Command(gobin, "build", "./...")
+		cmd.Dir = filepath.Join(checkout, "b")
+		cmd.Env = append(os.Environ(), "GOPROXY=file://"+filepath.ToSlash(proxyDir), "GONOSUMDB="+repoPath,
+			"GOPRIVATE=", "GONOPROXY=", "GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"),
+			"GOFLAGS=-mod=readonly -modcacherw", "GOWORK=off", "GO111MODULE=on", "GOTOOLCHAIN=local")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	r, err := loadRepo(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	good := filepath.Join(t.TempDir(), "proxy")
+	if err := proxy(context.Background(), r, "v0.6.0", good, now, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// The zip proxy serves is the one b/go.sum names.
+	zh, err := dirhash.HashZip(filepath.Join(good, filepath.FromSlash(repoPath), "a", "@v", "v0.6.0.zip"), dirhash.Hash1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := repoPath + "/a v0.6.0 " + zh + "\n"; !strings.Contains(sum, want) {
+		t.Errorf("b/go.sum at the tag:\n%s\nlacks the proxy's zip hash %q", sum, want)
+	}
+	if out, err := build(good); err != nil {
+		t.Fatalf("GOWORK=off -mod=readonly build of b at the tag: %v\n%s\nb/go.sum:\n%s", err, out, sum)
+	}
+
+	// One byte of a changed after the bump: its zip no longer matches.
+	a := read(t, root, "a/a.go")
+	if err := os.WriteFile(filepath.Join(root, "a", "a.go"), []byte(strings.Replace(a, `"a"`, `"A"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "proxy")
+	if err := proxy(context.Background(), r, "v0.6.0", bad, now, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := build(bad); err == nil || !strings.Contains(out, "checksum mismatch") {
+		t.Errorf("build against a changed a: %v\n%s\nwant a checksum mismatch", err, out)
 	}
 }

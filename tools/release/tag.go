@@ -79,7 +79,7 @@ func tag(ctx context.Context, r *repo, v string, dryRun bool, out io.Writer) err
 	if st, err := git(ctx, top, "status", "--porcelain"); err != nil {
 		return err
 	} else if st != "" {
-		return fmt.Errorf("the work tree has uncommitted changes; commit the bump first:\n%s", st)
+		return fmt.Errorf("the work tree has uncommitted changes; commit the bump first (git add -A: bump may have made go.sum files):\n%s", st)
 	}
 	tags := releaseTags(r, v)
 	var exist []string
