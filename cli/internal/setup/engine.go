@@ -216,7 +216,7 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 				er.Status = "add"
 				owned := e
 				owned.Value = Canonical(e.Value)
-				o := Owned{File: toReceipt(env, scope, e.File), Format: e.Format.Name(), Entry: owned, Created: created, Version: env.Version, Written: stamp}
+				o := Owned{File: toReceipt(env, scope, e.File), Format: e.Format.Name(), Entry: owned, Created: created, NewFile: w.old == nil, Version: env.Version, Written: stamp}
 				if idx >= 0 {
 					rec.Entries[idx] = o
 				} else {
@@ -377,6 +377,7 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 	var keep []Owned
 	var left []string
 	var works []*fileWork
+	newFiles := map[string]bool{}
 	for _, o := range rec.Entries {
 		e := o.Entry
 		er := EntryReport{Part: e.Part, File: Shown(env, e.File), Where: e.where()}
@@ -393,6 +394,9 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 			w = files[0]
 			w.entries = nil
 			works = append(works, w)
+		}
+		if o.NewFile {
+			newFiles[e.File] = true
 		}
 		state, got := w.doc.Find(e)
 		switch state {
@@ -417,6 +421,11 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 		nb := w.doc.Bytes()
 		if bytes.Equal(nb, w.old) {
 			continue
+		}
+		if newFiles[w.path] && bytes.Equal(nb, []byte(emptyObject)) {
+			// setup made the file, and nothing but what it wrote was
+			// ever in it: it goes again.
+			nb = nil
 		}
 		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, true), Removed: nb == nil, path: w.path, old: w.old, new: nb})
 	}

@@ -10,6 +10,10 @@ import (
 	"github.com/tailscale/hujson"
 )
 
+// emptyObject is the content of a JSON settings file that does not exist
+// yet.
+const emptyObject = "{}\n"
+
 // maxDepth bounds the nesting of a settings file before it is parsed: the
 // parser recurses once per level, and no host's file comes near it.
 const maxDepth = 200
@@ -29,7 +33,7 @@ type jsonDoc struct {
 // *FileError with the line and column when the parser gives them.
 func openJSON(name string, data []byte, strict bool) (*jsonDoc, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		data = []byte("{}\n")
+		data = []byte(emptyObject)
 	}
 	if d := depth(data); d > maxDepth {
 		return nil, &FileError{File: name, Reason: fmt.Sprintf("it nests %d levels deep or more (at most %d are read)", d, maxDepth)}

@@ -41,6 +41,9 @@ type Owned struct {
 	// Created is the path of the first object member setup created for
 	// the entry; disable removes it again once it is empty.
 	Created []string `json:"created,omitempty"`
+	// NewFile says the file did not exist before setup wrote the entry:
+	// disable removes it again when nothing else is left in it.
+	NewFile bool `json:"newFile,omitempty"`
 	// Version is the agent-skills version that wrote the entry.
 	Version string `json:"version"`
 	// Written is when, in RFC 3339 UTC.
