@@ -292,6 +292,10 @@ func (d *jsonDoc) addMember(path []string, x json.RawMessage) ([]string, error) 
 	if err := insertMember(cur, outer, d.unit(), rest[0], nest(rest[1:], x)); err != nil {
 		return nil, err
 	}
+	if len(rest) == 1 {
+		// Only the member itself is new.
+		return nil, nil
+	}
 	return slicesClone(path[:n+1]), nil
 }
 
@@ -416,8 +420,8 @@ func removeAt(c *hujson.Value, i int) {
 		next = &x.AfterExtra
 		if i < len(x.Members) {
 			next = &x.Members[i].Name.BeforeExtra
-		} else if len(x.Members) > 0 && !trailing {
-			x.Members[len(x.Members)-1].Value.AfterExtra = nil
+		} else if len(x.Members) > 0 {
+			setTrailing(&x.Members[len(x.Members)-1].Value, trailing)
 		}
 		defer emptied(len(x.Members) == 0, &x.AfterExtra)
 	case *hujson.Array:
@@ -427,8 +431,8 @@ func removeAt(c *hujson.Value, i int) {
 		next = &x.AfterExtra
 		if i < len(x.Elements) {
 			next = &x.Elements[i].BeforeExtra
-		} else if len(x.Elements) > 0 && !trailing {
-			x.Elements[len(x.Elements)-1].AfterExtra = nil
+		} else if len(x.Elements) > 0 {
+			setTrailing(&x.Elements[len(x.Elements)-1], trailing)
 		}
 		defer emptied(len(x.Elements) == 0, &x.AfterExtra)
 	default:
@@ -437,6 +441,17 @@ func removeAt(c *hujson.Value, i int) {
 	b := string(before)
 	if nl := strings.LastIndexByte(b, '\n'); nl >= 0 && !isBlank(strings.ReplaceAll(b[:nl], "\n", "")) {
 		*next = hujson.Extra(b[:nl] + string(*next))
+	}
+}
+
+// setTrailing gives the new last item of a container the trailing comma
+// the removed last item had, or takes it away.
+func setTrailing(last *hujson.Value, trailing bool) {
+	switch {
+	case trailing && last.AfterExtra == nil:
+		last.AfterExtra = hujson.Extra{}
+	case !trailing:
+		last.AfterExtra = nil
 	}
 }
 
