@@ -249,7 +249,10 @@ func (c opencode) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 	return out, nil
 }
 
-func (opencode) Notes(Scope, Options) []string {
+func (opencode) Notes(_ Scope, o Options) []string {
+	if !o.wants(Hooks) {
+		return nil
+	}
 	return []string{"OpenCode has no shell hooks: the session index comes from a plugin file setup owns (agent-skills.js), through OpenCode's experimental system-prompt hook."}
 }
 
