@@ -199,6 +199,24 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 					er.Detail = "already there, not written by setup: setup leaves it to you"
 				}
 			case Different:
+				if idx >= 0 {
+					if prev := rec.Entries[idx]; sameAsWritten(w.doc, prev) {
+						// An older write of ours, unchanged (another
+						// version or --command): replace it.
+						if err := w.doc.Remove(prev.Entry, nil); err == nil {
+							created, err := w.doc.Add(e)
+							if err == nil {
+								er.Status, er.Detail = "update", "replaces what setup wrote before"
+								owned := e
+								owned.Value = Canonical(e.Value)
+								rec.Entries[idx] = Owned{File: prev.File, Format: e.Format.Name(), Entry: owned, Created: mergeCreated(prev.Created, created),
+									NewFile: prev.NewFile, Version: env.Version, Written: stamp}
+								r.Entries = append(r.Entries, er)
+								continue
+							}
+						}
+					}
+				}
 				er.Status, er.Found = "conflict", got
 				if idx >= 0 {
 					er.Detail = "setup wrote it, and it has changed since: setup does not overwrite your edit"
@@ -455,4 +473,20 @@ func workFor(works []*fileWork, path string) *fileWork {
 		return nil
 	}
 	return works[i]
+}
+
+// sameAsWritten reports whether doc still holds the receipt's entry o
+// exactly as setup wrote it.
+func sameAsWritten(doc Document, o Owned) bool {
+	st, _ := doc.Find(o.Entry)
+	return st == Same
+}
+
+// mergeCreated keeps the created path of the first write, which covers
+// the containers of a later one.
+func mergeCreated(first, later []string) []string {
+	if len(first) > 0 {
+		return first
+	}
+	return later
 }
