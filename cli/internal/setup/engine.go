@@ -41,7 +41,8 @@ type EntryReport struct {
 	Part  Part   `json:"part"`
 	File  string `json:"file"`
 	Where string `json:"where"`
-	// Status is, for enable: add, registered, conflict; for status:
+	// Status is, for enable: add, update (replaces setup's own older,
+	// unchanged entry), registered, conflict; for status:
 	// registered, modified, missing, not-registered, foreign,
 	// unreadable; for disable: remove, left, gone.
 	Status string `json:"status"`
