@@ -4,7 +4,7 @@
 # on loopback) starts a session: the recorded model request must carry the session index
 # our SessionStart hook printed, and offer the tools of our MCP server. Then "setup
 # status" and "setup disable --write", which must give back the user's files byte for
-# byte.
+# byte. The same for OpenCode (its MCP server and the plugin file setup owns).
 #
 # Needs node and npm (the oracle installs the pinned Claude Code from npm once, into
 # AGENT_ORACLE_CACHE). Not run by CI. ORACLE overrides the oracle's path.
@@ -70,6 +70,29 @@ if grep -q '"agent-skills"' "$HOME/.claude.json"; then
   echo "e2e-setup: FAIL: ~/.claude.json still names agent-skills" >&2; fail=1
 else
   echo "e2e-setup: ok: ~/.claude.json no longer names agent-skills"
+fi
+
+# OpenCode: the MCP server in opencode.json and the session index through the plugin file
+# setup owns; the real OpenCode must put the index into the system prompt and offer the tools.
+echo "--- setup enable --host opencode --write"
+mkdir -p "$HOME/.config/opencode"
+agent-skills setup enable --host opencode --write >/dev/null
+agent-skills setup status --host opencode
+echo "--- agent-oracle --agent opencode"
+"$oracle" --agent opencode --project "$work/proj" | cut -f1,2 | tee "$work/oracle-opencode.out"
+cat "$work"/keep/opencode/req-*.json >"$work/requests-opencode.json" 2>/dev/null || true
+check "OpenCode's system prompt carries the session index" "$work/requests-opencode.json" 'Agent skills available \(1\)'
+check "OpenCode offered the MCP server's tools" "$work/requests-opencode.json" 'agent-skills_search_skills'
+grep -o 'Agent skills available[^"]\{0,160\}' "$work/requests-opencode.json" | head -1 || true
+grep -o 'agent-skills_[a-z_]*' "$work/requests-opencode.json" | sort -u || true
+agent-skills setup disable --host opencode --write >/dev/null
+# OpenCode adds "$schema" to the opencode.json setup created, so the file stays, without us.
+echo "--- ~/.config/opencode/opencode.json after disable"
+cat "$HOME/.config/opencode/opencode.json" 2>/dev/null || echo "(gone)"
+if [ -e "$HOME/.config/opencode/plugins/agent-skills.js" ] || grep -qs '"agent-skills"' "$HOME/.config/opencode/opencode.json"; then
+  echo "e2e-setup: FAIL: setup disable left what it wrote for OpenCode" >&2; fail=1
+else
+  echo "e2e-setup: ok: setup disable removed what it wrote for OpenCode"
 fi
 
 [ "$fail" = 0 ] && echo "e2e-setup: ok" || { echo "e2e-setup: FAILED" >&2; exit 1; }
