@@ -4,7 +4,8 @@
 # on loopback) starts a session: the recorded model request must carry the session index
 # our SessionStart hook printed, and offer the tools of our MCP server. Then "setup
 # status" and "setup disable --write", which must give back the user's files byte for
-# byte. The same for OpenCode (its MCP server and the plugin file setup owns).
+# byte. The same for OpenCode (its MCP server and the plugin file setup owns), Gemini CLI
+# and Copilot CLI.
 #
 # Needs node and npm (the oracle installs the pinned Claude Code from npm once, into
 # AGENT_ORACLE_CACHE). Not run by CI. ORACLE overrides the oracle's path.
@@ -94,5 +95,26 @@ if [ -e "$HOME/.config/opencode/plugins/agent-skills.js" ] || grep -qs '"agent-s
 else
   echo "e2e-setup: ok: setup disable removed what it wrote for OpenCode"
 fi
+
+# Gemini CLI (with --trust-mcp, without which headless Gemini offers no MCP tool) and Copilot
+# CLI: the index and the tools must reach the model; disable must take our entries out.
+probe() { # host, tool name in the request, enable flags…
+  local host=$1 tool=$2; shift 2
+  echo "--- setup enable --host $host --write $*"
+  agent-skills setup enable --host "$host" --write "$@" | tail -1
+  echo "--- agent-oracle --agent $host"
+  "$oracle" --agent "$host" --project "$work/proj" | cut -f1,2
+  cat "$work"/keep/"$host"/req-*.json >"$work/requests-$host.json" 2>/dev/null || true
+  check "$host: the session index reached the model" "$work/requests-$host.json" 'Agent skills available \(1\)'
+  check "$host: the MCP server's tools were offered" "$work/requests-$host.json" "$tool"
+  grep -o "[a-z_-]*search_skills" "$work/requests-$host.json" | sort -u || true
+  agent-skills setup disable --host "$host" --write | tail -1
+  if grep -rqs 'agent-skills' "$HOME/.gemini/settings.json" "$HOME/.copilot/mcp-config.json" "$HOME/.copilot/hooks"; then
+    echo "e2e-setup: FAIL: $host: disable left an agent-skills entry" >&2; fail=1
+  fi
+}
+mkdir -p "$HOME/.gemini" "$HOME/.copilot"
+probe gemini 'mcp_agent-skills_search_skills' --trust-mcp
+probe copilot 'agent-skills-search_skills'
 
 [ "$fail" = 0 ] && echo "e2e-setup: ok" || { echo "e2e-setup: FAILED" >&2; exit 1; }
