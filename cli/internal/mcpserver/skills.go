@@ -531,7 +531,7 @@ func DecodeCursor(cursor string) (string, error) {
 	if len(cursor) > maxCursorLength {
 		return "", errors.New("invalid cursor: too long")
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(cursor)
 	if err != nil {
 		return "", errors.New("invalid cursor: not one this server returned")
 	}
