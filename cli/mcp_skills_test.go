@@ -178,6 +178,11 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 	}
 	writeFiles(t, filepath.Join(proj, ".claude", "skills", "proj-skill"), map[string]string{
 		"SKILL.md": "---\nname: proj-skill\ndescription: A project skill.\n---\nBody.\n"})
+	// The same name globally: shadowed in the listing, served by URI.
+	writeFiles(t, filepath.Join(global, "proj-skill"), map[string]string{
+		"SKILL.md": "---\nname: proj-skill\ndescription: The global copy.\n---\nBody.\n", "extra.md": "x\n"})
+	writeFiles(t, filepath.Join(global, "git-commit-messages"), map[string]string{
+		"SKILL.md": "---\nname: git-commit-messages\ndescription: Shadows the bundled one.\n---\n"})
 	// A skill with a link to a file outside it and a linked folder.
 	writeFiles(t, filepath.Join(global, "linky"), map[string]string{
 		"SKILL.md": "---\nname: linky\ndescription: Has links.\n---\nBody.\n", "real.md": "real\n"})
@@ -258,14 +263,15 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 	}
 	for _, want := range []string{"skill://installed/global/s-00/SKILL.md", "skill://installed/global/s-56/SKILL.md",
 		"skill://installed/project/proj-skill/SKILL.md", "skill://installed/global/linky/SKILL.md",
-		"skill://registry/bundled/java-basics/SKILL.md"} {
+		"skill://registry/bundled/java-basics/SKILL.md", "skill://installed/global/git-commit-messages/SKILL.md"} {
 		if _, ok := byURI[want]; !ok {
 			t.Errorf("%s is not listed", want)
 		}
 	}
-	for _, gone := range []string{"skill://installed/global/huge/SKILL.md", "skill://installed/global/many/SKILL.md"} {
+	for _, gone := range []string{"skill://installed/global/huge/SKILL.md", "skill://installed/global/many/SKILL.md",
+		"skill://installed/global/proj-skill/SKILL.md", "skill://registry/bundled/git-commit-messages/SKILL.md"} {
 		if _, ok := byURI[gone]; ok {
-			t.Errorf("%s is listed, but it exceeds the extension's limits", gone)
+			t.Errorf("%s is listed, but it exceeds the extension's limits or another origin has its name", gone)
 		}
 	}
 
@@ -348,6 +354,13 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 	if got.ResultType != "complete" || got.Skill.URI != "skill://installed/project/proj-skill/SKILL.md" || len(got.Skill.Resources) != 1 {
 		t.Errorf("skills/get = %+v", got)
 	}
+
+	// A shadowed copy is served by URI.
+	c.result("skills/get", map[string]any{"uri": "skill://installed/global/proj-skill/SKILL.md"}, &got)
+	if len(got.Skill.Resources) != 2 || got.Skill.Frontmatter["description"] != "The global copy." {
+		t.Errorf("skills/get of the shadowed global copy = %+v", got)
+	}
+	c.result("skills/get", map[string]any{"uri": "skill://registry/bundled/git-commit-messages/SKILL.md"}, &got)
 
 	// What is not served is -32602.
 	c.invalid("skills/get", map[string]any{"uri": "skill://installed/global/huge/SKILL.md"}, "limits")

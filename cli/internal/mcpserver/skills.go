@@ -122,8 +122,9 @@ func (e notServedError) Is(target error) bool { return target == ErrNotServed }
 // it over the installed skills and the registries' verified packages.
 type SkillStore interface {
 	// ServedSkills lists the skills that may be served, cheaply (no file
-	// is read): the listing builds each entry and leaves out those that
-	// cannot be served.
+	// is read), in order of precedence: the listing keeps the first of
+	// each name, builds each entry and leaves out those that cannot be
+	// served.
 	ServedSkills(ctx context.Context) ([]SkillRef, error)
 	// OpenSkill returns the file set of one skill and its reader; an
 	// error wrapping ErrNotServed when it serves no such skill.
@@ -262,8 +263,19 @@ func listPage(ctx context.Context, store SkillStore, after string) (page []built
 	if err != nil {
 		return nil, "", internalError(err)
 	}
+	// One entry per name, from the first origin that has it (the store
+	// lists them in read_skill's order: project, global, registries), so
+	// that names are unique in the listing; skills/get and resources/read
+	// still serve the shadowed copies by URI.
+	seen := map[string]bool{}
+	refs = slices.DeleteFunc(refs, func(r SkillRef) bool {
+		if seen[r.Name] {
+			return true
+		}
+		seen[r.Name] = true
+		return false
+	})
 	slices.SortFunc(refs, func(a, b SkillRef) int { return strings.Compare(a.Root(), b.Root()) })
-	refs = slices.CompactFunc(refs, func(a, b SkillRef) bool { return a.Root() == b.Root() })
 	start, _ := slices.BinarySearchFunc(refs, after, func(r SkillRef, t string) int {
 		if c := strings.Compare(r.Root(), t); c != 0 || t == "" {
 			return c
