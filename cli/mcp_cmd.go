@@ -28,7 +28,7 @@ import (
 )
 
 type mcpCmd struct {
-	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info)."`
+	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info, onboarding; SEP-2640 skills/list, skills/get and skill:// resources)."`
 	Config mcpConfigCmd `cmd:"" help:"Print the registration snippet of the MCP server for a host."`
 }
 
@@ -40,7 +40,11 @@ type mcpServeCmd struct {
 func (c *mcpServeCmd) Help() string {
 	return `Speaks the Model Context Protocol on stdin/stdout for a coding agent. The tools search
 and read the installed skills (project and global, every agent), the bundled collection
-and the configured registries; they are read-only and create no file. With
+and the configured registries; they are read-only and create no file. The onboarding
+tool returns the commands that wire up a host, as data. The same skills are served by
+the MCP Skills Extension (SEP-2640): skills/list, skills/get, and every file as a
+skill:// resource (skill://installed/project/<name>/…, skill://installed/global/<name>/…,
+skill://registry/<registry>/<name>/…) with its sha256 digest and size. With
 --allow-write, install_skill and uninstall_skill run the same code as install and
 uninstall, previewing unless called with dryRun false. Logs go to stderr.
 
@@ -71,7 +75,7 @@ func (c *mcpServeCmd) Run(e *env) error {
 }
 
 type mcpConfigCmd struct {
-	Host       string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
+	Host       string `required:"" enum:"claude,codex,copilot,gemini,opencode" help:"The host: claude, codex, copilot, gemini or opencode."`
 	AllowWrite bool   `name:"allow-write" help:"Register the server with --allow-write."`
 	JSON       bool   `name:"json" help:"Print the file, format, snippet and command as JSON."`
 }
@@ -80,7 +84,8 @@ func (c *mcpConfigCmd) Help() string {
 	return `Prints what to add to the host's MCP configuration so that it starts
 "agent-skills mcp serve": Claude Code's .mcp.json (or the claude mcp add command),
 Codex's ~/.codex/config.toml [mcp_servers.agent-skills] table, Copilot CLI's
-~/.copilot/mcp-config.json and Gemini CLI's settings.json mcpServers.
+~/.copilot/mcp-config.json, Gemini CLI's settings.json mcpServers and OpenCode's
+opencode.json "mcp" (the command and its arguments in one list).
 
 Examples:
   agent-skills mcp config --host codex >> ~/.codex/config.toml`
