@@ -358,8 +358,8 @@ func (b *mcpBackend) OpenSkill(ctx context.Context, ref mcpserver.SkillRef) (mcp
 }
 
 // skillFileSet returns a skill package's file set under sepLimits, with
-// SKILL.md in it; a package that is not a skill or exceeds a limit is an
-// error that says so.
+// SKILL.md in it and without the paths catalog.CheckPath refuses; a
+// package that is not a skill or exceeds a limit is an error that says so.
 func skillFileSet(fsys fs.FS) ([]string, error) {
 	pkg, diags := format.Load(fsys, format.LoadOptions{Limits: sepLimits})
 	for _, d := range diags {
@@ -371,9 +371,11 @@ func skillFileSet(fsys fs.FS) ([]string, error) {
 	if pkg.Kind != format.KindSkill {
 		return nil, fmt.Errorf("it is a %s, not a skill", pkg.Kind)
 	}
-	files := pkg.Files
+	// A name read_skill's confinement refuses (a "%", which could be
+	// an encoded escape) is left out like a link, not served broken.
+	files := slices.DeleteFunc(slices.Clone(pkg.Files), func(p string) bool { return catalog.CheckPath(p) != nil })
 	if !slices.Contains(files, "SKILL.md") {
-		files = append(slices.Clone(files), "SKILL.md")
+		files = append(files, "SKILL.md")
 		slices.Sort(files)
 	}
 	return files, nil

@@ -185,7 +185,7 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 		"SKILL.md": "---\nname: git-commit-messages\ndescription: Shadows the bundled one.\n---\n"})
 	// A skill with a link to a file outside it and a linked folder.
 	writeFiles(t, filepath.Join(global, "linky"), map[string]string{
-		"SKILL.md": "---\nname: linky\ndescription: Has links.\n---\nBody.\n", "real.md": "real\n"})
+		"SKILL.md": "---\nname: linky\ndescription: Has links.\n---\nBody.\n", "real.md": "real\n", "100%.md": "left out\n"})
 	if err := os.Symlink(outside, filepath.Join(global, "linky", "secret.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 		}
 		var want []string
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() {
+			if err == nil && d.Type().IsRegular() && !strings.Contains(d.Name(), "%") {
 				rel, _ := filepath.Rel(dir, p)
 				want = append(want, filepath.ToSlash(rel))
 			}
@@ -373,6 +373,7 @@ func TestMCPServeSkillsExtension(t *testing.T) {
 	c.invalid("resources/list", map[string]any{"cursor": "!!"}, "invalid cursor")
 	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/linky/secret.md"}, "no such file")
 	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/linky/up/secret.txt"}, "no such file")
+	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/linky/100%25.md"}, "no such file")
 	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/s-01/../linky/real.md"}, "")
 	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/s-01/%2e%2e/%2e%2e/secret.txt"}, "")
 	c.invalid("resources/read", map[string]any{"uri": "skill://installed/global/huge/SKILL.md"}, "limits")

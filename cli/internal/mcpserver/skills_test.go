@@ -161,7 +161,7 @@ func TestParseSkillURI(t *testing.T) {
 // declares the extension.
 func TestSkillMethodsOverLineTransport(t *testing.T) {
 	ref := SkillRef{Origin: OriginProject, Name: "demo"}
-	st := &memStore{skills: map[SkillRef]map[string]string{ref: {"SKILL.md": skillMDOf("demo", 4), "x.bin": "\x00\xff"}}}
+	st := &memStore{skills: map[SkillRef]map[string]string{ref: {"SKILL.md": skillMDOf("demo", 4), "x.bin": "\x00\xff", "a b%.md": "spaced"}}}
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -171,6 +171,7 @@ func TestSkillMethodsOverLineTransport(t *testing.T) {
 		`{"jsonrpc":"2.0","id":5,"method":"skills/get","params":"nope"}`,
 		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"skill://installed/project/demo/x.bin"}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"skill://installed/project/demo/y"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"skill://installed/project/demo/a%20b%25.md"}}`,
 	}, "\n") + "\n"
 	var out bytes.Buffer
 	srv := New(&fakeBackend{}, Options{Skills: st})
@@ -189,6 +190,8 @@ func TestSkillMethodsOverLineTransport(t *testing.T) {
 		`"id":5,"error":{"code":-32602`,
 		`"id":6,"result":{"ttlMs":60000,"cacheScope":"private","contents":[{"uri":"skill://installed/project/demo/x.bin","mimeType":"application/octet-stream","blob":"AP8="}]}`,
 		`"id":7,"error":{"code":-32602,"message":"Resource not found`,
+		`"id":8,"result":{"ttlMs":60000,"cacheScope":"private","contents":[{"uri":"skill://installed/project/demo/a%20b%25.md","mimeType":"text/markdown","text":"spaced"}]}`,
+		`{"uri":"skill://installed/project/demo/a%20b%25.md","digest":"sha256:`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %s\n%s", want, got)
