@@ -105,6 +105,7 @@ func (l *lockedWriter) Close() error { return nil }
 // the requests it passed on or answered, then closes pw.
 func filterLines(ctx context.Context, in io.Reader, pw *io.PipeWriter, out *lockedWriter, methods map[string]MethodHandler) {
 	br := bufio.NewReaderSize(in, 64<<10)
+	sem := make(chan struct{}, maxMethodCalls)
 	for {
 		line, tooLong, err := readLine(br)
 		line = bytes.TrimSpace(line)
@@ -121,7 +122,13 @@ func filterLines(ctx context.Context, in io.Reader, pw *io.PipeWriter, out *lock
 			if request {
 				out.expect(id)
 				if h := methods[methodOf(line)]; h != nil {
-					go answer(ctx, out, id, h, line)
+					// At most maxMethodCalls run at once: a flood of
+					// listings waits here instead of hashing in parallel.
+					sem <- struct{}{}
+					go func() {
+						defer func() { <-sem }()
+						answer(ctx, out, id, h, line)
+					}()
 					break
 				}
 			}
@@ -136,6 +143,9 @@ func filterLines(ctx context.Context, in io.Reader, pw *io.PipeWriter, out *lock
 		}
 	}
 }
+
+// maxMethodCalls bounds the Methods handlers running at once.
+const maxMethodCalls = 4
 
 // drainTimeout bounds the wait for outstanding responses at end of input.
 const drainTimeout = 30 * time.Second
