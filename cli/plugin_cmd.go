@@ -116,7 +116,7 @@ func (c *pluginBuildCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := plugin.WriteDir(c.Out, t, c.Force); err != nil {
+	if err := plugin.WriteDir(c.Out, t, c.Force, e.Rel); err != nil {
 		return err
 	}
 	mkt := o.Marketplace
@@ -191,12 +191,12 @@ func (c *pluginSubmissionCmd) Run(e *env) error {
 				Try: []string{"choose another --out, or add --force to replace it"}}
 		}
 	}
-	if err := plugin.WriteDir(c.Out, t, c.Force); err != nil {
+	if err := plugin.WriteDir(c.Out, t, c.Force, e.Rel); err != nil {
 		return err
 	}
 	r := c.report(e, c.Out, col, o, t)
 	if c.Zip {
-		if err := plugin.WriteFile(zipName, zip, true); err != nil {
+		if err := plugin.WriteFile(zipName, zip, true, e.Rel); err != nil {
 			return err
 		}
 		r.Zip = e.Rel(zipName)

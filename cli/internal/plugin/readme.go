@@ -22,9 +22,16 @@ func readme(c *Collection, o Options, submission bool) []byte {
 		fmt.Fprintf(&b, "In Claude Code, install it from the plugin directory with `/plugin install %s`. The plugin holds skills only: it runs no hooks, starts no server and ships no scripts.\n", o.Name)
 	} else {
 		fmt.Fprintf(&b, "Add the folder that holds this plugin's marketplace, then install the plugin:\n\n")
-		fmt.Fprintf(&b, "- Claude Code: `claude plugin marketplace add <folder>`, then `claude plugin install %s@%s`\n", o.Name, o.Marketplace)
-		fmt.Fprintf(&b, "- Codex: `codex plugin marketplace add <folder>`, then `codex plugin add %s@%s`\n", o.Name, o.Marketplace)
-		fmt.Fprintf(&b, "- GitHub Copilot CLI: `copilot plugin marketplace add <folder>`, then `copilot plugin install %s@%s`\n", o.Name, o.Marketplace)
+		for _, h := range o.Hosts {
+			switch h {
+			case Claude:
+				fmt.Fprintf(&b, "- Claude Code: `claude plugin marketplace add <folder>`, then `claude plugin install %s@%s`\n", o.Name, o.Marketplace)
+			case Codex:
+				fmt.Fprintf(&b, "- Codex: `codex plugin marketplace add <folder>`, then `codex plugin add %s@%s`\n", o.Name, o.Marketplace)
+			case Copilot:
+				fmt.Fprintf(&b, "- GitHub Copilot CLI: `copilot plugin marketplace add <folder>`, then `copilot plugin install %s@%s`\n", o.Name, o.Marketplace)
+			}
+		}
 		if o.MCP || o.Hooks {
 			b.WriteString("\nThe plugin's MCP server and session-start hook run the `agent-skills` command, which must be on your PATH.\n")
 		}

@@ -27,8 +27,9 @@ func fileMode(f File) fs.FileMode {
 // that exists and is not empty is refused with ASK_TARGET_EXISTS unless
 // force is set; then the old folder is moved aside, replaced, and removed
 // only after the new one is in place (restored when the rename fails).
-func WriteDir(dir string, t Tree, force bool) error {
-	old, err := clear(dir, force, true)
+// Messages name dir as show returns it.
+func WriteDir(dir string, t Tree, force bool, show func(string) string) error {
+	old, err := clear(dir, force, true, show)
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func WriteDir(dir string, t Tree, force bool) error {
 		if old != "" {
 			_ = os.Rename(old, dir)
 		}
-		return askerr.IO("cannot write "+dir, err)
+		return askerr.IO("cannot write "+show(dir), err)
 	}
 	if old != "" {
 		_ = os.RemoveAll(old)
@@ -49,13 +50,14 @@ func WriteDir(dir string, t Tree, force bool) error {
 }
 
 // WriteFile writes data as the file name atomically, refusing an existing
-// file with ASK_TARGET_EXISTS unless force is set.
-func WriteFile(name string, data []byte, force bool) error {
-	if _, err := clear(name, force, false); err != nil {
+// file with ASK_TARGET_EXISTS unless force is set. Messages name it as show
+// returns it.
+func WriteFile(name string, data []byte, force bool, show func(string) string) error {
+	if _, err := clear(name, force, false, show); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(name, data, 0o644); err != nil {
-		return askerr.IO("cannot write "+name, err)
+		return askerr.IO("cannot write "+show(name), err)
 	}
 	return nil
 }
@@ -65,18 +67,19 @@ func WriteFile(name string, data []byte, force bool) error {
 // force, when a folder is moved aside (its new name returned, for the
 // caller to remove or restore) and a file is left for the rename to
 // replace.
-func clear(p string, force, dir bool) (string, error) {
+func clear(p string, force, dir bool, show func(string) string) (string, error) {
+	name := show(p)
 	info, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", askerr.IO("cannot read "+p, err)
+		return "", askerr.IO("cannot read "+name, err)
 	}
 	if dir && info.IsDir() {
 		if entries, err := os.ReadDir(p); err == nil && len(entries) == 0 {
 			if err := os.Remove(p); err != nil {
-				return "", askerr.IO("cannot replace "+p, err)
+				return "", askerr.IO("cannot replace "+name, err)
 			}
 			return "", nil
 		}
@@ -86,12 +89,12 @@ func clear(p string, force, dir bool) (string, error) {
 		if !info.IsDir() {
 			what = "exists"
 		}
-		return "", &askerr.Error{Code: CodeTargetExists, Message: p + " " + what + "; nothing was written",
+		return "", &askerr.Error{Code: CodeTargetExists, Message: name + " " + what + "; nothing was written",
 			Try: []string{"choose another --out, or add --force to replace it"}}
 	}
 	if dir != info.IsDir() {
 		kind := map[bool]string{true: "a folder", false: "not a folder"}[info.IsDir()]
-		return "", &askerr.Error{Code: CodeTargetExists, Message: p + " is " + kind + "; --force replaces only what this command writes",
+		return "", &askerr.Error{Code: CodeTargetExists, Message: name + " is " + kind + "; --force replaces only what this command writes",
 			Try: []string{"choose another --out"}}
 	}
 	if !dir {
@@ -99,13 +102,13 @@ func clear(p string, force, dir bool) (string, error) {
 	}
 	aside, err := os.MkdirTemp(filepath.Dir(p), "."+filepath.Base(p)+".old-*")
 	if err != nil {
-		return "", askerr.IO("cannot replace "+p, err)
+		return "", askerr.IO("cannot replace "+name, err)
 	}
 	if err := os.Remove(aside); err != nil {
-		return "", askerr.IO("cannot replace "+p, err)
+		return "", askerr.IO("cannot replace "+name, err)
 	}
 	if err := os.Rename(p, aside); err != nil {
-		return "", askerr.IO("cannot replace "+p, err)
+		return "", askerr.IO("cannot replace "+name, err)
 	}
 	return aside, nil
 }
