@@ -1,54 +1,89 @@
 #!/usr/bin/env bash
 # e2e-plugin: build the bundled collection as host plugins and check them with
-# the real Claude Code, which nobody here wrote:
+# the real agents, which nobody here wrote:
 #   1. `plugin build --with-mcp --with-hooks` → `claude plugin validate --strict`
 #      on the marketplace and on the plugin;
 #   2. `plugin submission --zip` twice → identical ZIP bytes, and
 #      `claude plugin validate --strict --profile directory` on the folder;
 #   3. the Codex and Copilot manifests against the shapes those hosts accepted
 #      (docs/hosts.md: neither host has a validator);
-#   4. `claude plugin marketplace add` + `claude plugin install P@M` in a scratch
-#      HOME, then a real `claude -p` run by ../shared/tools/agent-oracle against
-#      its fake model API: the recorded request must list every skill of the
-#      plugin as "P:skill", offer the plugin's MCP tools, and carry the context of
-#      the plugin's session-start hook.
-# The oracle's parser prints the plugin name for "P:skill" lines, so step 4 reads
-# the recorded request (AGENT_ORACLE_KEEP) itself.
+#   4. Claude Code: `claude plugin marketplace add` + `plugin install P@M` in a
+#      scratch HOME, then a real `claude -p` run by ../shared/tools/agent-oracle
+#      against its fake model API: the recorded request must list every skill as
+#      "P:skill", offer the plugin's MCP tools and carry the context of the
+#      plugin's session-start hook;
+#   5. Codex: `codex plugin marketplace add` + `plugin add`; its model-visible
+#      prompt (`codex debug prompt-input`, through the oracle) must list every
+#      skill and the MCP server, and its app-server's hooks/list must show the
+#      plugin's hooks/codex.json (Codex runs a plugin hook only once the user
+#      trusts it, so the hook is not run here);
+#   6. Copilot CLI: `copilot plugin marketplace add` + `plugin install`; a real
+#      `copilot -p` (through the oracle) must list every skill and carry the
+#      context of the plugin's copilot hook.
+# A logging wrapper around agent-skills records which hook each host ran. The
+# oracle's parser prints the plugin name for "P:skill" lines (Claude, Codex), so
+# the script reads the recorded requests (AGENT_ORACLE_KEEP) itself.
 #
-# Needs node and npm. Claude Code comes from the oracle's package cache
-# (AGENT_ORACLE_CACHE, default /tmp/agent-oracle-cache) at the version the oracle
-# pins, installed there once when missing. No account, no traffic beyond the npm
-# registry and loopback. Not run by CI.
+# Needs node and npm. The agents come from the oracle's package cache
+# (AGENT_ORACLE_CACHE, default /tmp/agent-oracle-cache) at the versions the
+# oracle pins, installed there once when missing. No account, no traffic beyond
+# the npm registry and loopback. E2E_PLUGIN_KEEP=1 keeps the work folder. Not
+# run by CI.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 oracle=${AGENT_ORACLE:-$here/../shared/tools/agent-oracle}
 [ -x "$oracle" ] || { echo "e2e-plugin: no agent-oracle at $oracle (set AGENT_ORACLE)" >&2; exit 2; }
 cache=${AGENT_ORACLE_CACHE:-/tmp/agent-oracle-cache}
 export AGENT_ORACLE_CACHE=$cache
-pkg=$(sed -n 's/^CLAUDE_PKG="\(.*\)"$/\1/p' "$oracle")
-[ -n "$pkg" ] || { echo "e2e-plugin: cannot read CLAUDE_PKG from $oracle" >&2; exit 2; }
+ensure() { # $1 = the oracle's variable (CLAUDE_PKG), $2 = the npm package
+  local spec have
+  spec=$(sed -n "s/^$1=\"\(.*\)\"\$/\1/p" "$oracle")
+  [ -n "$spec" ] || { echo "e2e-plugin: cannot read $1 from $oracle" >&2; exit 2; }
+  have=$(node -e 'try{console.log(require(process.argv[1]+"/node_modules/"+process.argv[2]+"/package.json").version)}catch(e){}' "$cache" "$2")
+  if [ "$have" != "${spec##*@}" ]; then
+    echo "e2e-plugin: installing $spec into $cache" >&2
+    mkdir -p "$cache"
+    [ -f "$cache/package.json" ] || (cd "$cache" && npm init -y >/dev/null)
+    (cd "$cache" && npm install --save-exact --no-audit --no-fund --loglevel=error "$spec" >&2)
+  fi
+}
+ensure CLAUDE_PKG @anthropic-ai/claude-code
+ensure CODEX_PKG @openai/codex
+ensure COPILOT_PKG @github/copilot
 claude=$cache/node_modules/.bin/claude
-have=$(node -e 'try{console.log(require(process.argv[1]+"/node_modules/@anthropic-ai/claude-code/package.json").version)}catch(e){}' "$cache")
-if [ "$have" != "${pkg##*@}" ] || [ ! -x "$claude" ]; then
-  echo "e2e-plugin: installing $pkg into $cache" >&2
-  mkdir -p "$cache"
-  [ -f "$cache/package.json" ] || (cd "$cache" && npm init -y >/dev/null)
-  (cd "$cache" && npm install --save-exact --no-audit --no-fund --loglevel=error "$pkg" >&2)
-fi
+codex=$cache/node_modules/.bin/codex
+copilot=$cache/node_modules/.bin/copilot
 
 work=$(mktemp -d)
 [ -n "${E2E_PLUGIN_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin" "$work/home" "$work/proj"
-(cd "$here/cli" && go build -o "$work/bin/agent-skills" ./cmd/agent-skills)
-export PATH=$work/bin:$PATH HOME=$work/home AGENT_SKILLS_HOME=$work/home/.agent-skills
-export AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 DISABLE_AUTOUPDATER=1
+mkdir -p "$work/bin" "$work/real" "$work/proj"
+(cd "$here/cli" && go build -o "$work/real/agent-skills" ./cmd/agent-skills)
+# The hosts run agent-skills from PATH: this wrapper logs every call.
+calls=$work/calls.log
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$calls" "$work/real/agent-skills" >"$work/bin/agent-skills"
+chmod +x "$work/bin/agent-skills"
+export PATH=$work/bin:$PATH AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 DISABLE_AUTOUPDATER=1
 unset CLAUDE_CONFIG_DIR CODEX_HOME COPILOT_HOME
 name=agent-skills-samples
+keep=$work/keep
 fail=0
 bad() { echo "e2e-plugin: FAIL: $*" >&2; fail=1; }
 step() { echo; echo "--- $*"; }
+# fresh HOST: a scratch HOME of its own, holding one globally installed skill
+# that is not in the plugin, for the session hook to report (the plugin's
+# skills are the host's to list, not the hook's).
+mkdir -p "$work/extra/e2e-hook-probe"
+printf -- '---\nname: e2e-hook-probe\ndescription: A probe the session hook reports. Use when testing plugins.\n---\n# Probe\n' \
+  >"$work/extra/e2e-hook-probe/SKILL.md"
+fresh() {
+  export HOME=$work/home-$1 AGENT_SKILLS_HOME=$work/home-$1/.agent-skills
+  mkdir -p "$HOME"
+  agent-skills --offline install "$work/extra/e2e-hook-probe" --global --agent codex >/dev/null
+  : >"$calls"
+}
+fresh build
 
-echo "claude: $("$claude" --version)"
+echo "claude $("$claude" --version); codex $("$codex" --version 2>/dev/null); copilot $("$copilot" --version 2>/dev/null | head -1)"
 step "plugin build skills/ --with-mcp --with-hooks"
 agent-skills plugin build "$here/skills" --out "$work/mkt" --name "$name" --with-mcp --with-hooks
 step "claude plugin validate --strict (marketplace)"
@@ -92,36 +127,77 @@ want(mcp && mcp.command === "agent-skills" && mcp.args.join(" ") === "mcp serve"
 process.exit(bad ? 1 : 0);
 EOF
 
-step "claude plugin marketplace add + plugin install in a scratch HOME"
-"$claude" plugin marketplace add "$work/mkt" || bad "marketplace add failed"
-"$claude" plugin install "$name@$name" || bad "plugin install failed"
-# A skill installed for the session hook to report (the plugin's own skills
-# are the host's to list, not the hook's).
-agent-skills --offline install git-commit-messages --global --agent codex >/dev/null
-
-step "agent-oracle --agent claude (real claude -p, fake model API)"
-keep=$work/keep
-AGENT_ORACLE_KEEP=$keep "$oracle" --agent claude --project "$work/proj" | grep -F "$name" | cut -c1-110 || true
-req=$(ls "$keep"/claude/req-*.json 2>/dev/null | head -1)
-[ -n "$req" ] || { bad "the oracle kept no request"; req=/dev/null; }
-step "the recorded request, parsed here"
-node - "$req" "$name" "$work/mkt/plugins/$name/skills" <<'EOF' || fail=1
+# listed KIND FILE: every skill of the plugin must appear as "- P:skill:" in
+# the strings of the recorded JSON FILE; KIND=claude also wants the MCP tools
+# and the hook context, KIND=codex the MCP server line.
+listed() {
+  node - "$1" "$2" "$name" "$work/mkt/plugins/$name/skills" <<'JS'
 const fs = require("fs");
-const [req, name, skills] = process.argv.slice(2);
-const text = fs.readFileSync(req, "utf8"), body = JSON.stringify(JSON.parse(text));
+const [kind, file, name, skills] = process.argv.slice(2);
+const text = fs.readFileSync(file, "utf8");
 const strings = []; (function walk(v) { if (typeof v === "string") strings.push(v); else if (v && typeof v === "object") Object.values(v).forEach(walk); })(JSON.parse(text));
 const all = strings.join("\n");
-const listed = new Set([...all.matchAll(new RegExp("^- " + name + ":([a-z0-9-]+):", "gm"))].map((m) => m[1]));
-const want = fs.readdirSync(skills).sort();
+const got = new Set([...all.matchAll(new RegExp("^- " + name + ":([a-z0-9-]+):", "gm"))].map((m) => m[1]));
 let bad = 0;
-for (const s of want) { const ok = listed.has(s); console.log((ok ? "listed   " : "MISSING  ") + name + ":" + s); if (!ok) bad++; }
-const tools = [...new Set([...body.matchAll(/mcp__plugin_[A-Za-z0-9_-]+/g)].map((m) => m[0]))].sort();
-console.log("MCP tools offered: " + (tools.join(", ") || "none"));
-if (!tools.some((t) => t.endsWith("__read_skill"))) { console.log("FAIL: the plugin's MCP server's read_skill was not offered"); bad++; }
-const hook = all.match(/SessionStart hook additional context: [^\n]*/);
-console.log(hook ? hook[0].slice(0, 160) : "FAIL: no context from the plugin's SessionStart hook");
-if (!hook) bad++;
+const need = (ok, line) => { console.log(line); if (!ok) bad++; };
+for (const s of fs.readdirSync(skills).sort()) need(got.has(s), (got.has(s) ? "listed   " : "MISSING  ") + name + ":" + s);
+if (kind === "claude") {
+  const tools = [...new Set([...text.matchAll(/mcp__plugin_[A-Za-z0-9_-]+/g)].map((m) => m[0]))].sort();
+  need(tools.some((t) => t.endsWith("__read_skill")), "MCP tools offered: " + (tools.join(", ") || "none"));
+  const hook = all.match(/SessionStart hook additional context: [^]*?e2e-hook-probe[^\n]*/);
+  need(hook, hook ? hook[0].replace(/\n/g, " | ").slice(0, 400) : "no context from the plugin's SessionStart hook naming e2e-hook-probe");
+} else {
+  const mcp = all.match(/^- mcp__agent_skills: .{0,60}/m);
+  need(mcp, mcp ? mcp[0] + "…" : "the plugin's MCP server is not in the prompt");
+}
 process.exit(bad ? 1 : 0);
-EOF
+JS
+}
 
-[ "$fail" = 0 ] && echo && echo "e2e-plugin: ok" || { echo "e2e-plugin: FAILED" >&2; exit 1; }
+step "Claude Code: claude plugin marketplace add + plugin install in a scratch HOME"
+fresh claude
+"$claude" plugin marketplace add "$work/mkt" || bad "marketplace add failed"
+"$claude" plugin install "$name@$name" || bad "plugin install failed"
+step "agent-oracle --agent claude (real claude -p, fake model API), the request parsed here"
+AGENT_ORACLE_KEEP=$keep "$oracle" --agent claude --project "$work/proj" >"$work/oracle-claude.txt" || bad "the oracle failed for claude"
+listed claude "$(ls "$keep"/claude/req-*.json | head -1)" || fail=1
+echo "agent-skills calls: $(tr '\n' ';' <"$calls")"
+grep -qx 'hook session-index --host claude' "$calls" || bad "Claude did not run the plugin's claude hook"
+
+step "Codex: codex plugin marketplace add + plugin add in a scratch HOME"
+fresh codex
+"$codex" plugin marketplace add "$work/mkt" 2>/dev/null || bad "codex marketplace add failed"
+"$codex" plugin add "$name@$name" 2>/dev/null || bad "codex plugin add failed"
+step "agent-oracle --agent codex (codex debug prompt-input), the prompt parsed here"
+AGENT_ORACLE_KEEP=$keep "$oracle" --agent codex --project "$work/proj" >"$work/oracle-codex.txt" 2>/dev/null || bad "the oracle failed for codex"
+listed codex "$keep/codex/prompt.json" || fail=1
+step "codex app-server hooks/list: the plugin hook Codex loaded"
+hooks=$( (printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"e2e","version":"0"}}}' \
+  '{"jsonrpc":"2.0","method":"initialized"}' \
+  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hooks/list\",\"params\":{\"cwds\":[\"$work/proj\"]}}"; sleep 5) \
+  | (cd "$work/proj" && timeout 60 "$codex" app-server 2>/dev/null) | grep '"id":2' || true)
+node -e '
+const r = (JSON.parse(process.argv[1] || "{}").result) || {data: []};
+const hs = r.data.flatMap((d) => d.hooks).filter((h) => h.source === "plugin");
+for (const h of hs) console.log(`${h.key}  command=${JSON.stringify(h.command)}  trustStatus=${h.trustStatus}`);
+process.exit(hs.length === 1 && / --host codex$/.test(hs[0].command) && /:hooks\/codex\.json:/.test(hs[0].key) ? 0 : 1);
+' "$hooks" || bad "Codex did not load exactly the plugin's hooks/codex.json"
+
+step "Copilot CLI: copilot plugin marketplace add + plugin install in a scratch HOME"
+fresh copilot
+export COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_PKG_CACHE_HOME=$cache/copilot-pkg
+"$copilot" plugin marketplace add "$work/mkt" || bad "copilot marketplace add failed"
+"$copilot" plugin install "$name@$name" || bad "copilot plugin install failed"
+step "agent-oracle --agent copilot (real copilot -p, fake model API)"
+AGENT_ORACLE_KEEP=$keep "$oracle" --agent copilot --project "$work/proj" >"$work/oracle-copilot.txt" || bad "the oracle failed for copilot"
+for s in $(ls "$work/mkt/plugins/$name/skills"); do
+  if cut -f2 "$work/oracle-copilot.txt" | grep -qx "$s"; then echo "listed   $s"; else echo "MISSING  $s"; fail=1; fi
+done
+ctx=$(grep -o 'Agent skills available ([0-9]*)[^"]*e2e-hook-probe[^\\]*' "$keep"/copilot/req-*.json | head -1 || true)
+echo "hook context in the request: ${ctx:-none}"
+[ -n "$ctx" ] || bad "the context of the plugin's copilot hook did not reach the model"
+echo "agent-skills calls: $(tr '\n' ';' <"$calls")"
+grep -qx 'hook session-index --host copilot' "$calls" || bad "Copilot did not run the plugin's copilot hook"
+if grep -q -- '--host claude' "$calls"; then bad "Copilot also ran the claude hook"; fi
+
+if [ "$fail" = 0 ]; then echo; echo "e2e-plugin: ok"; else echo "e2e-plugin: FAILED" >&2; exit 1; fi
