@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/plugin"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
+	"github.com/agent-skills/agent-skills/format"
 )
 
 type pluginCmd struct {
@@ -40,26 +44,136 @@ type pluginReport struct {
 	Stripped    []string `json:"stripped,omitempty"`
 }
 
-// load reads the collection at source and fills the options every plugin
-// command shares.
-func (p pluginIdentity) load(e *env, source string) (*plugin.Collection, plugin.Options, error) {
-	root, err := filepath.Abs(source)
+// pluginSource is where the skills come from: a collection folder, or with
+// --installed the skills agent-skills installed.
+type pluginSource struct {
+	Source      string `arg:"" optional:"" type:"path" help:"The collection folder: any folder of skill packages, such as skills/ (default: the current folder)."`
+	Installed   bool   `help:"Build from the skills agent-skills installed (both scopes unless --global or --project) instead of a collection folder."`
+	Global      bool   `help:"With --installed: only the global skills."`
+	Project     bool   `help:"With --installed: only the project's skills."`
+	ProjectRoot string `type:"path" help:"With --installed: the project folder (default: the nearest project above the working folder)."`
+}
+
+// collection reads the skills the flags name; dir is the folder whose name
+// is the default plugin name.
+func (s pluginSource) collection(e *env) (c *plugin.Collection, dir string, err error) {
+	if s.Installed {
+		if s.Source != "" {
+			return nil, "", askerr.Usage("--installed builds from the installed skills: give no collection folder")
+		}
+		return s.installed(e)
+	}
+	if s.Global || s.Project || s.ProjectRoot != "" {
+		return nil, "", askerr.Usage("--global, --project and --project-root go with --installed")
+	}
+	src := s.Source
+	if src == "" {
+		src = "."
+	}
+	root, err := filepath.Abs(src)
 	if err != nil {
-		return nil, plugin.Options{}, askerr.Usage("cannot resolve %s", source)
+		return nil, "", askerr.Usage("cannot resolve %s", src)
 	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, plugin.Options{}, &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
+		return nil, "", &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("%s is not a folder", e.Rel(root)),
 			Try: []string{"agent-skills plugin build <collection folder> --out DIR"}}
 	}
 	opts := e.ws.ValidateOptions(false)
 	opts.DirName = filepath.Base(root)
-	c, err := plugin.LoadCollection(os.DirFS(root), opts)
+	c, err = plugin.LoadCollection(os.DirFS(root), opts)
+	return c, root, err
+}
+
+// installed collects the skills agent-skills installed, one copy per name:
+// the project's over the global one, and within a scope the copy Claude Code
+// reads, else the first root. Unmanaged, disabled and receipt-broken ones
+// are left out and named; modified ones are shipped as they are, with a note.
+func (s pluginSource) installed(e *env) (*plugin.Collection, string, error) {
+	if s.Global && s.Project {
+		return nil, "", askerr.Usage("--global and --project cannot be used together")
+	}
+	cfg, root, err := e.ws.ConfigAndProject(s.ProjectRoot)
+	if err != nil {
+		return nil, "", err
+	}
+	aenv := e.ws.AgentEnv(cfg, root)
+	adapters, err := e.ws.SeenAgents(e.ctx, cfg, nil, aenv)
+	if err != nil {
+		return nil, "", err
+	}
+	var scopes []agents.Scope
+	if !s.Global && root != "" {
+		scopes = append(scopes, agents.ScopeProject)
+	}
+	if !s.Project {
+		scopes = append(scopes, agents.ScopeGlobal)
+	}
+	if len(scopes) == 0 {
+		return nil, "", askerr.Usage("--project: no project above the working folder (give --project-root)")
+	}
+	c := &plugin.Collection{}
+	for _, sc := range scopes {
+		found, err := install.Scan(e.ctx, install.Options{Scope: sc, Env: aenv, Agents: adapters})
+		if err != nil {
+			return nil, "", err
+		}
+		// The copy Claude Code reads first, then by root.
+		slices.SortStableFunc(found, func(a, b install.Installed) int {
+			ca, cb := slices.Contains(a.Readers, "claude-code"), slices.Contains(b.Readers, "claude-code")
+			if ca != cb {
+				if ca {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.Root, b.Root)
+		})
+		for _, in := range found {
+			if in.Kind != format.KindSkill {
+				continue
+			}
+			switch {
+			case in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken:
+				e.Note("left out %s in %s: %s, not installed by agent-skills", ui.Field(in.Name), e.Rel(in.Root), in.State)
+				continue
+			case in.Disabled:
+				e.Note("left out %s in %s: disabled", ui.Field(in.Name), e.Rel(in.Root))
+				continue
+			}
+			opts := e.ws.ValidateOptions(false)
+			opts.DirName = filepath.Base(in.Dest)
+			one, err := plugin.LoadCollection(os.DirFS(in.Dest), opts)
+			if err != nil {
+				return nil, "", err
+			}
+			if len(c.Merge(one)) > 0 {
+				continue
+			}
+			if in.State == install.StateModified {
+				e.Note("%s in %s was changed since it was installed; the plugin ships it as it is now", ui.Field(in.Name), e.Rel(in.Root))
+			}
+		}
+	}
+	if len(c.Skills) == 0 {
+		return nil, "", &askerr.Error{Code: askerr.CodeUsage, Message: "agent-skills installed no skill in the scopes looked at",
+			Try: []string{"agent-skills list   shows what is installed", "agent-skills plugin build <collection folder> --out DIR"}}
+	}
+	dir := root
+	if dir == "" || s.Global {
+		dir = "installed-skills"
+	}
+	return c, dir, nil
+}
+
+// load reads the skills and fills the options every plugin command shares.
+func (p pluginIdentity) load(e *env, src pluginSource) (*plugin.Collection, plugin.Options, error) {
+	c, dir, err := src.collection(e)
 	if err != nil {
 		return nil, plugin.Options{}, err
 	}
 	name := p.Name
 	if name == "" {
-		name = filepath.Base(root)
+		name = filepath.Base(dir)
 	}
 	return c, plugin.Options{Name: name, Version: p.PluginVersion, Description: p.Description, Author: p.Author, License: p.License}, nil
 }
@@ -77,7 +191,7 @@ func (p pluginIdentity) report(e *env, out string, c *plugin.Collection, o plugi
 }
 
 type pluginBuildCmd struct {
-	Source    string `arg:"" optional:"" default:"." type:"path" help:"The collection folder: any folder of skill packages, such as skills/ (default: the current folder)."`
+	pluginSource
 	Out       string `required:"" type:"path" help:"The folder to write the marketplace into; it must be new or empty unless --force."`
 	Host      string `default:"all" enum:"claude,codex,copilot,all" help:"The hosts to write manifests for: claude, codex, copilot or all."`
 	Market    string `name:"marketplace" help:"The marketplace's name (default: the plugin's name)."`
@@ -107,7 +221,7 @@ func (c *pluginBuildCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	col, o, err := c.load(e, c.Source)
+	col, o, err := c.load(e, c.pluginSource)
 	if err != nil {
 		return err
 	}
@@ -150,9 +264,9 @@ func (c *pluginBuildCmd) Run(e *env) error {
 }
 
 type pluginSubmissionCmd struct {
-	Source string `arg:"" optional:"" default:"." type:"path" help:"The collection folder (default: the current folder)."`
-	Out    string `required:"" type:"path" help:"The plugin folder to write; it must be new or empty unless --force."`
-	Zip    bool   `help:"Also write <out>.zip, byte for byte the same for the same input."`
+	pluginSource
+	Out string `required:"" type:"path" help:"The plugin folder to write; it must be new or empty unless --force."`
+	Zip bool   `help:"Also write <out>.zip, byte for byte the same for the same input."`
 	pluginIdentity
 }
 
@@ -171,7 +285,7 @@ Examples:
 }
 
 func (c *pluginSubmissionCmd) Run(e *env) error {
-	col, o, err := c.load(e, c.Source)
+	col, o, err := c.load(e, c.pluginSource)
 	if err != nil {
 		return err
 	}

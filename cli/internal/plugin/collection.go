@@ -163,3 +163,27 @@ func oneLine(s string) string {
 		return r == ' ' || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029'
 	}), " ")
 }
+
+// Merge adds the skills of o to c, keeping c's skill where both have one
+// of a name; it returns the names it did not take, sorted, and keeps the
+// skills sorted.
+func (c *Collection) Merge(o *Collection) []string {
+	have := map[string]bool{}
+	for _, s := range c.Skills {
+		have[s.Name] = true
+	}
+	var dropped []string
+	for _, s := range o.Skills {
+		if have[s.Name] {
+			dropped = append(dropped, s.Name)
+			continue
+		}
+		have[s.Name] = true
+		c.Skills = append(c.Skills, s)
+	}
+	c.Left = append(c.Left, o.Left...)
+	slices.SortFunc(c.Skills, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(c.Left)
+	slices.Sort(dropped)
+	return dropped
+}
