@@ -134,10 +134,10 @@ func (s pluginSource) installed(e *env) (*plugin.Collection, string, error) {
 			}
 			switch {
 			case in.State == install.StateUnmanaged || in.State == install.StateReceiptBroken:
-				e.Note("left out %s in %s: %s, not installed by agent-skills", ui.Field(in.Name), e.Rel(in.Root), in.State)
+				e.Note("left out %s in %s: %s, not installed by agent-skills", ui.Field(in.Name), ui.Field(e.Rel(in.Root)), in.State)
 				continue
 			case in.Disabled:
-				e.Note("left out %s in %s: disabled", ui.Field(in.Name), e.Rel(in.Root))
+				e.Note("left out %s in %s: disabled", ui.Field(in.Name), ui.Field(e.Rel(in.Root)))
 				continue
 			}
 			opts := e.ws.ValidateOptions(false)
@@ -150,7 +150,7 @@ func (s pluginSource) installed(e *env) (*plugin.Collection, string, error) {
 				continue
 			}
 			if in.State == install.StateModified {
-				e.Note("%s in %s was changed since it was installed; the plugin ships it as it is now", ui.Field(in.Name), e.Rel(in.Root))
+				e.Note("%s in %s was changed since it was installed; the plugin ships it as it is now", ui.Field(in.Name), ui.Field(e.Rel(in.Root)))
 			}
 		}
 	}
