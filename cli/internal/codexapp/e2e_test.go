@@ -8,13 +8,12 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
-	"github.com/agent-skills/agent-skills/cli/internal/tomledit"
 )
 
 // TestE2ECodexTrust is the Go half of scripts/e2e-codex-trust.sh: against
 // the real Codex the script names in CODEXAPP_E2E_CODEX (with CODEX_HOME
 // set up by the script), it lists the hooks, records the trust of every
-// untrusted one in config.toml with tomledit, and lists them again. The
+// untrusted one in config.toml (RecordTrust, through tomledit), and lists them again. The
 // script then runs `codex exec` to show the hook runs. Without the
 // variable (CI, `go test ./...`) it is skipped: it needs Codex from npm.
 func TestE2ECodexTrust(t *testing.T) {
@@ -59,18 +58,14 @@ func TestE2ECodexTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := src
 	for _, h := range hooks {
 		if h.Trusted() {
 			t.Fatalf("hook %q is trusted before we recorded anything", h.Key)
 		}
-		doc, err := tomledit.Parse(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out, err = doc.Set(TrustPath(h.Key), tomledit.Body{{Key: "trusted_hash", Value: h.CurrentHash}}); err != nil {
-			t.Fatal(err)
-		}
+	}
+	out, err := RecordTrust(src, hooks...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if err := atomicfile.WriteFile(cfg, out, 0o600); err != nil {
 		t.Fatal(err)
