@@ -2,16 +2,18 @@
 # e2e-codex-trust: prove against the real Codex (the version the agent oracle
 # pins) that a hook trusted the way setup trusts it runs in `codex exec`.
 #
-#   1. A scratch CODEX_HOME holds a hooks.json with one SessionStart hook and
-#      a config.toml (with the user's comments) whose model provider is a
-#      fake Responses API on 127.0.0.1 that records every request.
-#   2. `codex exec` runs: the hook is untrusted, so it must NOT run.
+#   1. A scratch CODEX_HOME holds a hooks.json with two SessionStart hooks (a
+#      marker script, and the built `agent-skills hook session-index --host
+#      codex` with one skill installed for Codex in the project) and a
+#      config.toml (with the user's comments) whose model provider is a fake
+#      Responses API on 127.0.0.1 that records every request.
+#   2. `codex exec` runs: the hooks are untrusted, so neither may run.
 #   3. The Go half (TestE2ECodexTrust in cli/internal/codexapp) asks
-#      `codex app-server` for the hook's key and currentHash (codexapp) and
+#      `codex app-server` for each hook's key and currentHash (codexapp) and
 #      writes [hooks.state."<key>"] trusted_hash = "<hash>" with tomledit;
-#      the app-server then reports the hook trusted.
-#   4. `codex exec` runs again, without --dangerously-bypass-hook-trust: the
-#      hook must run and its additionalContext must reach the model.
+#      the app-server then reports the hooks trusted.
+#   4. `codex exec` runs again, without --dangerously-bypass-hook-trust: both
+#      hooks must run and their additionalContext must reach the model.
 #
 # Codex is the version scripts/agent-versions pins (CODEX_PKG overrides it),
 # taken from the agent oracle's package cache (AGENT_ORACLE_CACHE, default
@@ -46,7 +48,12 @@ GOMODCACHE=$(cd "$here/cli" && go env GOMODCACHE) GOCACHE=$(cd "$here/cli" && go
 export GOMODCACHE GOCACHE GOPATH GOFLAGS=-mod=readonly
 export HOME=$work/home CODEX_HOME=$work/codex-home
 unset OPENAI_API_KEY OPENAI_BASE_URL CODEX_API_KEY
-mkdir -p "$HOME" "$CODEX_HOME" "$work/proj" "$work/api"
+mkdir -p "$HOME" "$CODEX_HOME" "$work/proj" "$work/api" "$work/bin"
+bin=$work/bin/agent-skills
+(cd "$here/cli" && go build -o "$bin" ./cmd/agent-skills)
+git -C "$work/proj" init -q
+(cd "$work/proj" && AGENT_SKILLS_HOME=$HOME/.agent-skills AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 \
+  "$bin" --offline install java-basics --project --agent codex >/dev/null)
 
 # The fake Responses API: answers "ok" to every turn and records the request.
 cat >"$work/fakeapi.js" <<'JS'
@@ -95,7 +102,10 @@ printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"SessionStart","additional
 EOF
 chmod +x "$work/hook.sh"
 cat >"$CODEX_HOME/hooks.json" <<EOF
-{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"$work/hook.sh","timeout":10}]}]}}
+{"hooks":{"SessionStart":[{"hooks":[
+  {"type":"command","command":"$work/hook.sh","timeout":10},
+  {"type":"command","command":"AGENT_SKILLS_HOME=$HOME/.agent-skills AGENT_SKILLS_NO_UPDATE_NOTIFIER=1 $bin hook session-index --host codex","timeout":10}
+]}]}}
 EOF
 cat >"$CODEX_HOME/config.toml" <<EOF
 # My Codex settings — keep these comments.
@@ -120,17 +130,19 @@ run_exec() { # label
   echo "(exit $rc)"
 }
 seen() { grep -l "$marker" "$work"/api/req-*.json 2>/dev/null | head -1; }
+index='Agent skills available (1)'
+seen_index() { grep -lF "$index" "$work"/api/req-*.json 2>/dev/null | head -1; }
 
 run_exec "hook not trusted yet"
-if [ -e "$work/hook-ran.json" ] || [ -n "$(seen)" ]; then
-  echo "e2e-codex-trust: FAIL: the untrusted hook ran" >&2; fail=1
+if [ -e "$work/hook-ran.json" ] || [ -n "$(seen)" ] || [ -n "$(seen_index)" ]; then
+  echo "e2e-codex-trust: FAIL: an untrusted hook ran" >&2; fail=1
 else
-  echo "untrusted hook: did not run, marker not sent to the model (as expected)"
+  echo "untrusted hooks: did not run; neither the marker nor the skill index was sent to the model (as expected)"
 fi
 rm -f "$work"/api/req-*.json
 
 echo "--- trust through codex app-server + tomledit (TestE2ECodexTrust)"
-(cd "$here/cli" && CODEXAPP_E2E_CODEX=$codex CODEXAPP_E2E_CWD=$work/proj \
+(cd "$here/cli" && CODEXAPP_E2E_CODEX=$codex CODEXAPP_E2E_CWD=$work/proj CODEXAPP_E2E_HOOKS=2 \
   go test -count=1 -run '^TestE2ECodexTrust$' -v ./internal/codexapp/) || fail=1
 echo "--- config.toml: diff before/after"
 diff -u "$work/config.before" "$CODEX_HOME/config.toml" || true
@@ -145,6 +157,12 @@ if req=$(seen) && [ -n "$req" ]; then
   echo "trusted hook: marker reached the model in $(basename "$req"): $(grep -o ".\{90\}$marker.\{0,20\}" "$req" | head -1)"
 else
   echo "e2e-codex-trust: FAIL: the marker did not reach the model" >&2; fail=1
+fi
+
+if req=$(seen_index) && [ -n "$req" ]; then
+  echo "trusted session-index: reached the model in $(basename "$req"): $(grep -oF "$index" "$req" | head -1)$(grep -o 'java-basics (installed:project)' "$req" | head -1 | sed 's/^/ … /')"
+else
+  echo "e2e-codex-trust: FAIL: agent-skills hook session-index --host codex did not reach the model" >&2; fail=1
 fi
 
 [ "$fail" = 0 ] && echo "e2e-codex-trust: ok" || { echo "e2e-codex-trust: FAILED" >&2; exit 1; }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -50,6 +51,9 @@ func TestE2ECodexTrust(t *testing.T) {
 	}
 
 	hooks := list()
+	if want := os.Getenv("CODEXAPP_E2E_HOOKS"); want != "" && strconv.Itoa(len(hooks)) != want {
+		t.Fatalf("Codex lists %d hooks, want %s", len(hooks), want)
+	}
 	if len(hooks) == 0 {
 		t.Fatal("Codex lists no hooks")
 	}
