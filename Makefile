@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -86,9 +86,17 @@ e2e-agents:
 e2e-mcp:
 	./scripts/e2e-mcp.sh
 
-## e2e-setup: `setup enable --write --host claude` in a scratch HOME, then the real Claude Code (through the agent oracle) must run our hook and offer our MCP tools (needs npm; not in CI)
+## e2e-setup: `setup enable --write` in a scratch HOME for Claude Code, OpenCode, Gemini CLI and Copilot CLI; the real agents (through the agent oracle) must run our hook and offer our MCP tools, and `setup disable` must take them out (needs npm; not in CI)
 e2e-setup:
 	./scripts/e2e-setup.sh
+
+## e2e-plugin: build the bundled collection as plugins, validate them with the real `claude plugin validate`, install into the real Claude Code and check that it lists the skills (needs npm; not in CI)
+e2e-plugin:
+	./scripts/e2e-plugin.sh
+
+## e2e-codex-trust: trust a hook through the real `codex app-server` and tomledit, and show `codex exec` runs it (needs npm; not in CI)
+e2e-codex-trust:
+	./scripts/e2e-codex-trust.sh
 
 ## e2e-completion: the completion scripts in real bash, zsh and fish, typed on a tmux terminal (needs tmux; not in CI)
 e2e-completion:

@@ -59,6 +59,7 @@ func Rules() []Rule {
 		{"mcp", None, "run by agents"},
 		{"hook", None, "run by agents"},
 		{"setup", None, "agent settings"},
+		{"plugin", None, "authoring"},
 		{"completion", None, "run by shells"},
 		{"self-update", None, "is the update itself"},
 		{"help", None, "prints help"},
