@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agent-skills/agent-skills/agents"
@@ -41,7 +42,7 @@ func (t setupTarget) options() setup.Options {
 func (e *env) setupEnv() setup.Env {
 	root, _ := e.ws.ProjectRoot("")
 	return setup.Env{Getenv: e.ws.Getenv, Home: e.ws.UserHome(), StateDir: e.ws.Home(), ProjectRoot: root,
-		LookPath: e.ws.LookPath, Version: release()}
+		LookPath: e.ws.LookPath, Version: release(), Environ: os.Environ()}
 }
 
 // hosts returns the hosts the flags name: one, or for all every host

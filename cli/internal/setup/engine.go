@@ -262,15 +262,32 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 		}
 		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, w.old != nil), path: w.path, old: w.old, new: nb})
 	}
-	if !write || len(r.Changes) == 0 {
+	if !write {
 		return r
 	}
-	if err := apply(r.Changes, scope); err != nil {
-		r.Err = err
-		return r
+	if len(r.Changes) > 0 {
+		if err := apply(r.Changes, scope); err != nil {
+			r.Err = err
+			return r
+		}
+		r.Written = true
 	}
-	r.Written = true
-	r.Err = rec.save(env)
+	if aw, ok := host.(afterWriter); ok {
+		n := len(rec.Entries)
+		notes, err := aw.afterWrite(env, scope, o, rec, stamp)
+		r.Notes = append(r.Notes, notes...)
+		if err != nil {
+			r.Err = err
+		}
+		if len(rec.Entries) != n {
+			r.Written = true
+		}
+	}
+	if r.Written {
+		if err := rec.save(env); err != nil && r.Err == nil {
+			r.Err = err
+		}
+	}
 	return r
 }
 
@@ -441,7 +458,7 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 		if bytes.Equal(nb, w.old) {
 			continue
 		}
-		if newFiles[w.path] && bytes.Equal(nb, []byte(emptyObject)) {
+		if newFiles[w.path] && (bytes.Equal(nb, []byte(emptyObject)) || len(bytes.TrimSpace(nb)) == 0) {
 			// setup made the file, and nothing but what it wrote was
 			// ever in it: it goes again.
 			nb = nil

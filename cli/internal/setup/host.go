@@ -31,6 +31,9 @@ type Env struct {
 	LookPath func(string) (string, error)
 	// Version is this agent-skills' version, recorded in receipts.
 	Version string
+	// Environ is the whole environment, for the programs setup starts
+	// (codex app-server).
+	Environ []string
 }
 
 // env returns the variable name, or def when it is unset or empty.
@@ -83,9 +86,15 @@ type Host interface {
 	Notes(scope Scope, o Options) []string
 }
 
+// afterWriter is a host with more to do once its files are written
+// (Codex: trust the hook). It returns notes, and may add entries to rec.
+type afterWriter interface {
+	afterWrite(env Env, scope Scope, o Options, rec *Receipt, stamp string) ([]string, error)
+}
+
 // Hosts returns every host setup knows, sorted by name.
 func Hosts() []Host {
-	return []Host{claude{}, codexPending{}, copilot{}, gemini{}, opencode{}}
+	return []Host{claude{}, codex{}, copilot{}, gemini{}, opencode{}}
 }
 
 // HostNamed returns the host called name.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 
-	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/hooks"
 	"github.com/agent-skills/agent-skills/cli/internal/mcpserver"
 )
@@ -291,22 +290,3 @@ export const AgentSkills = async ({ directory }) => {
 };
 `
 }
-
-// codexPending stands for Codex until its TOML editing lands: setup
-// refuses it with a clear error.
-type codexPending struct{}
-
-func (codexPending) Name() string { return "codex" }
-
-func (codexPending) Installed(env Env) bool {
-	return exists(env.env("CODEX_HOME", filepath.Join(env.Home, ".codex"))) || onPath(env, "codex")
-}
-
-func (codexPending) Entries(Env, Scope, Options) ([]Entry, error) {
-	return nil, &askerr.Error{Code: CodeHostUnsupported,
-		Message: "setup cannot edit Codex's config.toml yet",
-		Detail:  []string{"Codex keeps MCP servers in config.toml, and its hooks need a trust hash that only codex app-server gives"},
-		Try:     []string{"agent-skills mcp config --host codex", "agent-skills hook config --host codex"}}
-}
-
-func (codexPending) Notes(Scope, Options) []string { return nil }

@@ -82,7 +82,7 @@ func loadReceipt(env Env, host string, scope Scope) (*Receipt, error) {
 	}
 	for i := range r.Entries {
 		o := &r.Entries[i]
-		if scope == Project && !filepath.IsLocal(filepath.FromSlash(o.File)) {
+		if scope == Project && !filepath.IsLocal(filepath.FromSlash(o.File)) && !codexTrust(env, *o) {
 			return nil, &askerr.Error{Code: CodeReceiptInvalid, Message: "the setup receipt " + path + " names a file outside the project: " + o.File,
 				Try: []string{"move " + path + " away; setup then treats the entries as not its own"}}
 		}
@@ -170,20 +170,13 @@ func Shown(env Env, file string) string {
 
 // formatNamed returns the format a receipt names.
 func formatNamed(name string) (Format, error) {
-	for _, f := range []Format{JSON(), JSONC(), OwnedJSON(), OwnedText()} {
+	for _, f := range []Format{JSON(), JSONC(), OwnedJSON(), OwnedText(), TOML()} {
 		if f.Name() == name {
 			return f, nil
 		}
 	}
-	if f, ok := extraFormat(name); ok {
-		return f, nil
-	}
 	return nil, errors.New("unknown format " + name)
 }
-
-// extraFormat returns a format that a host added beside the JSON ones
-// (Codex's TOML), by name.
-func extraFormat(string) (Format, bool) { return nil, false }
 
 // HasReceipt reports whether setup holds a receipt for host and scope.
 func HasReceipt(env Env, host string, scope Scope) bool {
@@ -191,4 +184,14 @@ func HasReceipt(env Env, host string, scope Scope) bool {
 		return false
 	}
 	return exists(receiptPath(env, host, scope))
+}
+
+// codexTrust reports whether o is a Codex hook's trust record, which a
+// project's receipt names in the user's config.toml, outside the project.
+func codexTrust(env Env, o Owned) bool {
+	if o.Format != "toml" || len(o.Path) != 3 || o.Path[0] != "hooks" || o.Path[1] != "state" {
+		return false
+	}
+	dir := env.env("CODEX_HOME", filepath.Join(env.Home, ".codex"))
+	return filepath.Clean(filepath.FromSlash(o.File)) == filepath.Join(dir, "config.toml")
 }
