@@ -86,7 +86,7 @@ e2e-agents:
 e2e-mcp:
 	./scripts/e2e-mcp.sh
 
-## e2e-setup: `setup enable --write` in a scratch HOME for Claude Code, OpenCode, Gemini CLI and Copilot CLI; the real agents (through the agent oracle) must run our hook and offer our MCP tools, and `setup disable` must take them out (needs npm; not in CI)
+## e2e-setup: `setup enable --write` in a scratch HOME for Claude Code, OpenCode, Gemini CLI, Copilot CLI and Codex (hook trusted through codex app-server); the real agents must run our hook and offer our MCP tools, and `setup disable` must take them out (needs npm; not in CI)
 e2e-setup:
 	./scripts/e2e-setup.sh
 

@@ -4,8 +4,8 @@
 # on loopback) starts a session: the recorded model request must carry the session index
 # our SessionStart hook printed, and offer the tools of our MCP server. Then "setup
 # status" and "setup disable --write", which must give back the user's files byte for
-# byte. The same for OpenCode (its MCP server and the plugin file setup owns), Gemini CLI
-# and Copilot CLI.
+# byte. The same for OpenCode (its MCP server and the plugin file setup owns), Gemini CLI,
+# Copilot CLI and Codex (whose hook setup trusts with the hash codex app-server reports).
 #
 # Needs node and npm (the oracle installs the pinned Claude Code from npm once, into
 # AGENT_ORACLE_CACHE). Not run by CI. ORACLE overrides the oracle's path.
@@ -116,5 +116,81 @@ probe() { # host, tool name in the request, enable flags…
 mkdir -p "$HOME/.gemini" "$HOME/.copilot"
 probe gemini 'mcp_agent-skills_search_skills' --trust-mcp
 probe copilot 'agent-skills-search_skills'
+
+# Codex: the MCP server in config.toml, the hook in hooks.json, and the hook's trust, which
+# setup records with the hash the real "codex app-server" reports. Then "codex exec" against a
+# fake Responses API on loopback must run the hook (its index reaches the model) and offer the
+# tools, without --dangerously-bypass-hook-trust; disable must give config.toml back.
+codex_pkg=$(awk '$1 == "codex" {print $2}' "$here/scripts/agent-versions")
+codex_bin=$AGENT_ORACLE_CACHE/node_modules/.bin/codex
+if [ ! -x "$codex_bin" ] || [ "$("$codex_bin" --version 2>/dev/null | awk '{print $NF}')" != "${codex_pkg##*@}" ]; then
+  echo "e2e-setup: installing $codex_pkg into $AGENT_ORACLE_CACHE" >&2
+  mkdir -p "$AGENT_ORACLE_CACHE"
+  [ -f "$AGENT_ORACLE_CACHE/package.json" ] || (cd "$AGENT_ORACLE_CACHE" && npm init -y >/dev/null)
+  (cd "$AGENT_ORACLE_CACHE" && HOME=$(getent passwd "$(id -u)" | cut -d: -f6) npm install --save-exact --no-audit --no-fund --loglevel=error "$codex_pkg" >&2)
+fi
+mkdir -p "$work/codexbin" "$work/api"
+ln -sf "$codex_bin" "$work/codexbin/codex"
+cat >"$work/fakeapi.js" <<'JS'
+const http = require("http"), fs = require("fs"), path = require("path");
+const dir = process.argv[2];
+let seq = 0;
+http.createServer((q, r) => {
+  const chunks = [];
+  q.on("data", d => chunks.push(d)).on("end", () => {
+    fs.writeFileSync(path.join(dir, "req-" + String(++seq).padStart(4, "0") + ".json"), Buffer.concat(chunks).toString("utf8"));
+    if (!/\/responses/.test(q.url)) { r.writeHead(404); return r.end("{}"); }
+    const msg = { id: "msg_e2e", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "ok", annotations: [] }] };
+    const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 };
+    const base = { id: "resp_e2e", object: "response", created_at: 0, model: "gpt-5", output: [], status: "in_progress", usage: null };
+    let n = 0;
+    r.writeHead(200, { "content-type": "text/event-stream", connection: "close" });
+    for (const [e, d] of [["response.created", { type: "response.created", sequence_number: n++, response: base }],
+      ["response.output_item.done", { type: "response.output_item.done", sequence_number: n++, output_index: 0, item: msg }],
+      ["response.completed", { type: "response.completed", sequence_number: n++, response: { ...base, status: "completed", output: [msg], usage } }]])
+      r.write("event: " + e + "\ndata: " + JSON.stringify(d) + "\n\n");
+    r.end();
+  });
+}).listen(0, "127.0.0.1", function () { fs.writeFileSync(path.join(dir, "port"), String(this.address().port)); });
+setTimeout(() => process.exit(0), 300 * 1000);
+JS
+node "$work/fakeapi.js" "$work/api" &
+api_pid=$!
+trap 'kill $api_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -s "$work/api/port" ] && break; sleep 0.1; done
+export CODEX_HOME=$HOME/.codex
+mkdir -p "$CODEX_HOME"
+cat >"$CODEX_HOME/config.toml" <<TOML
+# My Codex settings — keep these comments.
+model = "gpt-5"
+model_provider = "e2e"
+
+# The fake Responses API on loopback.
+[model_providers.e2e]
+name = "e2e"
+base_url = "http://127.0.0.1:$(cat "$work/api/port")/v1"
+wire_api = "responses"
+TOML
+cp "$CODEX_HOME/config.toml" "$work/config.toml.orig"
+agent-skills --offline install java-basics --project --agent codex >/dev/null
+echo "--- setup enable --host codex --write (codex on PATH)"
+PATH=$work/codexbin:$PATH agent-skills setup enable --host codex --write
+echo "--- ~/.codex/config.toml"
+cat "$CODEX_HOME/config.toml"
+echo "--- codex exec"
+(cd "$work/proj" && timeout 120 "$codex_bin" exec --skip-git-repo-check "say ok" </dev/null 2>&1 | grep -v '^\s*$' | tail -n 12) || true
+cat "$work"/api/req-*.json >"$work/requests-codex.json" 2>/dev/null || true
+check "codex: the trusted hook's session index reached the model" "$work/requests-codex.json" 'Agent skills available \(1\)'
+check "codex: the MCP server's tools were offered" "$work/requests-codex.json" 'search_skills'
+grep -o 'Agent skills available[^"]\{0,100\}' "$work/requests-codex.json" | head -1 || true
+grep -o '"[a-z_-]*search_skills"' "$work/requests-codex.json" | sort -u || true
+PATH=$work/codexbin:$PATH agent-skills setup status --host codex
+agent-skills setup disable --host codex --write | tail -1
+if cmp -s "$work/config.toml.orig" "$CODEX_HOME/config.toml" && [ ! -e "$CODEX_HOME/hooks.json" ]; then
+  echo "e2e-setup: ok: codex: config.toml is back to the user's bytes, hooks.json gone"
+else
+  echo "e2e-setup: FAIL: codex: disable did not give config.toml back:" >&2
+  diff "$work/config.toml.orig" "$CODEX_HOME/config.toml" >&2 || true; fail=1
+fi
 
 [ "$fail" = 0 ] && echo "e2e-setup: ok" || { echo "e2e-setup: FAILED" >&2; exit 1; }
