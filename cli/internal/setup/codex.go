@@ -137,7 +137,10 @@ func (c codex) afterWrite(env Env, scope Scope, o Options, rec *Receipt, stamp s
 		}
 	}
 	if len(hooks) == 0 {
-		return nil, nil
+		if len(codexapp.Find(dirs, hookCommand(o, "codex"))) > 0 {
+			return nil, nil // trusted already
+		}
+		return []string{"codex app-server did not list the hook (Codex reads a project's .codex/ only once the project is trusted), so " + untrusted}, nil
 	}
 	old, err := readSettings(config, User)
 	if err != nil {

@@ -64,6 +64,7 @@ type Change struct {
 	Removed bool `json:"removed,omitempty"`
 
 	path     string
+	scope    Scope
 	old, new []byte
 }
 
@@ -71,6 +72,7 @@ type Change struct {
 type fileWork struct {
 	path    string
 	shown   string
+	scope   Scope
 	old     []byte
 	doc     Document
 	entries []Entry
@@ -83,9 +85,10 @@ func group(env Env, scope Scope, entries []Entry) ([]*fileWork, error) {
 	for _, e := range entries {
 		w := byPath[e.File]
 		if w == nil {
-			w = &fileWork{path: e.File, shown: Shown(env, e.File)}
-			data, err := readSettings(e.File, scope)
-			if err == nil && scope == Project {
+			fs := fileScope(env, scope, e.File)
+			w = &fileWork{path: e.File, shown: Shown(env, e.File), scope: fs}
+			data, err := readSettings(e.File, fs)
+			if err == nil && fs == Project {
 				err = confined(env.ProjectRoot, e.File)
 			}
 			if err != nil {
@@ -109,6 +112,20 @@ func group(env Env, scope Scope, entries []Entry) ([]*fileWork, error) {
 		w.entries = append(w.entries, e)
 	}
 	return out, nil
+}
+
+// fileScope is the scope a file is read and written in: a project run's
+// file outside the project is the user's (Codex keeps a project hook's
+// trust in the user's config.toml; loadReceipt lets a project receipt
+// name no other file outside the project).
+func fileScope(env Env, scope Scope, file string) Scope {
+	if scope != Project {
+		return scope
+	}
+	if rel, err := filepath.Rel(env.ProjectRoot, file); err == nil && filepath.IsLocal(rel) {
+		return Project
+	}
+	return User
 }
 
 // confined fails when file, its links resolved as far as it exists, is
@@ -260,13 +277,13 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 			r.Err = askerr.Internal("the edit of "+w.shown+" does not read back", err)
 			return r
 		}
-		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, w.old != nil), path: w.path, old: w.old, new: nb})
+		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, w.old != nil), path: w.path, scope: w.scope, old: w.old, new: nb})
 	}
 	if !write {
 		return r
 	}
 	if len(r.Changes) > 0 {
-		if err := apply(r.Changes, scope); err != nil {
+		if err := apply(r.Changes); err != nil {
 			r.Err = err
 			return r
 		}
@@ -313,13 +330,13 @@ func recheck(w *fileWork, nb []byte) error {
 }
 
 // apply writes the changes, one atomic write (or removal) per file.
-func apply(changes []Change, scope Scope) error {
+func apply(changes []Change) error {
 	for _, c := range changes {
 		var err error
 		if c.new == nil {
 			err = removeFile(c.path)
 		} else {
-			err = writeSettings(c.path, scope, c.new)
+			err = writeSettings(c.path, c.scope, c.new)
 		}
 		if err != nil {
 			return askerr.IO("cannot write "+c.File, err)
@@ -463,10 +480,10 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 			// ever in it: it goes again.
 			nb = nil
 		}
-		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, true), Removed: nb == nil, path: w.path, old: w.old, new: nb})
+		r.Changes = append(r.Changes, Change{File: w.shown, Diff: diffOf(w.shown, w.old, nb, true), Removed: nb == nil, path: w.path, scope: w.scope, old: w.old, new: nb})
 	}
 	if write && (len(r.Changes) > 0 || len(keep) != len(rec.Entries)) {
-		if err := apply(r.Changes, scope); err != nil {
+		if err := apply(r.Changes); err != nil {
 			r.Err = err
 			return r
 		}
