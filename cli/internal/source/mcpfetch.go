@@ -73,8 +73,8 @@ type mcpSkill struct {
 // folder). subpath, when set (a restore), names the one skill folder to
 // read; otherwise the skills named in r.Skill and opts.Skills are read in
 // full (all of them when none or "*" is named), and of the others only
-// their SKILL.md, so that they are listed. With opts.List every skill's
-// SKILL.md only is read.
+// their SKILL.md, so that they are listed, unless every name picked a
+// skill. With opts.List every skill's SKILL.md only is read.
 func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) error {
 	s, err := dialMCP(ctx, r, opts)
 	if err != nil {
@@ -123,11 +123,19 @@ func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) er
 	names := append(slices.Clone(opts.Skills), r.Skill)
 	names = slices.DeleteFunc(names, func(n string) bool { return n == "" })
 	all := len(names) == 0 || slices.Contains(names, "*")
+	picks := func(n string, k mcpSkill) bool { return n == k.folder || n == k.name || n == path.Base(k.folder) }
+	// When every name picks a skill, the others are not read at all, so
+	// that a broken skill beside them does not block them; otherwise
+	// their SKILL.md is read too, for the message listing what is served.
+	every := !all && !slices.ContainsFunc(names, func(n string) bool {
+		return !slices.ContainsFunc(entries, func(k mcpSkill) bool { return picks(n, k) })
+	})
 	var total int64
 	for _, k := range entries {
-		chosen := !opts.List && (all || slices.ContainsFunc(names, func(n string) bool {
-			return n == k.folder || n == k.name || n == path.Base(k.folder)
-		}))
+		chosen := !opts.List && (all || slices.ContainsFunc(names, func(n string) bool { return picks(n, k) }))
+		if !chosen && every && !opts.List {
+			continue
+		}
 		if k.dynamic {
 			if chosen && !all {
 				return dynamicRefusal(s, k)
