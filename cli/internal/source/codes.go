@@ -13,4 +13,9 @@ const (
 	CodeSourceTooLarge       = "ASK_SOURCE_TOO_LARGE"
 	CodeSourceTooManySkills  = "ASK_SOURCE_TOO_MANY_SKILLS"
 	CodeSourceUnavailable    = "ASK_SOURCE_UNAVAILABLE"
+	// CodeSourceUnsupported: the source is reachable but cannot be
+	// installed from as it is: an MCP server that does not declare the
+	// skills extension, or a skill whose files are "dynamic" and so cannot
+	// be verified.
+	CodeSourceUnsupported = "ASK_SOURCE_UNSUPPORTED"
 )

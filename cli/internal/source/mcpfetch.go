@@ -39,11 +39,6 @@ const (
 	mcpMaxPages = 1000
 )
 
-// CodeSourceUnsupported: the source is reachable but cannot be installed
-// from as it is: an MCP server that does not declare the skills extension,
-// or a skill whose files are "dynamic" and so cannot be verified.
-const CodeSourceUnsupported = "ASK_SOURCE_UNSUPPORTED"
-
 // mcpEntry is a skill entry of skills/list or skills/get.
 type mcpEntry struct {
 	URI         string          `json:"uri"`

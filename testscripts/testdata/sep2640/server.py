@@ -25,7 +25,8 @@ SEP_FIXTURE selects a misbehaviour (default: none):
   hang             the server reads requests and never answers
   escape           refunds lists a resource outside its skill root
 
-Every request line it reads is appended to $SEP_FIXTURE_LOG when set.
+Every request line it reads is appended to $SEP_FIXTURE_LOG when set;
+its process id is written to $SEP_FIXTURE_PIDFILE when set.
 """
 import base64
 import hashlib
@@ -174,6 +175,9 @@ def handle(req):
 
 
 def main():
+    if os.environ.get("SEP_FIXTURE_PIDFILE"):
+        with open(os.environ["SEP_FIXTURE_PIDFILE"], "w") as f:
+            f.write("%d\n" % os.getpid())
     sys.stderr.write("sep2640-fixture: serving (mode %r)\n" % MODE)
     sys.stderr.flush()
     for line in sys.stdin:

@@ -1,0 +1,108 @@
+package source
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/registry"
+)
+
+func TestParseMCP(t *testing.T) {
+	tests := []struct {
+		in, command, url, identity, err string
+	}{
+		{in: "mcp:python3 server.py", command: "python3 server.py", identity: "mcp:python3 server.py"},
+		{in: `mcp:  'python3'   "server.py"  `, command: "python3 server.py", identity: "mcp:python3 server.py"},
+		{in: `mcp:node 'my server.js' --flag="a b" it\'s`, command: `node 'my server.js' '--flag=a b' 'it'\''s'`},
+		{in: `mcp:x 'a|b' "c;d" ~/y a~b`, command: `x 'a|b' 'c;d'`, err: "~"},
+		{in: `mcp:x a~b c#d`, command: `x 'a~b' 'c#d'`},
+		{in: "mcp:python3 server.py | tee", err: `"|"`},
+		{in: "mcp:echo $HOME", err: `"$"`},
+		{in: "mcp:a 'b", err: "never closed"},
+		{in: `mcp:a "b`, err: "never closed"},
+		{in: `mcp:a \`, err: "backslash"},
+		{in: "mcp:", err: "write mcp:"},
+		{in: "mcp:-x", err: "must not start with '-'"},
+		{in: "mcp+https://Example.COM/mcp/", url: "https://Example.COM/mcp/", identity: "mcp+https://example.com/mcp"},
+		{in: "mcp+http://127.0.0.1:8080/mcp", url: "http://127.0.0.1:8080/mcp", identity: "mcp+http://127.0.0.1:8080/mcp"},
+		{in: "mcp+http://example.com/mcp", err: "plain http"},
+		{in: "mcp+https://u:secret@example.com/mcp", err: "user information"},
+		{in: "mcp+https://example.com/mcp#x", err: "fragment"},
+		{in: "mcp+https:///mcp", err: "write mcp+https://"},
+	}
+	for _, tt := range tests {
+		r, ok, err := Parse(tt.in, "/cwd", nil)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !askerr.Is(err, CodeSourceInvalid) {
+				t.Errorf("Parse(%q) = %+v, %v; want an ASK_SOURCE_INVALID error containing %q", tt.in, r, err, tt.err)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("Parse(%q): the error shows the password: %v", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || !ok || r.Kind != KindMCP || r.Command != tt.command || r.URL != tt.url {
+			t.Errorf("Parse(%q) = %+v, %v, %v; want command %q url %q", tt.in, r, ok, err, tt.command, tt.url)
+			continue
+		}
+		if tt.identity != "" && Identity(r, nil) != tt.identity {
+			t.Errorf("Identity(%q) = %q, want %q", tt.in, Identity(r, nil), tt.identity)
+		}
+		// The recorded source reads back as the same server.
+		back, err := pinRef(Pin{Source: Record(r, nil), Subpath: "a/b"})
+		if err != nil || back.Kind != KindMCP || back.Command != r.Command || back.Subpath != "a/b" {
+			t.Errorf("pinRef(Record(%q)) = %+v, %v", tt.in, back, err)
+		}
+	}
+}
+
+func TestSplitJoinWords(t *testing.T) {
+	for _, words := range [][]string{
+		{"a"}, {"a", "b c"}, {"it's", `"q"`, `back\slash`, ""}, {"x|y", "$HOME", "~", "#c", "tab\there"},
+	} {
+		got, why := splitWords(joinWords(words))
+		if why != "" || !slices.Equal(got, words) {
+			t.Errorf("splitWords(joinWords(%q)) = %q, %q", words, got, why)
+		}
+	}
+}
+
+// fixture returns the argv of the SEP-2640 fixture server of the
+// testscripts, skipping the test when python3 is missing.
+func fixture(t *testing.T) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	server, err := filepath.Abs(filepath.Join("..", "..", "..", "testscripts", "testdata", "sep2640", "server.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(server); err != nil {
+		t.Skip("no fixture server:", err)
+	}
+	return joinWords([]string{py, server})
+}
+
+// Every file of a skill is verified before it is written: a tampered file
+// leaves nothing in the tree.
+func TestMCPTamperedNothingWritten(t *testing.T) {
+	cmd := fixture(t)
+	t.Setenv("SEP_FIXTURE", "tamper-bytes")
+	root := t.TempDir()
+	r := Ref{Kind: KindMCP, Command: cmd, Input: "mcp:" + cmd}
+	err := openMCP(context.Background(), r, root, "acme/billing/refunds", &Options{})
+	if !askerr.Is(err, registry.CodeIntegrityMismatch) {
+		t.Fatalf("openMCP = %v; want ASK_INTEGRITY_MISMATCH", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "acme", "billing", "refunds", "references", "policy.md")); err == nil {
+		t.Error("the tampered file was written")
+	}
+}
