@@ -45,4 +45,3 @@ func TestMCPHangKilled(t *testing.T) {
 		t.Errorf("the server (pid %d) is still running", pid)
 	}
 }
-
