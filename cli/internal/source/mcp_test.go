@@ -77,6 +77,14 @@ func TestSplitJoinWords(t *testing.T) {
 // testscripts, skipping the test when python3 is missing.
 func fixture(t *testing.T) string {
 	t.Helper()
+	py, server := fixtureArgs(t)
+	return joinWords([]string{py, server})
+}
+
+// fixtureArgs returns python3 and the fixture server's path, skipping the
+// test when either is missing.
+func fixtureArgs(t *testing.T) (string, string) {
+	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
@@ -88,7 +96,7 @@ func fixture(t *testing.T) string {
 	if _, err := os.Stat(server); err != nil {
 		t.Skip("no fixture server:", err)
 	}
-	return joinWords([]string{py, server})
+	return py, server
 }
 
 // Every file of a skill is verified before it is written: a tampered file

@@ -8,6 +8,9 @@ transport). It serves two fixed skills:
   skill://acme/billing/refunds/SKILL.md   (three files, one binary)
   skill://greeting/SKILL.md               (SKILL.md only)
 
+With --http it serves the same over streamable HTTP on 127.0.0.1 instead
+(JSON responses, no sessions) and prints "PORT <n>" once listening.
+
 SEP_FIXTURE selects a misbehaviour (default: none):
 
   tamper-bytes     resources/read returns one changed byte of
@@ -130,14 +133,21 @@ def read(uri):
     return None
 
 
+def send_stdio(msg):
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+SEND = send_stdio
+
+
 def reply(id_, result=None, error=None):
     msg = {"jsonrpc": "2.0", "id": id_}
     if error is not None:
         msg["error"] = error
     else:
         msg["result"] = result
-    sys.stdout.write(json.dumps(msg) + "\n")
-    sys.stdout.flush()
+    SEND(msg)
 
 
 def handle(req):
@@ -174,7 +184,51 @@ def handle(req):
         reply(id_, error={"code": -32601, "message": "method not found: %s" % method})
 
 
+def serve_http():
+    """Streamable HTTP on 127.0.0.1: each POST carries one JSON-RPC
+    message and is answered with application/json (202 for a
+    notification). Prints "PORT <n>" on stdout once listening."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.send_response(405)
+            self.end_headers()
+
+        def do_POST(self):
+            global SEND
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            if LOG:
+                with open(LOG, "a") as f:
+                    f.write(body.decode() + " version=%s\n" % self.headers.get("Mcp-Protocol-Version"))
+            req = json.loads(body)
+            out = []
+            SEND = out.append
+            handle(req)
+            if not out:
+                self.send_response(202)
+                self.end_headers()
+                return
+            data = json.dumps(out[0]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    sys.stdout.write("PORT %d\n" % srv.server_address[1])
+    sys.stdout.flush()
+    srv.serve_forever()
+
+
 def main():
+    if "--http" in sys.argv[1:]:
+        serve_http()
+        return
     if os.environ.get("SEP_FIXTURE_PIDFILE"):
         with open(os.environ["SEP_FIXTURE_PIDFILE"], "w") as f:
             f.write("%d\n" % os.getpid())
