@@ -18,4 +18,8 @@ const (
 	// skills extension, or a skill whose files are "dynamic" and so cannot
 	// be verified.
 	CodeSourceUnsupported = "ASK_SOURCE_UNSUPPORTED"
+	// CodeSourceCommandUnapproved: skills.lock records an mcp: command,
+	// and the user has not allowed restoring or updating from it to run
+	// it (AGENT_SKILLS_ALLOW_MCP_COMMANDS=1).
+	CodeSourceCommandUnapproved = "ASK_SOURCE_COMMAND_UNAPPROVED"
 )

@@ -489,7 +489,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 
 // pinRef turns a lock entry back into a reference.
 func pinRef(p Pin) (Ref, error) {
-	r := Ref{Input: p.Source, Subpath: p.Subpath, Ref: p.Commit}
+	r := Ref{Input: p.Source, Subpath: p.Subpath, Ref: p.Commit, Locked: true}
 	resolvedURL, _, _ := strings.Cut(p.Resolved, "#")
 	switch {
 	case isMCPSyntax(p.Source):

@@ -114,3 +114,29 @@ func TestMCPTamperedNothingWritten(t *testing.T) {
 		t.Error("the tampered file was written")
 	}
 }
+
+// A command that skills.lock names is not run without the user's leave;
+// with it, the restore runs it and checks the digest.
+func TestMCPLockedCommandNeedsLeave(t *testing.T) {
+	cmd := fixture(t)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("SEP_FIXTURE_PIDFILE", pidfile)
+	pin := Pin{Name: "greeting", Version: "1.0.0", Source: "mcp:" + cmd, Subpath: "greeting", Integrity: "sha256-AAAA"}
+	env := map[string]string{}
+	opts := Options{CacheDir: t.TempDir(), Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }}
+	_, err := Restore(context.Background(), pin, opts)
+	if !askerr.Is(err, CodeSourceCommandUnapproved) {
+		t.Fatalf("Restore = %v; want ASK_SOURCE_COMMAND_UNAPPROVED", err)
+	}
+	if _, err := os.Stat(pidfile); err == nil {
+		t.Fatal("the command ran")
+	}
+	env[mcpCommandEnv] = "1"
+	_, err = Restore(context.Background(), pin, opts)
+	if !askerr.Is(err, registry.CodeIntegrityMismatch) {
+		t.Fatalf("Restore = %v; want ASK_INTEGRITY_MISMATCH against the made-up digest", err)
+	}
+	if _, err := os.Stat(pidfile); err != nil {
+		t.Fatal("the command did not run:", err)
+	}
+}

@@ -97,7 +97,9 @@ func dialMCP(ctx context.Context, r Ref, opts *Options) (*mcpSession, error) {
 		defer func() { ht.version.Store(mcpProtocolVersion) }()
 	}
 	s.side = &sideConn{inner: inner, pending: map[string]chan *jsonrpc.Response{}}
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent-skills", Version: "1"}, &mcp.ClientOptions{})
+	// No client capability is declared: agent-skills serves the server
+	// nothing (no roots, no sampling).
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent-skills", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	hctx, cancel := context.WithTimeout(ctx, s.idle)
 	defer cancel()
 	cs, err := client.Connect(hctx, mcpTransport{s.side}, &mcp.ClientSessionOptions{ProtocolVersion: mcpProtocolVersion})

@@ -71,6 +71,15 @@ type mcpSkill struct {
 // their SKILL.md, so that they are listed, unless every name picked a
 // skill. With opts.List every skill's SKILL.md only is read.
 func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) error {
+	if r.URL == "" && r.Locked && opts.getenv(mcpCommandEnv) != "1" {
+		return commandRefusal(r)
+	}
+	whole := opts.HTTPTimeouts.Total
+	if whole <= 0 {
+		whole = registry.DefaultHTTPTimeouts().Total
+	}
+	ctx, cancel := context.WithTimeout(ctx, whole)
+	defer cancel()
 	s, err := dialMCP(ctx, r, opts)
 	if err != nil {
 		return err
@@ -155,6 +164,22 @@ func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) er
 		}
 	}
 	return nil
+}
+
+// mcpCommandEnv names the variable that lets a restore or an update run
+// the command of an mcp: source that skills.lock records.
+const mcpCommandEnv = "AGENT_SKILLS_ALLOW_MCP_COMMANDS"
+
+// commandRefusal is ASK_SOURCE_COMMAND_UNAPPROVED: skills.lock, which
+// comes with the project, names a command to run, and the user has not
+// allowed it.
+func commandRefusal(r Ref) error {
+	shown := termtext.Line(mcpShown(r))
+	return &Error{Code: CodeSourceCommandUnapproved,
+		Message: "skills.lock names a command to run: " + shown,
+		Detail:  []string{"Restoring or updating a skill from an mcp: source runs that command on this machine, and skills.lock comes with the project, so agent-skills runs it only when you allow it. Nothing was run or installed."},
+		Try: []string{"read the command; if you trust it: " + mcpCommandEnv + "=1 agent-skills install",
+			"or install the skill afresh from a server you choose: agent-skills install mcp:'<command>' --skill NAME"}}
 }
 
 // dynamicRefusal is ASK_SOURCE_UNSUPPORTED for a skill whose files the

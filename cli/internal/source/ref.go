@@ -61,6 +61,11 @@ type Ref struct {
 	// shell and joined again with joinWords, so that two spellings of one
 	// command are one string (splitWords gives the argument array back).
 	Command string
+	// Locked reports a reference read back from skills.lock (pinRef)
+	// rather than typed by the user: skills.lock comes with the project, so
+	// an mcp: command it names is run only when the user allows it (see
+	// mcpCommandEnv).
+	Locked bool
 }
 
 // Default hosts of the shorthands; AGENT_SKILLS_GITHUB_URL and
