@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,5 +139,58 @@ func TestMCPLockedCommandNeedsLeave(t *testing.T) {
 	}
 	if _, err := os.Stat(pidfile); err != nil {
 		t.Fatal("the command did not run:", err)
+	}
+}
+
+func TestCheckEntry(t *testing.T) {
+	d := "sha256:" + strings.Repeat("a", 64)
+	res := func(uris ...string) string {
+		var parts []string
+		for _, u := range uris {
+			parts = append(parts, `{"uri":"`+u+`","digest":"`+d+`","size":1}`)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	many := make([]string, 513)
+	for i := range many {
+		many[i] = "skill://x/f" + strconv.Itoa(i)
+	}
+	many[0] = "skill://x/SKILL.md"
+	tests := []struct {
+		uri, front, resources, err string
+		folder                     string
+	}{
+		{uri: "skill://acme/x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://acme/x/SKILL.md", "skill://acme/x/a/b.md"), folder: "acme/x"},
+		{uri: "https://h/p/x/SKILL.md", front: `{"name":"x"}`, resources: res("https://h/p/x/SKILL.md"), folder: "x"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `"dynamic"`, folder: "x"},
+		{uri: "skill://x/README.md", front: `{"name":"x"}`, resources: res(), err: "does not name a SKILL.md"},
+		{uri: "skill://y/SKILL.md", front: `{"name":"x"}`, resources: res("skill://y/SKILL.md"), err: "last segment is not its frontmatter name"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"../x"}`, resources: res(), err: "no valid frontmatter name"},
+		{uri: "skill://../x/SKILL.md", front: `{"name":"x"}`, resources: res(), err: "not a plain relative folder path"},
+		{uri: "skill://x/SKILL.md", front: `[]`, resources: res(), err: "no frontmatter object"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `null`, err: "no resources array"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://x/a.md"), err: "does not list its own SKILL.md"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://x/SKILL.md", "skill://x/SKILL.md"), err: "twice"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://x/SKILL.md", "skill://x/../y"), err: "not a plain relative file path"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://x/SKILL.md", "skill://xy/a"), err: "not under its root"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res("skill://x/SKILL.md", "skill://x/a\\u001b[2J"), err: "not a plain relative file path"},
+		{uri: "skill://registry/SKILL.md", front: `{"name":"registry"}`, resources: res("skill://registry/SKILL.md", "skill://registry/skills.yaml"), err: "registry index"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `[{"uri":"skill://x/SKILL.md","digest":"sha256:ABC","size":1}]`, err: "digest"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `[{"uri":"skill://x/SKILL.md","digest":"` + d + `"}]`, err: "no size"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `[{"uri":"skill://x/SKILL.md","digest":"` + d + `","size":16777217}]`, err: "out of range"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: `[{"uri":"skill://x/SKILL.md","digest":"` + d + `","size":16777216},{"uri":"skill://x/b","digest":"` + d + `","size":1}]`, err: "adds up to"},
+		{uri: "skill://x/SKILL.md", front: `{"name":"x"}`, resources: res(many...), err: "513 resources"},
+	}
+	s := &mcpSession{shown: "test"}
+	for _, tt := range tests {
+		k, err := checkEntry(s, mcpEntry{URI: tt.uri, Frontmatter: []byte(tt.front), Resources: []byte(tt.resources)})
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("checkEntry(%s, %s) = %v", tt.uri, tt.resources, err)
+		case tt.err == "" && k.folder != tt.folder:
+			t.Errorf("checkEntry(%s).folder = %q, want %q", tt.uri, k.folder, tt.folder)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err) || !askerr.Is(err, CodeSourceInvalid)):
+			t.Errorf("checkEntry(%s, %.80s) = %v; want ASK_SOURCE_INVALID with %q", tt.uri, tt.resources, err, tt.err)
+		}
 	}
 }

@@ -301,6 +301,10 @@ func checkEntry(s *mcpSession, e mcpEntry) (mcpSkill, error) {
 		if uris[f.URI] {
 			return bad("lists " + f.URI + " twice")
 		}
+		if path.Join(k.folder, rel) == registryIndex {
+			// In the tree discovery reads, it would make the server a registry.
+			return bad("lists " + registryIndex + ", which agent-skills reads as a registry index")
+		}
 		uris[f.URI] = true
 		if !digestRE(f.Digest) {
 			return bad("gives " + rel + " a digest that is not sha256:<64 lowercase hex>")
