@@ -87,13 +87,19 @@ func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) er
 	defer s.Close()
 	init := s.cs.InitializeResult()
 	caps := init.Capabilities
-	if caps == nil || caps.Extensions == nil || caps.Extensions[skillsExtension] == nil {
+	ext, declared := map[string]any(nil), false
+	if caps != nil {
+		var v any
+		v, declared = caps.Extensions[skillsExtension]
+		ext, _ = v.(map[string]any)
+	}
+	if !declared {
 		return &Error{Code: CodeSourceUnsupported,
 			Message: "the MCP server " + s.shown + " does not serve skills: it does not declare the " + skillsExtension + " extension",
 			Detail:  []string{"SEP-2640 servers declare capabilities.extensions[\"" + skillsExtension + "\"]; nothing was asked of it beyond initialize."},
 			Try:     []string{"check that the server (and its version) implements the MCP skills extension"}}
 	}
-	if _, ok := caps.Extensions[skillsExtension].(map[string]any); !ok {
+	if ext == nil {
 		return s.protocol("its " + skillsExtension + " capability is not an object")
 	}
 	if caps.Resources == nil {

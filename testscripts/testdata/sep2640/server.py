@@ -24,6 +24,7 @@ SEP_FIXTURE selects a misbehaviour (default: none):
                    true digest and size (a consistent change: a fresh
                    install takes it, a restore of the lock refuses it)
   no-capability    the server does not declare io.modelcontextprotocol/skills
+  null-capability  it declares the extension as null, not as an object
   dynamic          refunds lists its resources as "dynamic"
   hang             the server reads requests and never answers
   escape           refunds lists a resource outside its skill root
@@ -158,7 +159,9 @@ def handle(req):
     id_ = req["id"]
     if method == "initialize":
         caps = {"resources": {}}
-        if MODE != "no-capability":
+        if MODE == "null-capability":
+            caps["extensions"] = {"io.modelcontextprotocol/skills": None}
+        elif MODE != "no-capability":
             caps["extensions"] = {"io.modelcontextprotocol/skills": {}}
         reply(id_, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
                     "capabilities": caps,
