@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,6 +192,36 @@ func TestCheckEntry(t *testing.T) {
 			t.Errorf("checkEntry(%s).folder = %q, want %q", tt.uri, k.folder, tt.folder)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err) || !askerr.Is(err, CodeSourceInvalid)):
 			t.Errorf("checkEntry(%s, %.80s) = %v; want ASK_SOURCE_INVALID with %q", tt.uri, tt.resources, err, tt.err)
+		}
+	}
+}
+
+func TestSameFrontmatter(t *testing.T) {
+	const md = "---\nname: x\ndescription: \"Do x.\"\ndate: 2024-01-01\nn: 3\nf: 1.5\nok: yes\nq: 'yes'\nnone: ~\nlist: [a, 2]\nmeta:\n  owner: me\n---\nbody\n"
+	tests := []struct {
+		front string
+		ok    bool
+	}{
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2],"meta":{"owner":"me"}}`, true},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01T00:00:00Z","n":3,"f":1.5,"ok":"yes","q":"yes","none":null,"list":["a",2],"meta":{"owner":"me"}}`, true},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01T00:00:00.000Z","n":3.0,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a","2"],"meta":{"owner":"me"}}`, true},
+		{`{"name":"x","description":"Do y.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2],"meta":{"owner":"me"}}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-02","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2],"meta":{"owner":"me"}}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":true,"none":null,"list":["a",2],"meta":{"owner":"me"}}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2],"meta":{"owner":"me","extra":1}}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a"],"meta":{"owner":"me"}}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2]}`, false},
+		{`{"name":"x","description":"Do x.","date":"2024-01-01","n":3,"f":1.5,"ok":true,"q":"yes","none":null,"list":["a",2],"meta":{"owner":"me"},"license":"MIT"}`, false},
+	}
+	s := &mcpSession{shown: "test"}
+	for _, tt := range tests {
+		var front map[string]any
+		if err := json.Unmarshal([]byte(tt.front), &front); err != nil {
+			t.Fatal(err)
+		}
+		err := sameFrontmatter(s, mcpSkill{name: "x", front: front}, []byte(md))
+		if (err == nil) != tt.ok {
+			t.Errorf("sameFrontmatter(%s) = %v, want ok=%v", tt.front, err, tt.ok)
 		}
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/format"
@@ -417,29 +417,35 @@ func readVerified(ctx context.Context, s *mcpSession, k mcpSkill, f mcpResource)
 }
 
 // sameFrontmatter compares the front matter of SKILL.md with the entry's
-// frontmatter, field by field (as JSON values).
+// frontmatter, field by field: the same keys, and for each the same value
+// (see sameValue).
 func sameFrontmatter(s *mcpSession, k mcpSkill, data []byte) error {
 	split, err := format.SplitFrontMatter(data)
 	if err != nil || !split.Present {
 		return mcpMismatch(s, k, "SKILL.md", "it has no front matter to compare with the listing's")
 	}
-	var parsed map[string]any
-	if err := yaml.Unmarshal(split.Data, &parsed); err != nil {
-		return mcpMismatch(s, k, "SKILL.md", "its front matter is not YAML")
+	var doc yaml.Node
+	if err := yaml.Unmarshal(split.Data, &doc); err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return mcpMismatch(s, k, "SKILL.md", "its front matter is not a YAML mapping")
 	}
-	raw, err := json.Marshal(parsed)
-	var asJSON any
-	if err == nil {
-		err = json.Unmarshal(raw, &asJSON)
-	}
-	if err != nil {
-		return mcpMismatch(s, k, "SKILL.md", "its front matter cannot be compared as JSON")
+	got := map[string]*yaml.Node{}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		got[m.Content[i].Value] = m.Content[i+1]
 	}
 	want := k.front.(map[string]any)
-	got, _ := asJSON.(map[string]any)
+	keys := map[string]bool{}
+	for key := range want {
+		keys[key] = true
+	}
+	for key := range got {
+		keys[key] = true
+	}
 	var differ []string
-	for key := range mergeKeys(want, got) {
-		if !reflect.DeepEqual(want[key], got[key]) {
+	for key := range keys {
+		n, ok := got[key]
+		w, inWant := want[key]
+		if !ok || !inWant || !sameValue(n, w, 0) {
 			differ = append(differ, termtext.Line(key))
 		}
 	}
@@ -450,16 +456,95 @@ func sameFrontmatter(s *mcpSession, k mcpSkill, data []byte) error {
 	return nil
 }
 
-// mergeKeys is the set of the keys of a and b.
-func mergeKeys(a, b map[string]any) map[string]bool {
-	out := map[string]bool{}
-	for k := range a {
-		out[k] = true
+// sameValue reports whether the YAML value n is the JSON value v (as
+// encoding/json decodes it into any). Mappings and sequences must match
+// entry by entry. A scalar matches a JSON string when its text is the
+// string, or when the value YAML reads it as prints as the string (a
+// YAML timestamp such as 2024-01-01 is a string in one server's JSON and
+// a time in another's); a number, a boolean or null when YAML reads it as
+// that value, a boolean also in its YAML 1.1 spelling (yes/no/on/off).
+// Servers parse front matter with different YAML libraries, and a field
+// is the same field whichever one they used.
+func sameValue(n *yaml.Node, v any, depth int) bool {
+	if depth > 32 {
+		return false
 	}
-	for k := range b {
-		out[k] = true
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return sameValue(n.Alias, v, depth+1)
 	}
-	return out
+	switch n.Kind {
+	case yaml.MappingNode:
+		obj, ok := v.(map[string]any)
+		if !ok || len(n.Content) != 2*len(obj) {
+			return false
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			w, ok := obj[n.Content[i].Value]
+			if !ok || !sameValue(n.Content[i+1], w, depth+1) {
+				return false
+			}
+		}
+		return true
+	case yaml.SequenceNode:
+		arr, ok := v.([]any)
+		if !ok || len(arr) != len(n.Content) {
+			return false
+		}
+		for i, c := range n.Content {
+			if !sameValue(c, arr[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	case yaml.ScalarNode:
+	default:
+		return false
+	}
+	var typed any
+	if err := n.Decode(&typed); err != nil {
+		return false
+	}
+	switch w := v.(type) {
+	case string:
+		if n.Value == w {
+			return true
+		}
+		if t, ok := typed.(time.Time); ok {
+			// 2024-01-01 as a JS server prints it, or Go's, or Python's.
+			u, err := time.Parse(time.RFC3339Nano, w)
+			return (err == nil && u.Equal(t)) || w == t.Format(time.DateOnly)
+		}
+		return false
+	case float64:
+		switch x := typed.(type) {
+		case int:
+			return float64(x) == w
+		case int64:
+			return float64(x) == w
+		case uint64:
+			return float64(x) == w
+		case float64:
+			return x == w
+		}
+		return false
+	case bool:
+		if b, ok := typed.(bool); ok {
+			return b == w
+		}
+		if n.Style != 0 { // quoted: a string
+			return false
+		}
+		switch strings.ToLower(n.Value) {
+		case "yes", "on", "y":
+			return w
+		case "no", "off", "n":
+			return !w
+		}
+		return false
+	case nil:
+		return typed == nil
+	}
+	return false
 }
 
 // mcpMismatch is ASK_INTEGRITY_MISMATCH for one file of a skill.
