@@ -225,3 +225,22 @@ func TestSameFrontmatter(t *testing.T) {
 		}
 	}
 }
+
+// A restore asks skills/get for a skill the listing leaves out: SEP-2640
+// servers must answer for unlisted skills too.
+func TestMCPRestoreUnlisted(t *testing.T) {
+	cmd := fixture(t)
+	t.Setenv("SEP_FIXTURE", "unlisted")
+	root := t.TempDir()
+	r := Ref{Kind: KindMCP, Command: cmd, Input: "mcp:" + cmd}
+	if err := openMCP(context.Background(), r, root, "acme/billing/refunds", &Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "acme", "billing", "refunds", "references", "policy.md")); err != nil {
+		t.Error(err)
+	}
+	err := openMCP(context.Background(), r, t.TempDir(), "acme/billing/nothing", &Options{})
+	if !askerr.Is(err, CodeSourceNotFound) {
+		t.Errorf("openMCP of an unknown skill = %v; want ASK_SOURCE_NOT_FOUND", err)
+	}
+}

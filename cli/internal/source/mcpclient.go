@@ -120,19 +120,20 @@ func (s *mcpSession) Close() {
 	s.side.Close()
 }
 
-// call sends a method the SDK does not know and decodes its result.
-func (s *mcpSession) call(ctx context.Context, method string, params, result any) error {
+// call sends a method the SDK does not know and decodes its result;
+// what names the request in messages.
+func (s *mcpSession) call(ctx context.Context, method, what string, params, result any) error {
 	cctx, cancel := context.WithTimeout(ctx, s.idle)
 	defer cancel()
 	raw, err := s.side.call(cctx, method, params)
 	if err == nil {
 		err = json.Unmarshal(raw, result)
 		if err != nil {
-			return s.protocol(method + " answered with a result that is not the SEP-2640 shape: " + err.Error())
+			return s.protocol(what + " answered with a result that is not the SEP-2640 shape: " + err.Error())
 		}
 		return nil
 	}
-	return s.failed(method, cctx, err)
+	return s.failed(what, cctx, err)
 }
 
 // read is resources/read of one URI, bounded like call.
@@ -158,7 +159,7 @@ func (s *mcpSession) failed(what string, ctx context.Context, err error) error {
 		e.Try = append([]string{"raise AGENT_SKILLS_HTTP_TIMEOUT if the server is slow (seconds or a duration such as 90s)"}, e.Try...)
 		return e
 	case errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams:
-		return notFound(fmt.Sprintf("the MCP server %s does not serve %s: %s", s.shown, what, termtext.Line(we.Message)), s.stderrLines(),
+		return notFound(fmt.Sprintf("the MCP server %s knows nothing of %s: %s", s.shown, what, termtext.Line(we.Message)), s.stderrLines(),
 			"list what it serves: agent-skills install "+s.shown+" --list")
 	case errors.As(err, &we):
 		return s.unavailable(fmt.Sprintf("%s failed (%d): %s", what, we.Code, termtext.Line(we.Message)), nil)

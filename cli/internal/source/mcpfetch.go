@@ -85,8 +85,7 @@ func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) er
 		return err
 	}
 	defer s.Close()
-	init := s.cs.InitializeResult()
-	caps := init.Capabilities
+	caps := s.cs.InitializeResult().Capabilities
 	ext, declared := map[string]any(nil), false
 	if caps != nil {
 		var v any
@@ -116,12 +115,16 @@ func openMCP(ctx context.Context, r Ref, root, subpath string, opts *Options) er
 			var got struct {
 				Skill mcpEntry `json:"skill"`
 			}
-			if err := s.call(ctx, "skills/get", map[string]string{"uri": "skill://" + subpath + "/SKILL.md"}, &got); err != nil {
+			uri := "skill://" + subpath + "/SKILL.md"
+			if err := s.call(ctx, "skills/get", "skills/get "+uri, map[string]string{"uri": uri}, &got); err != nil {
 				return err
 			}
 			k, err := checkEntry(s, got.Skill)
 			if err != nil {
 				return err
+			}
+			if k.folder != subpath {
+				return s.protocol("skills/get of skill://" + subpath + "/SKILL.md answered with " + k.uri)
 			}
 			entries, i = append(entries, k), len(entries)
 		}
@@ -219,7 +222,7 @@ func listMCP(ctx context.Context, s *mcpSession, opts *Options) ([]mcpSkill, err
 			Skills     []mcpEntry `json:"skills"`
 			NextCursor string     `json:"nextCursor"`
 		}
-		if err := s.call(ctx, "skills/list", params, &res); err != nil {
+		if err := s.call(ctx, "skills/list", "skills/list", params, &res); err != nil {
 			return nil, err
 		}
 		for _, e := range res.Skills {

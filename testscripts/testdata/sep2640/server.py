@@ -28,6 +28,7 @@ SEP_FIXTURE selects a misbehaviour (default: none):
   dynamic          refunds lists its resources as "dynamic"
   hang             the server reads requests and never answers
   escape           refunds lists a resource outside its skill root
+  unlisted         skills/list leaves refunds out; skills/get still serves it
 
 Every request line it reads is appended to $SEP_FIXTURE_LOG when set;
 its process id is written to $SEP_FIXTURE_PIDFILE when set.
@@ -169,7 +170,8 @@ def handle(req):
     elif method == "ping":
         reply(id_, {})
     elif method == "skills/list" and MODE != "no-capability":
-        reply(id_, {"resultType": "complete", "skills": [entry(s) for s in SKILLS],
+        listed = [s for s in SKILLS if not (MODE == "unlisted" and s["root"].endswith("/refunds"))]
+        reply(id_, {"resultType": "complete", "skills": [entry(s) for s in listed],
                     "ttlMs": 60000, "cacheScope": "public"})
     elif method == "skills/get" and MODE != "no-capability":
         for s in SKILLS:
