@@ -244,3 +244,23 @@ func TestMCPRestoreUnlisted(t *testing.T) {
 		t.Errorf("openMCP of an unknown skill = %v; want ASK_SOURCE_NOT_FOUND", err)
 	}
 }
+
+// skills/list is read page by page; a cursor handed out twice is refused
+// instead of looping.
+func TestMCPPagedListing(t *testing.T) {
+	cmd := fixture(t)
+	r := Ref{Kind: KindMCP, Command: cmd, Input: "mcp:" + cmd}
+	t.Setenv("SEP_FIXTURE", "paged")
+	res, err := Fetch(context.Background(), r, Options{CacheDir: t.TempDir(), List: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Found) != 2 {
+		t.Errorf("found %d skills over two pages, want 2", len(res.Found))
+	}
+	t.Setenv("SEP_FIXTURE", "cursor-loop")
+	_, err = Fetch(context.Background(), r, Options{CacheDir: t.TempDir(), List: true})
+	if !askerr.Is(err, CodeSourceInvalid) || !strings.Contains(err.Error(), "cursor it had returned before") {
+		t.Errorf("Fetch = %v; want the repeated cursor refused", err)
+	}
+}

@@ -29,6 +29,8 @@ SEP_FIXTURE selects a misbehaviour (default: none):
   hang             the server reads requests and never answers
   escape           refunds lists a resource outside its skill root
   unlisted         skills/list leaves refunds out; skills/get still serves it
+  paged            skills/list gives one skill a page, with nextCursor
+  cursor-loop      skills/list returns the same nextCursor again and again
 
 Every request line it reads is appended to $SEP_FIXTURE_LOG when set;
 its process id is written to $SEP_FIXTURE_PIDFILE when set.
@@ -171,8 +173,17 @@ def handle(req):
         reply(id_, {})
     elif method == "skills/list" and MODE != "no-capability":
         listed = [s for s in SKILLS if not (MODE == "unlisted" and s["root"].endswith("/refunds"))]
-        reply(id_, {"resultType": "complete", "skills": [entry(s) for s in listed],
-                    "ttlMs": 60000, "cacheScope": "public"})
+        result = {"resultType": "complete", "skills": [entry(s) for s in listed],
+                  "ttlMs": 60000, "cacheScope": "public"}
+        if MODE in ("paged", "cursor-loop"):
+            # One skill a page; cursor-loop hands out the same cursor forever.
+            page = int(params.get("cursor") or "0")
+            result["skills"] = [entry(listed[page])] if page < len(listed) else []
+            if MODE == "cursor-loop":
+                result["nextCursor"] = "1"
+            elif page + 1 < len(listed):
+                result["nextCursor"] = str(page + 1)
+        reply(id_, result)
     elif method == "skills/get" and MODE != "no-capability":
         for s in SKILLS:
             if s["root"] + "/SKILL.md" == params.get("uri"):
