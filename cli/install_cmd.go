@@ -49,7 +49,7 @@ Examples:
   agent-skills install https://github.com/o/r/tree/v1.2.0/skills/x
   agent-skills install ./my-skill                        # a local folder (or .zip/.tar.gz)
   agent-skills install owner/repo --list                 # what a source offers
-  agent-skills install mcp:'python3 server.py' --list   # skills an MCP server serves
+  agent-skills install mcp:'python3 srv.py' --list       # skills an MCP server serves
   agent-skills install java-basics --dir ~/shared-skills # one folder of your own
 
 Sources are pinned in skills.lock by commit and verified by digest; see docs/sources.md.`
