@@ -11,7 +11,7 @@ transport). It serves two fixed skills:
 With --http it serves the same over streamable HTTP on 127.0.0.1 instead
 (JSON responses, no sessions) and prints "PORT <n>" once listening.
 
-SEP_FIXTURE selects a misbehaviour (default: none):
+SEP_FIXTURE selects a misbehaviour (default, or "none": none):
 
   tamper-bytes     resources/read returns one changed byte of
                    refunds/references/policy.md; the listing keeps the
