@@ -121,6 +121,9 @@ var exitCodes = map[string]int{
 	"ASK_CONTENT_RISK":   exitIntegrity,
 	"ASK_AUDIT_FINDINGS": exitIntegrity,
 
+	// a plugin submission that would run something (issue 19)
+	"ASK_PLUGIN_NOT_INERT": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

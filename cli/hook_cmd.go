@@ -141,7 +141,7 @@ on stderr. See docs/catalog.md for each host's format and its source.
 
 Examples:
   agent-skills hook config --host claude
-  agent-skills hook config --host copilot > .github/hooks/agent-skills.json`
+  agent-skills hook config --host copilot > ~/.copilot/hooks/agent-skills.json`
 }
 
 func (c *hookConfigCmd) Run(e *env) error {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
@@ -15,6 +18,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/resolve"
 
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
@@ -24,7 +28,7 @@ import (
 )
 
 type mcpCmd struct {
-	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info)."`
+	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info, onboarding; SEP-2640 skills/list, skills/get and skill:// resources)."`
 	Config mcpConfigCmd `cmd:"" help:"Print the registration snippet of the MCP server for a host."`
 }
 
@@ -36,7 +40,11 @@ type mcpServeCmd struct {
 func (c *mcpServeCmd) Help() string {
 	return `Speaks the Model Context Protocol on stdin/stdout for a coding agent. The tools search
 and read the installed skills (project and global, every agent), the bundled collection
-and the configured registries; they are read-only and create no file. With
+and the configured registries; they are read-only and create no file. The onboarding
+tool returns the commands that wire up a host, as data. The same skills are served by
+the MCP Skills Extension (SEP-2640): skills/list, skills/get, and every file as a
+skill:// resource (skill://installed/project/<name>/…, skill://installed/global/<name>/…,
+skill://registry/<registry>/<name>/…) with its sha256 digest and size. With
 --allow-write, install_skill and uninstall_skill run the same code as install and
 uninstall, previewing unless called with dryRun false. Logs go to stderr.
 
@@ -55,18 +63,19 @@ func (c *mcpServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite})
+	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite, Skills: b})
 	// Standard output carries JSON-RPC for a program, not text for a
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.
-	if err := srv.Run(e.ctx, &mcpserver.LineTransport{In: e.stdin, Out: e.RawOut()}); err != nil && e.ctx.Err() == nil {
+	t := &mcpserver.LineTransport{In: e.stdin, Out: e.RawOut(), Methods: mcpserver.SkillMethods(b)}
+	if err := srv.Run(e.ctx, t); err != nil && e.ctx.Err() == nil {
 		return &askerr.Error{Code: askerr.CodeIO, Message: "the MCP session ended with an error", Err: err}
 	}
 	return nil
 }
 
 type mcpConfigCmd struct {
-	Host       string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
+	Host       string `required:"" enum:"claude,codex,copilot,gemini,opencode" help:"The host: claude, codex, copilot, gemini or opencode."`
 	AllowWrite bool   `name:"allow-write" help:"Register the server with --allow-write."`
 	JSON       bool   `name:"json" help:"Print the file, format, snippet and command as JSON."`
 }
@@ -75,7 +84,8 @@ func (c *mcpConfigCmd) Help() string {
 	return `Prints what to add to the host's MCP configuration so that it starts
 "agent-skills mcp serve": Claude Code's .mcp.json (or the claude mcp add command),
 Codex's ~/.codex/config.toml [mcp_servers.agent-skills] table, Copilot CLI's
-~/.copilot/mcp-config.json and Gemini CLI's settings.json mcpServers.
+~/.copilot/mcp-config.json, Gemini CLI's settings.json mcpServers and OpenCode's
+opencode.json "mcp" (the command and its arguments in one list).
 
 Examples:
   agent-skills mcp config --host codex >> ~/.codex/config.toml`
@@ -249,4 +259,130 @@ func (b *mcpBackend) write(ctx context.Context, req mcpserver.WriteRequest, run 
 		res.Report = string(termtext.JSON(data)) + "\n"
 	}
 	return res, err
+}
+
+// sepLimits are the SEP-2640 per-skill limits, applied when a skill's file
+// set is loaded: 512 files and 16 MiB in total (so also per file).
+var sepLimits = format.Limits{MaxFiles: mcpserver.MaxSkillResources, MaxFileSize: mcpserver.MaxSkillBytes,
+	MaxTotalSize: mcpserver.MaxSkillBytes}
+
+// ServedSkills implements mcpserver.SkillStore: the installed skills whose
+// metadata could be read, then every skill of the loaded registry indexes
+// (the bundled collection included), each under its origin's prefix.
+func (b *mcpBackend) ServedSkills(ctx context.Context) ([]mcpserver.SkillRef, error) {
+	src, err := b.source(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	var refs []mcpserver.SkillRef
+	for _, s := range src.installed {
+		if origin := installedOrigin(s.Source); origin != "" && s.Problem == "" && format.ValidName(s.Name) {
+			refs = append(refs, mcpserver.SkillRef{Origin: origin, Name: s.Name})
+		}
+	}
+	for _, s := range catalog.RegistrySkills(src.indexes) {
+		if format.ValidName(s.Name) {
+			refs = append(refs, mcpserver.SkillRef{Origin: mcpserver.RegistryOrigin(s.Source), Name: s.Name})
+		}
+	}
+	return refs, nil
+}
+
+// installedOrigin maps an installed skill's source to its URI prefix.
+func installedOrigin(source string) string {
+	switch source {
+	case catalog.InstalledSource("project"):
+		return mcpserver.OriginProject
+	case catalog.InstalledSource("global"):
+		return mcpserver.OriginGlobal
+	}
+	return ""
+}
+
+// OpenSkill implements mcpserver.SkillStore. The file set is the one
+// format.Load gives the folder (or the registry's verified package) under
+// the SEP-2640 limits: links and special files are left out, and a skill
+// over a limit is not served. Reads go through catalog.ReadDirFile and
+// ReadFSFile, read_skill's confinement, with the 16 MiB cap.
+func (b *mcpBackend) OpenSkill(ctx context.Context, ref mcpserver.SkillRef) (mcpserver.SkillFiles, error) {
+	notServed := mcpserver.NotServed
+	if registryName, ok := strings.CutPrefix(ref.Origin, mcpserver.RegistryOrigin("")); ok {
+		src, err := b.source(ctx, false)
+		if err != nil {
+			return mcpserver.SkillFiles{}, err
+		}
+		reg, sk, err := b.e.withContext(ctx).catalogLookup(src.set, ref.Name, registryName)
+		if err != nil {
+			return mcpserver.SkillFiles{}, notServed("%s", oneLineErr(err))
+		}
+		version := sk.Latest
+		if version == "" && len(sk.Versions) > 0 {
+			version = sk.Sorted()[len(sk.Versions)-1].Version
+		}
+		pkg, err := reg.Package(ctx, ref.Name, version)
+		if err != nil {
+			if ctx.Err() != nil {
+				return mcpserver.SkillFiles{}, err
+			}
+			return mcpserver.SkillFiles{}, notServed("the package %s@%s cannot be opened: %v", ref.Name, version, oneLineErr(err))
+		}
+		files, err := skillFileSet(pkg.FS)
+		if err != nil {
+			return mcpserver.SkillFiles{}, notServed("%v", err)
+		}
+		return mcpserver.SkillFiles{Files: files, Read: func(rel string) ([]byte, error) {
+			return catalog.ReadFSFile(pkg.FS, rel, mcpserver.MaxSkillBytes)
+		}}, nil
+	}
+	src, err := b.source(ctx, false)
+	if err != nil {
+		return mcpserver.SkillFiles{}, err
+	}
+	for _, s := range src.installed {
+		if s.Name != ref.Name || installedOrigin(s.Source) != ref.Origin {
+			continue
+		}
+		if s.Problem != "" {
+			return mcpserver.SkillFiles{}, notServed("%s", s.Problem)
+		}
+		dir := s.Dir
+		files, err := skillFileSet(os.DirFS(dir))
+		if err != nil {
+			return mcpserver.SkillFiles{}, notServed("%v", err)
+		}
+		return mcpserver.SkillFiles{Files: files, Read: func(rel string) ([]byte, error) {
+			return catalog.ReadDirFile(dir, rel, mcpserver.MaxSkillBytes)
+		}}, nil
+	}
+	return mcpserver.SkillFiles{}, notServed("no skill %s is installed there", ref.Name)
+}
+
+// skillFileSet returns a skill package's file set under sepLimits, with
+// SKILL.md in it and without the paths catalog.CheckPath refuses; a
+// package that is not a skill or exceeds a limit is an error that says so.
+func skillFileSet(fsys fs.FS) ([]string, error) {
+	pkg, diags := format.Load(fsys, format.LoadOptions{Limits: sepLimits})
+	for _, d := range diags {
+		if d.Code == format.CodePackageTooLarge {
+			return nil, fmt.Errorf("it exceeds the MCP Skills Extension's limits (%d files, %d bytes): %s",
+				mcpserver.MaxSkillResources, mcpserver.MaxSkillBytes, d.Message)
+		}
+	}
+	if pkg.Kind != format.KindSkill {
+		return nil, fmt.Errorf("it is a %s, not a skill", pkg.Kind)
+	}
+	// A name read_skill's confinement refuses (a "%", which could be
+	// an encoded escape) is left out like a link, not served broken.
+	files := slices.DeleteFunc(slices.Clone(pkg.Files), func(p string) bool { return catalog.CheckPath(p) != nil })
+	if !slices.Contains(files, "SKILL.md") {
+		files = append(files, "SKILL.md")
+		slices.Sort(files)
+	}
+	return files, nil
+}
+
+// oneLineErr is an error's first line.
+func oneLineErr(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
 }

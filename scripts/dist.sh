@@ -24,6 +24,16 @@ if ! "$goreleaser" --version 2>/dev/null | grep -qx "GitVersion: *v${GORELEASER_
 	GOBIN=$tools GOWORK=off GOFLAGS=-mod=mod "$GO" install "github.com/goreleaser/goreleaser/v2@$GORELEASER_VERSION"
 fi
 
+# GoReleaser reads the commit and its date only from a repository with a
+# remote; without one it builds version "…-SNAPSHOT-none" stamped with the
+# current time, so no two runs agree. A checkout without a remote gets the
+# project's URL for this run alone, through git's environment
+# configuration: the repository's own config is left as it is.
+if [ -z "$(git remote)" ]; then
+	export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url \
+		GIT_CONFIG_VALUE_0=https://github.com/agent-skills/agent-skills.git
+fi
+
 # Release tags are v*; the modules' tags (format/v0.2.0, …) are not, and
 # GoReleaser would otherwise take whichever tag it finds first.
 tag=$(git describe --tags --abbrev=0 --match 'v[0-9]*' HEAD 2>/dev/null || true)
@@ -45,6 +55,13 @@ case ${1:-} in
 	;;
 esac
 cp .release/releases.json dist/releases.json
+# The artefacts name the commit they were built from, or they are not
+# reproducible: refuse them rather than print their checksums.
+head=$(git rev-parse HEAD)
+if ! grep -q "\"commit\":\"$head\"" dist/metadata.json; then
+	echo "$0: GoReleaser did not record commit $head in dist/metadata.json; the artefacts are not reproducible" >&2
+	exit 1
+fi
 echo
 echo "dist/checksums.txt:"
 cat dist/checksums.txt

@@ -55,30 +55,8 @@ func CheckResource(resource string) (string, error) {
 	if resource == "" {
 		return EntrypointFile, nil
 	}
-	switch {
-	case len(resource) > 1024:
-		return "", denied(resource[:64]+"…", "the path is longer than 1024 bytes")
-	case !utf8.ValidString(resource):
-		return "", denied(resource, "the path is not valid UTF-8")
-	case strings.ContainsAny(resource, "%"):
-		return "", denied(resource, "percent-encoded paths are not accepted (an encoded escape such as %2e%2e/ could leave the package)")
-	case strings.Contains(resource, `\`):
-		return "", denied(resource, "backslashes are not accepted; use / between folders")
-	case strings.HasPrefix(resource, "/") || (len(resource) >= 2 && resource[1] == ':'):
-		return "", denied(resource, "absolute paths are not accepted; name a file inside the package")
-	}
-	for _, r := range resource {
-		if r < 0x20 || r == 0x7f {
-			return "", denied(resource, "control characters are not accepted")
-		}
-	}
-	for _, seg := range strings.Split(resource, "/") {
-		if seg == ".." {
-			return "", denied(resource, "\"..\" would leave the package")
-		}
-	}
-	if !fs.ValidPath(resource) {
-		return "", denied(resource, "empty or \".\" path segments are not accepted")
+	if err := CheckPath(resource); err != nil {
+		return "", err
 	}
 	if resource == EntrypointFile {
 		return resource, nil
@@ -92,6 +70,42 @@ func CheckResource(resource string) (string, error) {
 	return resource, nil
 }
 
+// CheckPath is the confinement half of CheckResource: it accepts any plain
+// relative slash path inside a package and refuses, as
+// ASK_CATALOG_READ_DENIED, absolute and drive paths, "..", "." or empty
+// segments, backslashes, percent signs, control characters, invalid UTF-8
+// and paths above 1024 bytes. It says nothing about which files are
+// served: CheckResource adds read_skill's rule, and the SEP-2640 resources
+// serve a package's file set.
+func CheckPath(resource string) error {
+	switch {
+	case len(resource) > 1024:
+		return denied(resource[:64]+"…", "the path is longer than 1024 bytes")
+	case !utf8.ValidString(resource):
+		return denied(resource, "the path is not valid UTF-8")
+	case strings.ContainsAny(resource, "%"):
+		return denied(resource, "percent-encoded paths are not accepted (an encoded escape such as %2e%2e/ could leave the package)")
+	case strings.Contains(resource, `\`):
+		return denied(resource, "backslashes are not accepted; use / between folders")
+	case strings.HasPrefix(resource, "/") || (len(resource) >= 2 && resource[1] == ':'):
+		return denied(resource, "absolute paths are not accepted; name a file inside the package")
+	}
+	for _, r := range resource {
+		if r < 0x20 || r == 0x7f {
+			return denied(resource, "control characters are not accepted")
+		}
+	}
+	for _, seg := range strings.Split(resource, "/") {
+		if seg == ".." {
+			return denied(resource, "\"..\" would leave the package")
+		}
+	}
+	if !fs.ValidPath(resource) || resource == "." {
+		return denied(resource, "empty or \".\" path segments are not accepted")
+	}
+	return nil
+}
+
 // ReadDir reads resource (checked with CheckResource) from the package
 // folder dir without following any symbolic link: dir itself and every
 // folder on the way must be real folders and the file a regular file, each
@@ -103,44 +117,61 @@ func ReadDir(dir, resource string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	b, err := readDir(dir, res, MaxReadBytes)
+	return b, res, err
+}
+
+// ReadDirFile reads the package file rel (checked with CheckPath, not
+// with read_skill's SKILL.md-and-references rule) from the folder dir,
+// confined exactly as ReadDir is, with max as the size cap. The SEP-2640
+// resources serve a package's whole file set through it.
+func ReadDirFile(dir, rel string, max int64) ([]byte, error) {
+	if err := CheckPath(rel); err != nil {
+		return nil, err
+	}
+	return readDir(dir, rel, max)
+}
+
+// readDir is ReadDir's walk for a checked path res with the cap max.
+func readDir(dir, res string, max int64) ([]byte, error) {
 	cur := filepath.Clean(dir)
 	fi, err := os.Lstat(cur)
 	if err != nil {
-		return nil, res, notFound("the package folder " + dir + " cannot be read")
+		return nil, notFound("the package folder " + dir + " cannot be read")
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
-		return nil, res, denied(res, "the package folder is a symbolic link or not a folder")
+		return nil, denied(res, "the package folder is a symbolic link or not a folder")
 	}
 	segs := strings.Split(res, "/")
 	for i, seg := range segs {
 		cur = filepath.Join(cur, seg)
 		fi, err = os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, res, missing(res)
+			return nil, missing(res)
 		}
 		if err != nil {
-			return nil, res, denied(res, err.Error())
+			return nil, denied(res, err.Error())
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, res, denied(res, strings.Join(segs[:i+1], "/")+" is a symbolic link, which is never followed")
+			return nil, denied(res, strings.Join(segs[:i+1], "/")+" is a symbolic link, which is never followed")
 		}
 		last := i == len(segs)-1
 		if !last && !fi.IsDir() {
-			return nil, res, missing(res)
+			return nil, missing(res)
 		}
 		if last && !fi.Mode().IsRegular() {
-			return nil, res, denied(res, "not a regular file")
+			return nil, denied(res, "not a regular file")
 		}
 	}
-	if fi.Size() > MaxReadBytes {
-		return nil, res, tooLarge(res, fi.Size())
+	if fi.Size() > max {
+		return nil, tooLarge(res, fi.Size(), max)
 	}
 	f, err := openSame(cur, fi)
 	if err != nil {
-		return nil, res, denied(res, err.Error())
+		return nil, denied(res, err.Error())
 	}
 	defer f.Close()
-	return readCapped(f, res)
+	return readCapped(f, res, max)
 }
 
 // ReadFS reads resource (checked with CheckResource) from a package file
@@ -153,6 +184,22 @@ func ReadFS(fsys fs.FS, resource string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	b, err := readFS(fsys, res, MaxReadBytes)
+	return b, res, err
+}
+
+// ReadFSFile reads the package file rel (checked with CheckPath) from
+// fsys, confined exactly as ReadFS is, with max as the size cap.
+func ReadFSFile(fsys fs.FS, rel string, max int64) ([]byte, error) {
+	if err := CheckPath(rel); err != nil {
+		return nil, err
+	}
+	return readFS(fsys, rel, max)
+}
+
+// readFS is ReadFS's walk for a checked path res with the cap max.
+func readFS(fsys fs.FS, res string, max int64) ([]byte, error) {
+	var err error
 	segs := strings.Split(res, "/")
 	var fi fs.FileInfo
 	for i := range segs {
@@ -163,42 +210,42 @@ func ReadFS(fsys fs.FS, resource string) ([]byte, string, error) {
 			fi, err = fs.Stat(fsys, p)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, res, missing(res)
+			return nil, missing(res)
 		}
 		if err != nil {
-			return nil, res, denied(res, err.Error())
+			return nil, denied(res, err.Error())
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, res, denied(res, p+" is a symbolic link, which is never followed")
+			return nil, denied(res, p+" is a symbolic link, which is never followed")
 		}
 		if i < len(segs)-1 && !fi.IsDir() {
-			return nil, res, missing(res)
+			return nil, missing(res)
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, res, denied(res, "not a regular file")
+		return nil, denied(res, "not a regular file")
 	}
-	if fi.Size() > MaxReadBytes {
-		return nil, res, tooLarge(res, fi.Size())
+	if fi.Size() > max {
+		return nil, tooLarge(res, fi.Size(), max)
 	}
 	f, err := fsys.Open(res)
 	if err != nil {
-		return nil, res, missing(res)
+		return nil, missing(res)
 	}
 	defer f.Close()
-	return readCapped(f, res)
+	return readCapped(f, res, max)
 }
 
-// readCapped reads r, refusing more than MaxReadBytes.
-func readCapped(r io.Reader, res string) ([]byte, string, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxReadBytes+1))
+// readCapped reads r, refusing more than max bytes.
+func readCapped(r io.Reader, res string, max int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, res, denied(res, err.Error())
+		return nil, denied(res, err.Error())
 	}
-	if len(b) > MaxReadBytes {
-		return nil, res, tooLarge(res, int64(len(b)))
+	if int64(len(b)) > max {
+		return nil, tooLarge(res, int64(len(b)), max)
 	}
-	return b, res, nil
+	return b, nil
 }
 
 // missing builds the ASK_CATALOG_NOT_FOUND error of a resource.
@@ -207,7 +254,7 @@ func missing(res string) *Error {
 		"read SKILL.md first: it names the files under references/")
 }
 
-// tooLarge builds the error of a file above the cap.
-func tooLarge(res string, n int64) *Error {
-	return denied(res, fmt.Sprintf("it is %d bytes, above the %d-byte cap", n, MaxReadBytes))
+// tooLarge builds the error of a file above the cap max.
+func tooLarge(res string, n, max int64) *Error {
+	return denied(res, fmt.Sprintf("it is %d bytes, above the %d-byte cap", n, max))
 }

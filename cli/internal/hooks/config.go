@@ -54,12 +54,12 @@ func Config(h Host) Registration {
 		r.Files = []string{".claude/settings.json", "~/.claude/settings.json"}
 	case Codex:
 		r.Files = []string{".codex/hooks.json", "~/.codex/hooks.json"}
-		r.Note = "Codex runs hooks only with [features] codex_hooks = true in config.toml, after you trust the hook."
+		r.Note = "Hooks are on by default in Codex (no feature flag since 0.169.0), but it runs only a hook you trust, and codex exec skips a new one without a word. Trust it with /hooks in an interactive codex session; the trust is kept as [hooks.state.\"<file>:session_start:0:0\"] trusted_hash in ~/.codex/config.toml, and editing the hook means trusting it again. ~/.codex is $CODEX_HOME when that is set; .codex/hooks.json loads only in a trusted project."
 	case Gemini:
 		r.Files = []string{".gemini/settings.json", "~/.gemini/settings.json"}
 	case Copilot:
-		r.Files = []string{".github/hooks/agent-skills.json"}
-		r.Note = "Copilot CLI documents sessionStart output as ignored: the hook runs, but the context reaches the agent only through the MCP server (agent-skills mcp config --host copilot)."
+		r.Files = []string{".github/hooks/agent-skills.json", "~/.copilot/hooks/agent-skills.json"}
+		r.Note = "Copilot CLI adds the hook's top-level additionalContext to the session. ~/.copilot/hooks/agent-skills.json ($COPILOT_HOME/hooks when that is set) runs in every folder; .github/hooks/agent-skills.json runs only in a trusted folder."
 	}
 	return r
 }

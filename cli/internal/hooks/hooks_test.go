@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,48 @@ func TestVerify(t *testing.T) {
 			t.Errorf("Verify(%s, %s) = %v, want no differences", tt.host, tt.name, got)
 		case tt.want != "" && (len(got) == 0 || !strings.Contains(got[0], tt.want)):
 			t.Errorf("Verify(%s, %s) = %v, want a difference containing %q", tt.host, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestConfigFilesAndNotes pins where each host reads the hook and what
+// the note says, as docs/hosts.md verified against the real agents
+// (Codex 0.169.0, Copilot CLI 1.0.102).
+func TestConfigFilesAndNotes(t *testing.T) {
+	for _, tc := range []struct {
+		host      Host
+		files     []string
+		note      []string // substrings the note must hold
+		notInNote []string
+	}{
+		{Claude, []string{".claude/settings.json", "~/.claude/settings.json"}, nil, nil},
+		{Gemini, []string{".gemini/settings.json", "~/.gemini/settings.json"}, nil, nil},
+		// Codex: hooks are on by default; the gate is trust.
+		{Codex, []string{".codex/hooks.json", "~/.codex/hooks.json"},
+			[]string{"on by default", "trust", "/hooks", "[hooks.state.", "trusted project"},
+			[]string{"codex_hooks"}},
+		// Copilot: the context reaches the model; the user-level file
+		// needs no folder trust, the repository one does.
+		{Copilot, []string{".github/hooks/agent-skills.json", "~/.copilot/hooks/agent-skills.json"},
+			[]string{"additionalContext", "~/.copilot/hooks/agent-skills.json", "every folder", "trusted folder"},
+			[]string{"ignored"}},
+	} {
+		reg := Config(tc.host)
+		if !slices.Equal(reg.Files, tc.files) {
+			t.Errorf("Config(%s).Files = %q, want %q", tc.host, reg.Files, tc.files)
+		}
+		if tc.note == nil && reg.Note != "" {
+			t.Errorf("Config(%s).Note = %q, want none", tc.host, reg.Note)
+		}
+		for _, s := range tc.note {
+			if !strings.Contains(reg.Note, s) {
+				t.Errorf("Config(%s).Note = %q, want it to mention %q", tc.host, reg.Note, s)
+			}
+		}
+		for _, s := range tc.notInNote {
+			if strings.Contains(reg.Note, s) {
+				t.Errorf("Config(%s).Note = %q, which still says %q", tc.host, reg.Note, s)
+			}
 		}
 	}
 }

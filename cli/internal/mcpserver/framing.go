@@ -34,6 +34,11 @@ type LineTransport struct {
 	In io.Reader
 	// Out is where responses go (stdout).
 	Out io.Writer
+	// Methods answers, here and not in the SDK, the requests of methods
+	// the SDK refuses before any middleware runs: the SEP-2640 skills/list
+	// and skills/get (see SkillMethods). Each runs in its own goroutine;
+	// its result or *RPCError is written as the response.
+	Methods map[string]MethodHandler
 }
 
 // Connect starts filtering In and returns the SDK connection over the
@@ -42,7 +47,7 @@ func (t *LineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
 	out := &lockedWriter{w: t.Out, pending: map[string]bool{}}
 	out.cond = sync.NewCond(&out.mu)
-	go filterLines(t.In, pw, out)
+	go filterLines(ctx, t.In, pw, out, t.Methods)
 	return (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxMessageBytes + 1}).Connect(ctx)
 }
 
@@ -95,10 +100,12 @@ func (l *lockedWriter) drain(d time.Duration) {
 func (l *lockedWriter) Close() error { return nil }
 
 // filterLines copies valid message lines from in to pw and answers the
-// others on out. At the end of in it waits (at most drainTimeout) for the
-// responses to the requests it passed on, then closes pw.
-func filterLines(in io.Reader, pw *io.PipeWriter, out *lockedWriter) {
+// others on out, and the requests of methods on out with their handler.
+// At the end of in it waits (at most drainTimeout) for the responses to
+// the requests it passed on or answered, then closes pw.
+func filterLines(ctx context.Context, in io.Reader, pw *io.PipeWriter, out *lockedWriter, methods map[string]MethodHandler) {
 	br := bufio.NewReaderSize(in, 64<<10)
+	sem := make(chan struct{}, maxMethodCalls)
 	for {
 		line, tooLong, err := readLine(br)
 		line = bytes.TrimSpace(line)
@@ -114,6 +121,16 @@ func filterLines(in io.Reader, pw *io.PipeWriter, out *lockedWriter) {
 			}
 			if request {
 				out.expect(id)
+				if h := methods[methodOf(line)]; h != nil {
+					// At most maxMethodCalls run at once: a flood of
+					// listings waits here instead of hashing in parallel.
+					sem <- struct{}{}
+					go func() {
+						defer func() { <-sem }()
+						answer(ctx, out, id, h, line)
+					}()
+					break
+				}
 			}
 			if _, werr := pw.Write(append(line, '\n')); werr != nil {
 				return
@@ -126,6 +143,9 @@ func filterLines(in io.Reader, pw *io.PipeWriter, out *lockedWriter) {
 		}
 	}
 }
+
+// maxMethodCalls bounds the Methods handlers running at once.
+const maxMethodCalls = 4
 
 // drainTimeout bounds the wait for outstanding responses at end of input.
 const drainTimeout = 30 * time.Second
@@ -185,6 +205,42 @@ func check(line []byte) (id json.RawMessage, request bool, code int, msg string)
 		return id, false, codeInvalidRequest, "invalid request: no method"
 	}
 	return id, env.Method != nil && id != nil, 0, ""
+}
+
+// methodOf returns the method of a checked request line.
+func methodOf(line []byte) string {
+	var env envelope
+	if json.Unmarshal(line, &env) != nil || env.Method == nil {
+		return ""
+	}
+	return *env.Method
+}
+
+// answer runs a method handler on a request line and writes its response.
+func answer(ctx context.Context, out *lockedWriter, id json.RawMessage, h MethodHandler, line []byte) {
+	var req struct {
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(line, &req)
+	res, err := h(ctx, req.Params)
+	if err != nil {
+		var rpc *RPCError
+		if !errors.As(err, &rpc) {
+			rpc = internalError(err)
+		}
+		writeError(out, id, int(rpc.Code), rpc.Message)
+		return
+	}
+	b, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{"2.0", id, res})
+	if err != nil {
+		writeError(out, id, -32603, "cannot encode the result: "+err.Error())
+		return
+	}
+	_, _ = out.Write(append(b, '\n'))
 }
 
 // writeError writes one JSON-RPC error response.

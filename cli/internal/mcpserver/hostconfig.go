@@ -11,11 +11,11 @@ const ServerName = "agent-skills"
 
 // HostConfig is how one coding agent registers the server.
 type HostConfig struct {
-	// Host is claude, codex, copilot or gemini.
+	// Host is claude, codex, copilot, gemini or opencode.
 	Host string `json:"host"`
 	// File is where the registration goes.
 	File string `json:"file"`
-	// Format is json or toml.
+	// Format is json, jsonc or toml.
 	Format string `json:"format"`
 	// Snippet is the text to merge into File.
 	Snippet string `json:"snippet"`
@@ -56,8 +56,18 @@ func HostConfigFor(host string, args ...string) (HostConfig, error) {
 			Snippet: servers(map[string]any{"type": "local", "tools": []string{"*"}})}, nil
 	case "gemini":
 		return HostConfig{Host: host, File: ".gemini/settings.json", Format: "json", Snippet: servers(nil)}, nil
+	case "opencode":
+		// OpenCode keeps the command and its arguments in one list, under
+		// "mcp" (docs/hosts.md, checked with opencode mcp add).
+		b, _ := json.MarshalIndent(map[string]any{"mcp": map[string]any{ServerName: map[string]any{
+			"type": "local", "command": append([]string{"agent-skills"}, argv...), "enabled": true}}}, "", "  ")
+		cmd := "opencode mcp add " + ServerName + " --"
+		for _, a := range append([]string{"agent-skills"}, argv...) {
+			cmd += " " + a
+		}
+		return HostConfig{Host: host, File: "opencode.json", Format: "jsonc", Snippet: string(b) + "\n", Command: cmd}, nil
 	}
-	return HostConfig{}, fmt.Errorf("unknown host %q: use claude, codex, copilot or gemini", host)
+	return HostConfig{}, fmt.Errorf("unknown host %q: use claude, codex, copilot, gemini or opencode", host)
 }
 
 // tomlList renders plain strings as a TOML array: a JSON array of strings

@@ -86,6 +86,13 @@ type Options struct {
 	Version string
 	// AllowWrite adds install_skill and uninstall_skill.
 	AllowWrite bool
+	// Skills, when set, serves the MCP Skills Extension (SEP-2640): the
+	// server declares io.modelcontextprotocol/skills and resources, and
+	// serves every file of every skill of the store as a skill://
+	// resource. skills/list and skills/get are answered by the transport
+	// (LineTransport.Methods, SkillMethods), because the SDK refuses
+	// methods it does not know before any middleware runs.
+	Skills SkillStore
 }
 
 // SearchInput is search_skills' arguments.
@@ -127,10 +134,21 @@ type WriteInput struct {
 
 // New returns the MCP server over b.
 func New(b Backend, opts Options) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "agent-skills", Title: "agent-skills catalog", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: "Search, read and describe the agent skills available on this machine " +
-			"(installed in the project and globally) and in the configured registries. Read a skill's SKILL.md " +
-			"with read_skill before following it."})
+	so := &mcp.ServerOptions{Instructions: "Search, read and describe the agent skills available on this machine " +
+		"(installed in the project and globally) and in the configured registries. Read a skill's SKILL.md " +
+		"with read_skill before following it."}
+	if opts.Skills != nil {
+		caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Resources: &mcp.ResourceCapabilities{}}
+		caps.AddExtension(SkillsExtension, map[string]any{})
+		so.Capabilities = caps
+		so.Instructions += " The same skills are served by the MCP Skills Extension: skills/list, skills/get and " +
+			"skill:// resources for every file."
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "agent-skills", Title: "agent-skills catalog", Version: opts.Version}, so)
+	if opts.Skills != nil {
+		addSkillResources(s, opts.Skills)
+	}
+	addOnboarding(s)
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 
 	mcp.AddTool(s, &mcp.Tool{Name: "search_skills", Annotations: withTitle(ro, "Search skills"),

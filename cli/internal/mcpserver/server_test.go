@@ -83,8 +83,8 @@ func TestListTools(t *testing.T) {
 		allowWrite bool
 		want       []string
 	}{
-		{false, []string{"read_skill", "search_skills", "skill_info", "skills_overview"}},
-		{true, []string{"install_skill", "read_skill", "search_skills", "skill_info", "skills_overview", "uninstall_skill"}},
+		{false, []string{"onboarding", "read_skill", "search_skills", "skill_info", "skills_overview"}},
+		{true, []string{"install_skill", "onboarding", "read_skill", "search_skills", "skill_info", "skills_overview", "uninstall_skill"}},
 	}
 	for _, tt := range tests {
 		cs := connect(t, &fakeBackend{}, Options{AllowWrite: tt.allowWrite})
