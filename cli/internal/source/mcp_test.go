@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -240,8 +241,13 @@ func TestMCPRestoreUnlisted(t *testing.T) {
 		t.Error(err)
 	}
 	err := openMCP(context.Background(), r, t.TempDir(), "acme/billing/nothing", &Options{})
-	if !askerr.Is(err, CodeSourceNotFound) {
-		t.Errorf("openMCP of an unknown skill = %v; want ASK_SOURCE_NOT_FOUND", err)
+	var e *askerr.Error
+	if !errors.As(err, &e) || e.Code != CodeSourceNotFound {
+		t.Fatalf("openMCP of an unknown skill = %v; want ASK_SOURCE_NOT_FOUND", err)
+	}
+	// The command under Try: pastes back as one argument.
+	if want := "agent-skills install 'mcp:" + cmd; !strings.Contains(strings.Join(e.Try, "\n"), want) {
+		t.Errorf("Try = %q; want it to contain %q", e.Try, want)
 	}
 }
 

@@ -160,7 +160,7 @@ func (s *mcpSession) failed(what string, ctx context.Context, err error) error {
 		return e
 	case errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams:
 		return notFound(fmt.Sprintf("the MCP server %s knows nothing of %s: %s", s.shown, what, termtext.Line(we.Message)), s.stderrLines(),
-			"list what it serves: agent-skills install "+s.shown+" --list")
+			"list what it serves: agent-skills install "+joinWords([]string{s.shown})+" --list")
 	case errors.As(err, &we):
 		return s.unavailable(fmt.Sprintf("%s failed (%d): %s", what, we.Code, termtext.Line(we.Message)), nil)
 	}
