@@ -108,4 +108,11 @@ func TestMCPHTTPLoopback(t *testing.T) {
 	if lists != 2 {
 		t.Errorf("the fixture logged %d skills/list requests, want 2:\n%s", lists, reqs)
 	}
+	// The server gone: the reason the transport gave, not only its code.
+	cmd.Process.Kill()
+	cmd.Wait()
+	_, err = Fetch(context.Background(), r, Options{CacheDir: t.TempDir(), List: true})
+	if !askerr.Is(err, CodeSourceUnavailable) || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("Fetch of a stopped server = %v; want ASK_SOURCE_UNAVAILABLE saying the connection was refused", err)
+	}
 }

@@ -161,11 +161,16 @@ func (s *mcpSession) failed(what string, ctx context.Context, err error) error {
 	case errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams:
 		return notFound(fmt.Sprintf("the MCP server %s knows nothing of %s: %s", s.shown, what, termtext.Line(we.Message)), s.stderrLines(),
 			"list what it serves: agent-skills install "+joinWords([]string{s.shown})+" --list")
-	case errors.As(err, &we):
+	case errors.As(err, &we) && we.Code != mcpCodeTransport:
 		return s.unavailable(fmt.Sprintf("%s failed (%d): %s", what, we.Code, termtext.Line(we.Message)), nil)
 	}
 	return s.unavailable(what+" failed", err)
 }
+
+// mcpCodeTransport is the code the go-sdk gives a request its transport
+// could not deliver (a refused connection, an HTTP error); the reason is
+// in the error's text, not in the code.
+const mcpCodeTransport = -32005
 
 // unavailable is ASK_SOURCE_UNAVAILABLE about the server, with the end of
 // its stderr.
