@@ -150,9 +150,17 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 		if err != nil {
 			cleanup()
 			if askerr.Is(err, registry.CodeIntegrityMismatch) {
-				return nil, func() {}, &askerr.Error{Code: registry.CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
+				// The source's own mismatch says the same sentence: keep
+				// its digests, not its message, so the error reads once.
+				e := &askerr.Error{Code: registry.CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source),
 					Detail: []string{"Nothing was installed."},
 					Try:    []string{changedTry(l)}}
+				if inner, ok := errors.AsType[*askerr.Error](err); ok && inner.Code == registry.CodeIntegrityMismatch {
+					e.Detail = append(slices.Clone(inner.Detail), e.Detail...)
+				} else {
+					e.Err = err
+				}
+				return nil, func() {}, e
 			}
 			return nil, func() {}, err
 		}
