@@ -49,6 +49,7 @@ Examples:
   agent-skills install https://github.com/o/r/tree/v1.2.0/skills/x
   agent-skills install ./my-skill                        # a local folder (or .zip/.tar.gz)
   agent-skills install owner/repo --list                 # what a source offers
+  agent-skills install mcp:'python3 srv.py' --list       # skills an MCP server serves
   agent-skills install java-basics --dir ~/shared-skills # one folder of your own
 
 Sources are pinned in skills.lock by commit and verified by digest; see docs/sources.md.`
@@ -113,7 +114,7 @@ func (c *installCmd) list(e *env) error {
 		return err
 	}
 	if len(srcRefs) != 1 || len(regArgs) != 0 {
-		return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder or an archive)")
+		return askerr.Usage("--list takes exactly one source (owner/repo, a git URL, a folder, an archive or an MCP server)")
 	}
 	sc, err := e.ws.DecideScope(c.Scope.request())
 	if err != nil {

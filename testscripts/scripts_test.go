@@ -108,8 +108,27 @@ func setup(env *testscript.Env) error {
 	if skills, err := filepath.Abs(filepath.Join("..", "skills")); err == nil {
 		env.Setenv("SKILLS", skills)
 	}
+	// The SEP-2640 fixture server (testdata/sep2640/server.py) and the
+	// Python that runs it, by absolute path: PATH holds no python3, and a
+	// pyenv shim would not run without its own PATH.
+	if server, err := filepath.Abs(filepath.Join("testdata", "sep2640", "server.py")); err == nil {
+		env.Setenv("SEPSERVER", server)
+	}
+	if py := python3(); py != "" {
+		env.Setenv("PYTHON3", py)
+	}
 	return nil
 }
+
+// python3 returns the absolute path of the real python3 executable
+// (sys.executable), or "" when there is none.
+var python3 = sync.OnceValue(func() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 // exitcode runs a command and checks its exact exit code:
 //
@@ -156,6 +175,8 @@ func condition(cond string) (bool, error) {
 		return err == nil, nil
 	case "tty":
 		return ptyAvailable(), nil
+	case "python3":
+		return python3() != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

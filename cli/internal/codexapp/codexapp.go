@@ -88,8 +88,10 @@ type Options struct {
 	// {"/usr/bin/codex", "app-server"}. It is run directly, not through a
 	// shell.
 	Command []string
-	// Env is the child's whole environment (KEY=VALUE). Pass CODEX_HOME
-	// and HOME through: they decide which files Codex reads.
+	// Env is the child's whole environment (KEY=VALUE); nil is an empty
+	// one, not the caller's. Pass HOME, PATH and CODEX_HOME through: they
+	// decide which files Codex reads (the npm launcher also needs PATH to
+	// find node).
 	Env []string
 	// Dir is the child's working directory; empty means the caller's.
 	Dir string

@@ -303,6 +303,7 @@ var registryName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
 var reservedNames = map[string]string{
 	"github":  "github:owner/repo names a GitHub repository, so github:<skill> could never reach a registry of that name",
 	"gitlab":  "gitlab:group/repo names a GitLab repository, so gitlab:<skill> could never reach a registry of that name",
+	"mcp":     "mcp:<command> names an MCP server that serves skills, so mcp:<skill> could never reach a registry of that name",
 	"bundled": "it names the collection inside agent-skills (url " + BundledURL + ")",
 }
 

@@ -101,6 +101,7 @@ func TestCheckRegistryName(t *testing.T) {
 		{"a", KindGit, ""},
 		{"bundled", KindBundled, ""},
 		{"bundled", KindLocal, "reserved"},
+		{"mcp", KindGit, "reserved"},
 		{"github", KindGit, "reserved"},
 		{"gitlab", KindHTTP, "reserved"},
 		{"Team", KindLocal, "lowercase"},

@@ -507,9 +507,39 @@ func compareVersions(a, b string) Outcome {
 	case -1:
 		return OutcomeUpgraded
 	case 1:
+		if contentVersion(va) && contentVersion(vb) && va.Prerelease() != vb.Prerelease() {
+			// Other bytes of a bare skill: the hashes have no order,
+			// and the new bytes are the newer ones.
+			return OutcomeUpgraded
+		}
 		return OutcomeDowngraded
 	}
 	return OutcomeReinstalled
+}
+
+// contentVersion reports whether v is the version a source gives a bare
+// skill from its content, 0.0.0-<kind>-<12 hex digits> (folders, archives,
+// MCP servers): two of them name different bytes, not an older and a
+// newer release.
+func contentVersion(v *semver.Version) bool {
+	if v.Major() != 0 || v.Minor() != 0 || v.Patch() != 0 {
+		return false
+	}
+	kind, sum, ok := strings.Cut(v.Prerelease(), "-")
+	if !ok || kind == "" || len(sum) != 12 {
+		return false
+	}
+	for _, r := range kind {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	for _, r := range sum {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // compatibleAgents splits the selected agents into those the manifest's

@@ -104,8 +104,12 @@ func (e *Effective) CheckSource(input string, subjects []string) error {
 		}) {
 			continue
 		}
+		is := "the source is " + strings.Join(subjects, ", ")
+		if len(subjects) == 0 {
+			is = "the source has no host to match (an mcp: command runs on this machine)"
+		}
 		return violation("the policy does not allow "+what,
-			[]string{fmt.Sprintf("sources.allowHosts at %s allows only %s; the source is %s", l.Origin, globs(l), strings.Join(subjects, ", "))}, []Origin{l.Origin})
+			[]string{fmt.Sprintf("sources.allowHosts at %s allows only %s; %s", l.Origin, globs(l), is)}, []Origin{l.Origin})
 	}
 	return nil
 }

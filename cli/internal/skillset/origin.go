@@ -348,7 +348,11 @@ func (p *op) describeOrigin(o Origin) string {
 // action: the names, the flags that matter and the scope; --agent,
 // --force and --allow-risk replace those given.
 func (p *op) rerunWith(extra ...string) string {
-	parts := append([]string{"agent-skills", p.command}, p.requested...)
+	parts := []string{"agent-skills", p.command}
+	for _, r := range p.requested {
+		// A folder with a blank, or mcp:'<command> <args>', is one argument.
+		parts = append(parts, shellWord(r))
+	}
 	for i := 0; i < len(p.flags); i++ {
 		f := p.flags[i]
 		if f == "--allow-risk" && slices.Contains(extra, f) {
@@ -400,4 +404,13 @@ func (p *op) skipConflicts(fs []fetched) ([]fetched, error) {
 			Reason: fmt.Sprintf("%s is installed from %s, not from %s; --force replaces it", f.name, strings.Join(olds, " and "), to[f.name].describe())})
 	}
 	return keep, nil
+}
+
+// shellWord quotes s for a POSIX shell when it needs it, so that a
+// command printed under Try: can be pasted as it is.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

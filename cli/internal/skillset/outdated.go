@@ -307,6 +307,8 @@ func (p *op) sourceFreshness(row *OutdatedSkill, l resolve.LockedSkill) {
 	switch {
 	case r.Kind == source.KindArchive:
 		row.Status, row.Reason = FreshUnknown, "an archive names one version; agent-skills update downloads it again to compare"
+	case r.Kind == source.KindMCP:
+		row.Status, row.Reason = FreshUnknown, "an MCP server has no versions to compare; agent-skills update reads it again to compare"
 	case r.Kind == source.KindLocal:
 		p.folderFreshness(row, r, l)
 	case gitrun.IsCommitID(l.Ref):

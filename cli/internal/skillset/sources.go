@@ -150,9 +150,17 @@ func (p *op) restoreSources(entries map[string]resolve.LockedSkill) ([]fetched, 
 		if err != nil {
 			cleanup()
 			if askerr.Is(err, registry.CodeIntegrityMismatch) {
-				return nil, func() {}, &askerr.Error{Code: registry.CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source), Err: err,
+				// The source's own mismatch says the same sentence: keep
+				// its digests, not its message, so the error reads once.
+				e := &askerr.Error{Code: registry.CodeIntegrityMismatch, Message: fmt.Sprintf("%s from %s does not match skills.lock", name, l.Source),
 					Detail: []string{"Nothing was installed."},
-					Try:    []string{"check who changed the source at commit " + l.Commit}}
+					Try:    []string{changedTry(l)}}
+				if inner, ok := errors.AsType[*askerr.Error](err); ok && inner.Code == registry.CodeIntegrityMismatch {
+					e.Detail = append(slices.Clone(inner.Detail), e.Detail...)
+				} else {
+					e.Err = err
+				}
+				return nil, func() {}, e
 			}
 			return nil, func() {}, err
 		}
@@ -215,3 +223,12 @@ func keepDependencies(f *fetched, l resolve.LockedSkill) {
 
 // sortedKeys returns the keys of m, sorted.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// changedTry is what to check when a locked source's bytes changed: the
+// commit of a git source; the server or file otherwise, which have none.
+func changedTry(l resolve.LockedSkill) string {
+	if l.Commit == "" {
+		return "check who changed " + l.Source + " since skills.lock was written"
+	}
+	return "check who changed the source at commit " + l.Commit
+}

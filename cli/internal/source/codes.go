@@ -13,4 +13,13 @@ const (
 	CodeSourceTooLarge       = "ASK_SOURCE_TOO_LARGE"
 	CodeSourceTooManySkills  = "ASK_SOURCE_TOO_MANY_SKILLS"
 	CodeSourceUnavailable    = "ASK_SOURCE_UNAVAILABLE"
+	// CodeSourceUnsupported: the source is reachable but cannot be
+	// installed from as it is: an MCP server that does not declare the
+	// skills extension, or a skill whose files are "dynamic" and so cannot
+	// be verified.
+	CodeSourceUnsupported = "ASK_SOURCE_UNSUPPORTED"
+	// CodeSourceCommandUnapproved: skills.lock records an mcp: command,
+	// and the user has not allowed restoring or updating from it to run
+	// it (AGENT_SKILLS_ALLOW_MCP_COMMANDS=1).
+	CodeSourceCommandUnapproved = "ASK_SOURCE_COMMAND_UNAPPROVED"
 )

@@ -1,6 +1,8 @@
 // Package source installs skills straight from where people share them: a
 // GitHub or GitLab repository (owner/repo shorthands and web URLs), any git
-// URL, a local folder, or a .zip, .tar.gz, .tgz or .skill archive.
+// URL, a local folder, a .zip, .tar.gz, .tgz or .skill archive, or an MCP
+// server that serves skills (SEP-2640: mcp:<command> over stdio,
+// mcp+https:// over streamable HTTP; see mcpfetch.go).
 //
 // # API
 //

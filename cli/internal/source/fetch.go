@@ -418,7 +418,7 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Kind != KindLocal && r.Kind != KindArchive {
+	if r.Kind != KindLocal && r.Kind != KindArchive && r.Kind != KindMCP {
 		if p.Commit == "" {
 			return nil, invalid(p.Source, "the lock entry records no commit")
 		}
@@ -489,9 +489,15 @@ func Restore(ctx context.Context, p Pin, opts Options) (*Package, error) {
 
 // pinRef turns a lock entry back into a reference.
 func pinRef(p Pin) (Ref, error) {
-	r := Ref{Input: p.Source, Subpath: p.Subpath, Ref: p.Commit}
+	r := Ref{Input: p.Source, Subpath: p.Subpath, Ref: p.Commit, Locked: true}
 	resolvedURL, _, _ := strings.Cut(p.Resolved, "#")
 	switch {
+	case isMCPSyntax(p.Source):
+		m, err := parseMCP(p.Source, p.Source)
+		if err != nil {
+			return Ref{}, err
+		}
+		r.Kind, r.URL, r.Command = KindMCP, m.URL, m.Command
 	case strings.HasPrefix(p.Source, "github:"):
 		r.Kind, r.Repo = KindGitHub, strings.TrimPrefix(p.Source, "github:")
 	case strings.HasPrefix(p.Source, "gitlab:"):
@@ -563,6 +569,18 @@ func open(ctx context.Context, r Ref, ref, subpath string, opts *Options) (*tree
 		return nil, err
 	}
 	clean := func() { os.RemoveAll(work) }
+	if r.Kind == KindMCP {
+		root := filepath.Join(work, "tree")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			clean()
+			return nil, err
+		}
+		if err := openMCP(ctx, r, root, subpath, opts); err != nil {
+			clean()
+			return nil, err
+		}
+		return &tree{root: root, url: mcpShown(r), clean: clean}, nil
+	}
 	if r.Kind == KindArchive {
 		root := filepath.Join(work, "tree")
 		if err := os.Mkdir(root, 0o755); err != nil {
@@ -704,7 +722,7 @@ func (p Pin) Follow(ref string) (Ref, error) {
 		return Ref{}, err
 	}
 	r.Ref = ref
-	if r.Kind == KindLocal || r.Kind == KindArchive {
+	if r.Kind == KindLocal || r.Kind == KindArchive || r.Kind == KindMCP {
 		r.Ref = ""
 	}
 	if why := checkRefName(r.Ref); r.Ref != "" && why != "" {

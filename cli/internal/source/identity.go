@@ -22,6 +22,9 @@ import (
 //     file:// URLs keep their path as written (minus trailing slashes).
 //   - a local folder or archive: its absolute path; an archive URL: the
 //     URL without user information or fragment.
+//   - an MCP server: "mcp:" and its command's words, each quoted only
+//     when it must be (see joinWords), or "mcp+https://host[:port]/path"
+//     with the host lower-cased (see mcpIdentity).
 func Identity(r Ref, getenv func(string) string) string {
 	switch r.Kind {
 	case KindGitHub:
@@ -30,6 +33,8 @@ func Identity(r Ref, getenv func(string) string) string {
 		return "gitlab:" + strings.ToLower(r.Repo)
 	case KindLocal:
 		return r.URL
+	case KindMCP:
+		return mcpIdentity(r)
 	case KindArchive:
 		if u, err := url.Parse(r.URL); err == nil && u.Scheme != "" {
 			u.User, u.Fragment = nil, ""
@@ -115,7 +120,7 @@ func SameSource(a, b string) bool {
 // sourceKey is the transport-free identity of a recorded source.
 func sourceKey(s string) string {
 	switch {
-	case strings.HasPrefix(s, "github:"), strings.HasPrefix(s, "gitlab:"):
+	case strings.HasPrefix(s, "github:"), strings.HasPrefix(s, "gitlab:"), isMCPSyntax(s):
 		return s
 	case filepath.IsAbs(s):
 		return filepath.Clean(s)

@@ -12,6 +12,10 @@ func networkURL(r Ref, opts *Options) (string, bool) {
 	switch r.Kind {
 	case KindLocal:
 		return "", false
+	case KindMCP:
+		// A command on this machine is run whatever it reaches itself; an
+		// endpoint is the network.
+		return mcpShown(r), r.URL != ""
 	case KindArchive:
 		low := strings.ToLower(r.URL)
 		return r.URL, strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "http://")

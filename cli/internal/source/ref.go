@@ -28,6 +28,10 @@ const (
 	KindLocal Kind = "local"
 	// KindArchive is a .zip, .tar.gz, .tgz or .skill file, by path or URL.
 	KindArchive Kind = "archive"
+	// KindMCP is an MCP server that serves skills (SEP-2640): a command
+	// run over stdio (mcp:<command…>) or a streamable HTTP endpoint
+	// (mcp+https://host/path).
+	KindMCP Kind = "mcp"
 )
 
 // Ref is a parsed source reference.
@@ -52,6 +56,16 @@ type Ref struct {
 	Skill string
 	// Input is the reference as written.
 	Input string
+	// Command is the command of an MCP server run over stdio (KindMCP
+	// with an empty URL): the words of mcp:<command…>, split without a
+	// shell and joined again with joinWords, so that two spellings of one
+	// command are one string (splitWords gives the argument array back).
+	Command string
+	// Locked reports a reference read back from skills.lock (pinRef)
+	// rather than typed by the user: skills.lock comes with the project, so
+	// an mcp: command it names is run only when the user allows it (see
+	// mcpCommandEnv).
+	Locked bool
 }
 
 // Default hosts of the shorthands; AGENT_SKILLS_GITHUB_URL and
@@ -108,6 +122,9 @@ func Parse(ref string, cwd string, isDir func(string) bool) (Ref, bool, error) {
 		return r, err == nil, err
 	case strings.HasPrefix(s, "gitlab:"):
 		r, err := parseShorthand(ref, strings.TrimPrefix(s, "gitlab:"), KindGitLab)
+		return r, err == nil, err
+	case isMCPSyntax(s):
+		r, err := parseMCP(ref, s)
 		return r, err == nil, err
 	case isLocalSyntax(s):
 		return parseLocal(ref, s, cwd)

@@ -23,7 +23,7 @@ func (d *Document) Set(path []string, body any) ([]byte, error) {
 	}
 	rendered, err := decode([]byte(text))
 	if err != nil {
-		return nil, &EditError{Path: path, Message: "the rendered table does not parse (a bug): " + err.Error()}
+		return nil, &EditError{Path: path, Message: "the rendered table does not parse (a bug): " + err.Error(), bug: true}
 	}
 	value, _ := lookup(rendered, path)
 	if d.eol != "\n" {
@@ -174,11 +174,11 @@ func (d *Document) insertion(path []string, text string) edit {
 func (d *Document) check(out []byte, path []string, want map[string]any) error {
 	nd, err := parse(out, 0)
 	if err != nil {
-		return &EditError{Path: path, Message: "the edited document does not parse (a bug; nothing was written): " + err.Error()}
+		return &EditError{Path: path, Message: "the edited document does not parse (a bug; nothing was written): " + err.Error(), bug: true}
 	}
 	pruneEmpty(want, nd.root, path)
 	if !equal(want, nd.root) {
-		return &EditError{Path: path, Message: "the edited document differs from the original outside the table (a bug; nothing was written)"}
+		return &EditError{Path: path, Message: "the edited document differs from the original outside the table (a bug; nothing was written)", bug: true}
 	}
 	return nil
 }

@@ -50,8 +50,8 @@ func FuzzSetDelete(f *testing.F) {
 			out, err := d.Set(tc.path, tc.body)
 			if err != nil {
 				var ee *EditError
-				if !errors.As(err, &ee) {
-					t.Fatalf("Set(%q) error %T %v, want an *EditError", tc.path, err, err)
+				if !errors.As(err, &ee) || ee.bug {
+					t.Fatalf("Set(%q) error %T %v, want a refusal *EditError\n%q", tc.path, err, err, src)
 				}
 				continue
 			}
@@ -75,6 +75,48 @@ func FuzzSetDelete(f *testing.F) {
 			}
 			if !bytes.Equal(back, want) {
 				t.Fatalf("Delete(Set(%q)) = %q, want %q (after Set: %q)", tc.path, back, want, out)
+			}
+		}
+	})
+}
+
+// FuzzDeleteEach deletes every table of any document, one at a time, and
+// replaces each with a small body: each edit either succeeds (and then the
+// check inside Set/Delete has compared the decoded documents) or is a
+// refusal, never a failed check, a panic or bytes that do not parse.
+func FuzzDeleteEach(f *testing.F) {
+	for _, seed := range []string{
+		codexConfig,
+		"[a]\nx = 1\n[a.b]\ny = 2\n[[a.c]]\n[c]\n",
+		"x.y = 1\n[x.z]\n[[arr]]\n[arr.sub]\n",
+		"[t]\nk = 1 # c\n\n\n# for u\n[u]\n'q k' = '''\n[v]\n'''\n",
+		"[a]\r\nb = 1\r\n[c]\r\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse(src)
+		if err != nil {
+			return
+		}
+		for _, tb := range d.Tables() {
+			for _, op := range []string{"delete", "set"} {
+				var out []byte
+				if op == "delete" {
+					out, err = d.Delete(tb.Path)
+				} else {
+					out, err = d.Set(tb.Path, Body{{"k", "v"}})
+				}
+				if err != nil {
+					var ee *EditError
+					if !errors.As(err, &ee) || ee.bug {
+						t.Fatalf("%s(%q) error %T %v, want success or a refusal\n%q", op, tb.Path, err, err, src)
+					}
+					continue
+				}
+				if _, err := parse(out, 0); err != nil {
+					t.Fatalf("%s(%q) returned bytes that do not parse: %v\n%q", op, tb.Path, err, out)
+				}
 			}
 		}
 	})

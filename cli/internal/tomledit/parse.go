@@ -41,6 +41,10 @@ type EditError struct {
 	Path []string
 	// Message states why the edit was refused.
 	Message string
+
+	// bug marks a result that failed the check: a fault of this package,
+	// not of the document (the fuzz targets fail on it).
+	bug bool
 }
 
 // Error names the table and the reason.
