@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-plugin e2e-codex-trust e2e-sep2640 e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-sep2640 e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -85,6 +85,10 @@ e2e-agents:
 ## e2e-mcp: drive `agent-skills mcp serve` with the MCP Inspector's CLI from npm (needs npm; not in CI)
 e2e-mcp:
 	./scripts/e2e-mcp.sh
+
+## e2e-setup: `setup enable --write` in a scratch HOME for Claude Code, OpenCode, Gemini CLI, Copilot CLI and Codex (hook trusted through codex app-server); the real agents must run our hook and offer our MCP tools, and `setup disable` must take them out (needs npm; not in CI)
+e2e-setup:
+	./scripts/e2e-setup.sh
 
 ## e2e-plugin: build the bundled collection as plugins, validate them with the real `claude plugin validate`, install into the real Claude Code and check that it lists the skills (needs npm; not in CI)
 e2e-plugin:

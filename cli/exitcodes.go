@@ -42,6 +42,11 @@ var exitCodes = map[string]int{
 	"ASK_CUSTOM_AGENT_INVALID": exitUsage,
 	"ASK_AGENT_ROOT_CONFLICT":  exitUsage,
 
+	// setup: host settings files and receipts (issue 19)
+	"ASK_SETUP_FILE_INVALID":    exitUsage,
+	"ASK_SETUP_CONFLICT":        exitUsage,
+	"ASK_SETUP_RECEIPT_INVALID": exitUsage,
+
 	// a project's skills-registries.json (issue 14)
 	"ASK_PROJECT_REGISTRIES_INVALID": exitUsage,
 

@@ -58,6 +58,7 @@ func Rules() []Rule {
 		{"catalog", None, "run by agents"},
 		{"mcp", None, "run by agents"},
 		{"hook", None, "run by agents"},
+		{"setup", None, "agent settings"},
 		{"plugin", None, "authoring"},
 		{"completion", None, "run by shells"},
 		{"self-update", None, "is the update itself"},
