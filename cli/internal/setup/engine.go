@@ -228,7 +228,7 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 								owned := e
 								owned.Value = Canonical(e.Value)
 								rec.Entries[idx] = Owned{File: prev.File, Format: e.Format.Name(), Entry: owned, Created: mergeCreated(prev.Created, created),
-									NewFile: prev.NewFile, Version: env.Version, Written: stamp}
+									NewFile: prev.NewFile, NewDirs: prev.NewDirs, Version: env.Version, Written: stamp}
 								r.Entries = append(r.Entries, er)
 								continue
 							}
@@ -253,6 +253,11 @@ func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
 				owned := e
 				owned.Value = Canonical(e.Value)
 				o := Owned{File: toReceipt(env, scope, e.File), Format: e.Format.Name(), Entry: owned, Created: created, NewFile: w.old == nil, Version: env.Version, Written: stamp}
+				if o.NewFile {
+					for _, d := range missingDirs(w.path) {
+						o.NewDirs = append(o.NewDirs, toReceipt(env, scope, d))
+					}
+				}
 				if idx >= 0 {
 					rec.Entries[idx] = o
 				} else {
@@ -431,6 +436,7 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 	var left []string
 	var works []*fileWork
 	newFiles := map[string]bool{}
+	newDirs := map[string][]string{}
 	for _, o := range rec.Entries {
 		e := o.Entry
 		er := EntryReport{Part: e.Part, File: Shown(env, e.File), Where: e.where()}
@@ -450,6 +456,9 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 		}
 		if o.NewFile {
 			newFiles[e.File] = true
+			for _, d := range o.NewDirs {
+				newDirs[e.File] = append(newDirs[e.File], fromReceipt(env, scope, d))
+			}
 		}
 		state, got := w.doc.Find(e)
 		switch state {
@@ -488,6 +497,11 @@ func Disable(env Env, host Host, scope Scope, write bool) *Report {
 			return r
 		}
 		r.Written = true
+		for _, c := range r.Changes {
+			if c.Removed {
+				removeEmptyDirs(c.path, newDirs[c.path])
+			}
+		}
 		rec.Entries = keep
 		if err := rec.save(env); err != nil {
 			r.Err = err

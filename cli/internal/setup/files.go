@@ -60,3 +60,37 @@ func removeFile(file string) error {
 
 // mkdirAll creates dir and its parents.
 func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
+
+// missingDirs lists the folders that writing file would create, deepest
+// first.
+func missingDirs(file string) []string {
+	var out []string
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return out
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
+}
+
+// removeEmptyDirs removes, deepest first, the folders of dirs that setup
+// created for file, now removed, while they are empty. A name that is not
+// a folder above file (a receipt edited by hand), a link, or a folder
+// that holds anything stays.
+func removeEmptyDirs(file string, dirs []string) {
+	for _, d := range dirs {
+		rel, err := filepath.Rel(d, file)
+		if err != nil || !filepath.IsLocal(rel) {
+			return
+		}
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			return
+		}
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}

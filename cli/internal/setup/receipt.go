@@ -44,6 +44,12 @@ type Owned struct {
 	// NewFile says the file did not exist before setup wrote the entry:
 	// disable removes it again when nothing else is left in it.
 	NewFile bool `json:"newFile,omitempty"`
+	// NewDirs are the folders setup created to hold the new file, named
+	// as File is, deepest first: disable removes each again when it is
+	// empty once the file is gone, so that an agent's folder setup made
+	// (e.g. ~/.claude) does not stay behind to look like an installed
+	// agent.
+	NewDirs []string `json:"newDirs,omitempty"`
 	// Version is the agent-skills version that wrote the entry.
 	Version string `json:"version"`
 	// Written is when, in RFC 3339 UTC.
