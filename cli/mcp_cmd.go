@@ -107,6 +107,10 @@ func (c *mcpConfigCmd) Run(e *env) error {
 	if hc.Command != "" {
 		e.Info("or run: %s", hc.Command)
 	}
+	e.Info("or let agent-skills merge it, with a preview and a receipt: agent-skills setup enable --host %s --mcp", c.Host)
+	if hc.Note != "" {
+		e.Info("note: %s", hc.Note)
+	}
 	fmt.Fprint(e.Out, hc.Snippet)
 	return nil
 }

@@ -22,6 +22,8 @@ type HostConfig struct {
 	// Command is a CLI command that registers the server instead, when
 	// the host has one.
 	Command string `json:"command,omitempty"`
+	// Note says what else the host needs before it offers the tools.
+	Note string `json:"note,omitempty"`
 }
 
 // HostConfigFor returns the registration of the stdio server, run as
@@ -55,7 +57,11 @@ func HostConfigFor(host string, args ...string) (HostConfig, error) {
 		return HostConfig{Host: host, File: "~/.copilot/mcp-config.json", Format: "json",
 			Snippet: servers(map[string]any{"type": "local", "tools": []string{"*"}})}, nil
 	case "gemini":
-		return HostConfig{Host: host, File: ".gemini/settings.json", Format: "json", Snippet: servers(nil)}, nil
+		// Headless Gemini CLI (gemini -p) starts an untrusted server but
+		// offers none of its tools (docs/hosts.md): trust bypasses every
+		// confirmation, so it is the user's choice, not our default.
+		return HostConfig{Host: host, File: ".gemini/settings.json", Format: "json", Snippet: servers(nil),
+			Note: `gemini -p offers the tools only with "trust": true in the entry, which skips Gemini's confirmation of each call; add it only if you want that`}, nil
 	case "opencode":
 		// OpenCode keeps the command and its arguments in one list, under
 		// "mcp" (docs/hosts.md, checked with opencode mcp add).
