@@ -186,16 +186,8 @@ func now(env Env) string {
 // anything is written, and nothing of the host is written when one of its
 // files does not parse or already holds a different agent-skills entry.
 func Enable(env Env, host Host, scope Scope, o Options, write bool) *Report {
-	r := &Report{Host: host.Name(), Scope: scope, Notes: host.Notes(scope, o)}
-	entries, err := host.Entries(env, scope, o)
-	if err != nil {
-		r.Err = err
-		return r
-	}
-	r.Receipt = Shown(env, receiptPath(env, host.Name(), scope))
-	rec, err := loadReceipt(env, host.Name(), scope)
-	if err != nil {
-		r.Err = err
+	r, entries, rec := start(env, host, scope, o)
+	if r.Err != nil {
 		return r
 	}
 	files, err := group(env, scope, entries)
@@ -353,16 +345,8 @@ func apply(changes []Change) error {
 // Status reports, entry by entry, what the host's files hold of what
 // setup writes or wrote, and whether the commands they run still run.
 func Status(env Env, host Host, scope Scope, o Options, check func(Env, string) *CommandCheck) *Report {
-	r := &Report{Host: host.Name(), Scope: scope, Notes: host.Notes(scope, o)}
-	entries, err := host.Entries(env, scope, o)
-	if err != nil {
-		r.Err = err
-		return r
-	}
-	r.Receipt = Shown(env, receiptPath(env, host.Name(), scope))
-	rec, err := loadReceipt(env, host.Name(), scope)
-	if err != nil {
-		r.Err = err
+	r, entries, rec := start(env, host, scope, o)
+	if r.Err != nil {
 		return r
 	}
 	type item struct {
@@ -538,4 +522,20 @@ func mergeCreated(first, later []string) []string {
 		return first
 	}
 	return later
+}
+
+// start begins a report on host in scope: the entries setup would write
+// and the receipt of what it wrote; r.Err is set when either cannot be had.
+func start(env Env, host Host, scope Scope, o Options) (r *Report, entries []Entry, rec *Receipt) {
+	r = &Report{Host: host.Name(), Scope: scope, Notes: host.Notes(scope, o)}
+	entries, err := host.Entries(env, scope, o)
+	if err != nil {
+		r.Err = err
+		return r, nil, nil
+	}
+	r.Receipt = Shown(env, receiptPath(env, host.Name(), scope))
+	if rec, err = loadReceipt(env, host.Name(), scope); err != nil {
+		r.Err = err
+	}
+	return r, entries, rec
 }
