@@ -30,8 +30,21 @@ type Store struct {
 // Path returns the store's file path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the store.
+// Close closes the store. The last writer to close switches the file back
+// to rollback-journal mode (checkpointing and removing the -wal and -shm
+// files), so that a later read-only open finds a file it can read without
+// creating any: SQLite opens (and so creates) the -wal file even for a
+// read-only connection whenever the database's header says WAL. While
+// another connection is open the switch fails at once (busy_timeout 0)
+// and the file stays in WAL mode for that connection's own close.
 func (s *Store) Close() error {
+	ctx := context.Background()
+	if c, err := s.db.Conn(ctx); err == nil {
+		if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
+			_, _ = c.ExecContext(ctx, `PRAGMA journal_mode = DELETE`)
+		}
+		_ = c.Close()
+	}
 	if err := s.db.Close(); err != nil {
 		return storeErr(s.path, "closing", err)
 	}
