@@ -92,6 +92,7 @@ type app struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 	Setup     setupCmd     `cmd:"" group:"Agents" help:"Register the session hook and the MCP server in agents' settings (preview, --write, status, disable), with receipts."`
+	Evidence  evidenceCmd  `cmd:"" group:"Agents" help:"Usage evidence: which skills agents read, reported outcomes, overlap, inactivity (read-only queries), and explicit records."`
 	Plugin    pluginCmd    `cmd:"" group:"Agents" help:"Build host plugins (Claude Code, Codex, Copilot CLI) from a collection, or the skills-only folder and ZIP for a plugin directory."`
 
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`

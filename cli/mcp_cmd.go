@@ -28,25 +28,29 @@ import (
 )
 
 type mcpCmd struct {
-	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info, onboarding; SEP-2640 skills/list, skills/get and skill:// resources)."`
+	Serve  mcpServeCmd  `cmd:"" help:"Run the MCP server over stdio (search_skills, read_skill, skills_overview, skill_info, onboarding, evidence_*; SEP-2640 skills/list, skills/get and skill:// resources)."`
 	Config mcpConfigCmd `cmd:"" help:"Print the registration snippet of the MCP server for a host."`
 }
 
 type mcpServeCmd struct {
 	AllowWrite bool `name:"allow-write" help:"Also offer install_skill and uninstall_skill (each previews with dryRun, the default, unless dryRun is false)."`
 	Online     bool `help:"Let registries fetch their indexes and packages (cached under AGENT_SKILLS_HOME/cache); without it only cached copies are read, so the read-only tools create no file."`
+	evidenceStore
 }
 
 func (c *mcpServeCmd) Help() string {
 	return `Speaks the Model Context Protocol on stdin/stdout for a coding agent. The tools search
 and read the installed skills (project and global, every agent), the bundled collection
 and the configured registries; they are read-only and create no file. The onboarding
-tool returns the commands that wire up a host, as data. The same skills are served by
+tool returns the commands that wire up a host, as data. The evidence_* tools answer the
+usage evidence queries of agent-skills evidence (read-only: a missing store stays
+missing). The same skills are served by
 the MCP Skills Extension (SEP-2640): skills/list, skills/get, and every file as a
 skill:// resource (skill://installed/project/<name>/…, skill://installed/global/<name>/…,
 skill://registry/<registry>/<name>/…) with its sha256 digest and size. With
 --allow-write, install_skill and uninstall_skill run the same code as install and
-uninstall, previewing unless called with dryRun false. Logs go to stderr.
+uninstall, previewing unless called with dryRun false, and record_lifecycle records
+a lifecycle event as agent-skills evidence record lifecycle does. Logs go to stderr.
 
 Examples:
   agent-skills mcp serve
@@ -63,7 +67,12 @@ func (c *mcpServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite, Skills: b})
+	loc, err := c.locate(e)
+	if err != nil {
+		return err
+	}
+	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite, Skills: b,
+		Evidence: &mcpEvidence{e: e, loc: loc}})
 	// Standard output carries JSON-RPC for a program, not text for a
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.

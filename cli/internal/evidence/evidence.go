@@ -60,10 +60,10 @@ const DefaultFileName = "skills-usage.db"
 // Location is where the store is.
 type Location struct {
 	// Path is the absolute path of the database file.
-	Path string
+	Path string `json:"path"`
 	// From names what chose it: "--db", "AGENT_SKILLS_USAGE_DB",
 	// "I9_SKILLS_USAGE_DB" or "default".
-	From string
+	From string `json:"from"`
 }
 
 // Locate returns where the store is, without touching the filesystem:

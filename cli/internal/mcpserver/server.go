@@ -93,6 +93,9 @@ type Options struct {
 	// (LineTransport.Methods, SkillMethods), because the SDK refuses
 	// methods it does not know before any middleware runs.
 	Skills SkillStore
+	// Evidence, when set, adds the read-only evidence tools and, with
+	// AllowWrite, record_lifecycle.
+	Evidence Evidence
 }
 
 // SearchInput is search_skills' arguments.
@@ -149,6 +152,9 @@ func New(b Backend, opts Options) *mcp.Server {
 		addSkillResources(s, opts.Skills)
 	}
 	addOnboarding(s)
+	if opts.Evidence != nil {
+		addEvidence(s, opts.Evidence, opts.AllowWrite)
+	}
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 
 	mcp.AddTool(s, &mcp.Tool{Name: "search_skills", Annotations: withTitle(ro, "Search skills"),

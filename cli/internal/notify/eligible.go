@@ -60,6 +60,7 @@ func Rules() []Rule {
 		{"hook", None, "run by agents"},
 		{"setup", None, "agent settings"},
 		{"plugin", None, "authoring"},
+		{"evidence", None, "reads or records usage evidence"},
 		{"completion", None, "run by shells"},
 		{"self-update", None, "is the update itself"},
 		{"help", None, "prints help"},
