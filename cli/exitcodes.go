@@ -129,6 +129,13 @@ var exitCodes = map[string]int{
 	// a plugin submission that would run something (issue 19)
 	"ASK_PLUGIN_NOT_INERT": exitIntegrity,
 
+	// the evidence store (issue 20); ASK_EVIDENCE_STORE and
+	// ASK_EVIDENCE_BUDGET are general failures (exit 1)
+	"ASK_EVIDENCE_INVALID":    exitUsage,
+	"ASK_EVIDENCE_CONFLICT":   exitIntegrity,
+	"ASK_EVIDENCE_SCHEMA":     exitIntegrity,
+	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 
