@@ -18,6 +18,7 @@ import (
 
 type hookCmd struct {
 	SessionIndex hookSessionIndexCmd `cmd:"" name:"session-index" help:"Print a bounded overview of the installed skills in a host's SessionStart hook format."`
+	Observe      hookObserveCmd      `cmd:"" help:"Record a host's read of an installed skill's file in the evidence store (a post-tool hook)."`
 	Config       hookConfigCmd       `cmd:"" help:"Print the hook registration snippet for a host's settings file."`
 	Verify       hookVerifyCmd       `cmd:"" help:"Check that a settings file holds the hook registration exactly."`
 }
