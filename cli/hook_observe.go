@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -184,22 +185,27 @@ func (c *hookObserveCmd) noteSeen(e *env) error {
 }
 
 // installed returns the installed skills the session-index hook lists,
-// from the same scan (with skill.yaml, for the version).
+// from the same scan (with skill.yaml, for the version). The scan lists a
+// name found in several roots of one scope once, with the first root's
+// folder; a host reads its own root's copy (install writes .agents/skills
+// and .claude/skills alike), so every root of the scope that holds a
+// folder of that name is a place the skill is installed.
 func (c *hookObserveCmd) installed(e *env) ([]readhook.InstalledSkill, error) {
 	cfg, root, err := e.ws.ConfigAndProject("")
 	if err != nil {
 		return nil, err
 	}
-	skills, err := e.scanInstalled(e.catalogRoots(cfg, root), true)
+	roots := e.catalogRoots(cfg, root)
+	skills, err := e.scanInstalled(roots, true)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]readhook.InstalledSkill, 0, len(skills))
+	var out []readhook.InstalledSkill
 	for _, s := range skills {
 		if s.Dir == "" {
 			continue
 		}
-		is := readhook.InstalledSkill{Name: s.Name, Root: filepath.Dir(s.Dir), Dir: s.Dir, Version: s.Version}
+		is := readhook.InstalledSkill{Name: s.Name, Version: s.Version}
 		switch s.Source {
 		case catalog.InstalledSource("project"):
 			is.Scope, is.Project = "project", root
@@ -208,7 +214,20 @@ func (c *hookObserveCmd) installed(e *env) ([]readhook.InstalledSkill, error) {
 		default:
 			continue
 		}
-		out = append(out, is)
+		folder := filepath.Base(s.Dir)
+		for _, r := range roots {
+			if r.Scope != is.Scope {
+				continue
+			}
+			dir := filepath.Join(r.Path, folder)
+			if dir != s.Dir {
+				if fi, err := os.Lstat(dir); err != nil || (!fi.IsDir() && fi.Mode()&os.ModeSymlink == 0) {
+					continue
+				}
+			}
+			is.Root, is.Dir = r.Path, dir
+			out = append(out, is)
+		}
 	}
 	return out, nil
 }
