@@ -165,7 +165,7 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		return nil, storeErr(path, "cannot open", err)
 	}
 	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
+	if err := connect(ctx, db); err != nil {
 		db.Close()
 		return nil, sqlErr(ctx, path, "cannot open", err)
 	}
@@ -175,6 +175,30 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 	}
 	return &Store{db: db, path: path}, nil
 }
+
+// connect opens the first connection, retrying while SQLite reports the
+// file busy for up to the busy timeout: switching an idle store (left in
+// rollback-journal mode by the last writer's Close) to WAL needs a
+// moment's exclusive lock, and SQLite answers that pragma with
+// SQLITE_BUSY at once, without its busy handler, when another process
+// holds the file.
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait + time.Duration(time.Now().UnixNano()%int64(wait))):
+		}
+	}
+}
+
+// busyTimeout is the DSN's busy_timeout.
+const busyTimeout = 10 * time.Second
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction (the writer DSN's
 // _txlock) and commits it; fn's error rolls it back.
