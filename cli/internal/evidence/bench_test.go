@@ -123,6 +123,9 @@ func buildBig(path string) error {
 		days[[2]int64{hostIdx[ss.host], floorDay(at)}] = true
 	}
 	ins.Close()
+	if _, err := tx.ExecContext(ctx, rollupBackfill); err != nil {
+		return err
+	}
 	names := []string{"claude", "codex", "gemini", "copilot"}
 	for k := range days {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO host_day (host, day) VALUES (?, ?)`, names[k[0]], k[1]); err != nil {

@@ -278,3 +278,40 @@ func TestQueryValidationAndBudget(t *testing.T) {
 		t.Errorf("limit above the max: %d days, %v", len(big.Days), err)
 	}
 }
+
+// TestPartialDays checks periods that do not start or end at midnight:
+// the whole days come from the rollups, the partial ones from the reads.
+func TestPartialDays(t *testing.T) {
+	r := handStore(t)
+	ctx := context.Background()
+	got, err := r.Rankings(ctx, Query{Period: Period{From: day0.Add(90 * time.Minute), To: day0.Add(49*hour + 30*time.Minute)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		skill           string
+		reads, sessions int64
+	}
+	var rows []row
+	for _, s := range got.Skills {
+		rows = append(rows, row{s.Skill, s.Reads, s.Sessions})
+	}
+	if want := []row{{"docx", 2, 2}, {"pdf", 2, 1}, {"xlsx", 1, 1}}; !slices.Equal(rows, want) {
+		t.Errorf("rankings %+v, want %+v", rows, want)
+	}
+	if got.Coverage.Denominator != "5 read observations in the period" {
+		t.Errorf("denominator %q", got.Coverage.Denominator)
+	}
+	inDay, err := r.Rankings(ctx, Query{Period: Period{From: day0.Add(30 * time.Minute), To: day0.Add(3 * hour)}})
+	if err != nil || len(inDay.Skills) != 2 || inDay.Coverage.Days != 1 || inDay.Skills[0].Reads != 1 {
+		t.Errorf("within one day: %+v %v", inDay, err)
+	}
+	cutoff := day0.Add(49*hour + 30*time.Minute) // inside day 2, between r6 and r7
+	m, err := r.Memory(ctx, Query{Period: period, Cutoff: &cutoff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pdf := m.Skills[0]; pdf.Skill != "pdf" || pdf.Before.Reads != 3 || pdf.After.Reads != 1 || pdf.Reads != 4 {
+		t.Errorf("pdf around a mid-day cutoff: %+v before %+v after %+v", pdf, *pdf.Before, *pdf.After)
+	}
+}

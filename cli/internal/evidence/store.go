@@ -273,8 +273,24 @@ func (s *Store) RecordRead(ctx context.Context, r Read) (WriteResult, error) {
 			return sqlErr(ctx, s.path, "recording a read", err)
 		}
 		id, _ = out.LastInsertId()
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO host_day (host, day) VALUES (?, ?)`, r.Host, floorDay(at)); err != nil {
+		day, noSession := floorDay(at), 0
+		if r.Session == "" {
+			noSession = 1
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO host_day (host, day) VALUES (?, ?)`, r.Host, day); err != nil {
 			return sqlErr(ctx, s.path, "recording a read", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO read_day (day, skill, host, digest, version, reads, no_session, first_ms, last_ms)
+			VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO UPDATE SET reads = reads + 1, no_session = no_session + excluded.no_session,
+			first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms)`,
+			day, r.Skill, r.Host, r.Digest, r.Version, noSession, at, at); err != nil {
+			return sqlErr(ctx, s.path, "recording a read", err)
+		}
+		if r.Session != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_day (day, skill, session, host) VALUES (?, ?, ?, ?)`,
+				day, r.Skill, r.Session, r.Host); err != nil {
+				return sqlErr(ctx, s.path, "recording a read", err)
+			}
 		}
 		res = WriteResult{Inserted: true, ID: id}
 		return nil
