@@ -24,13 +24,16 @@ type Reader struct {
 // ASK_EVIDENCE_SCHEMA; an older known schema is ASK_EVIDENCE_SCHEMA_OLD —
 // queries never migrate, any record upgrades it.
 //
-// What it leaves on disk: a store whose last writer closed cleanly has no
-// -wal or -shm file and is a WAL database; SQLite's unix VFS then opens a
-// read-only connection on it without creating either (wal.html, "Read-Only
-// Databases": a reader needs the -shm to exist or be creatable; when none
-// exists and no -wal exists, SQLite 3.22+ reads the database file with a
-// heap-memory wal-index). TestReaderLeavesNoFile checks both cases — no
-// writer, and a live writer whose -wal/-shm the reader reuses.
+// What it leaves on disk: SQLite opens, and so creates, the -wal file
+// even for a read-only connection whenever the database header says WAL
+// (sqlite3WalOpen asks for read-write and create), and a read-only
+// connection cannot checkpoint it away on close. The writer therefore
+// leaves an idle store in rollback-journal mode (see Store.Close): a
+// reader then takes a shared lock and creates nothing. With a live writer
+// the -wal and -shm files exist already; the reader uses them and leaves
+// them as it found them. `immutable=1` would create nothing but is unsafe
+// with a live writer (SQLite then assumes the file cannot change), so it is
+// not used. TestReaderLeavesNoFile checks both cases.
 func OpenReader(ctx context.Context, loc Location) (*Reader, error) {
 	if !filepath.IsAbs(loc.Path) {
 		return nil, askerr.Usage("the evidence store path %q is not absolute", loc.Path)
