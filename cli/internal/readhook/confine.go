@@ -80,6 +80,7 @@ func Confine(c Candidate, skills []InstalledSkill) (Observation, error) {
 	}
 	var best *InstalledSkill
 	var bestDir, bestRel string
+	bestLexical := false
 	for i := range skills {
 		s := &skills[i]
 		if s.Root == "" || s.Dir == "" || filepath.Dir(filepath.Clean(s.Dir)) != filepath.Clean(s.Root) {
@@ -100,8 +101,12 @@ func Confine(c Candidate, skills []InstalledSkill) (Observation, error) {
 		if !ok || rel == "." {
 			continue
 		}
-		if best == nil || len(dir) > len(bestDir) {
-			best, bestDir, bestRel = s, dir, rel
+		// Several installed folders can resolve to one (a skill folder that
+		// links to a sibling): the one the host named wins, then the
+		// deepest.
+		_, lexical := within(c.Path, filepath.Clean(s.Dir))
+		if best == nil || lexical && !bestLexical || lexical == bestLexical && len(dir) > len(bestDir) {
+			best, bestDir, bestRel, bestLexical = s, dir, rel, lexical
 		}
 	}
 	if best == nil {

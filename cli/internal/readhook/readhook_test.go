@@ -405,3 +405,42 @@ func sha(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
+
+// TestConfineSymlinkedFolder: a skill folder that links to a sibling in
+// its root (captured: the hosts send the path as typed, unresolved) is
+// counted for the folder the host named, whichever sorts first.
+func TestConfineSymlinkedFolder(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj", ".claude", "skills")
+	write(t, filepath.Join(root, "alpha", "SKILL.md"), "---\nname: alpha\n---\n")
+	if err := os.Symlink("alpha", filepath.Join(root, "zeta")); err != nil {
+		t.Fatal(err)
+	}
+	skills := []InstalledSkill{
+		{Name: "alpha", Scope: "project", Root: root, Dir: filepath.Join(root, "alpha")},
+		{Name: "zeta", Scope: "project", Root: root, Dir: filepath.Join(root, "zeta")},
+	}
+	for _, name := range []string{"alpha", "zeta"} {
+		obs, err := Confine(Candidate{Host: "claude", Path: filepath.Join(root, name, "SKILL.md")}, skills)
+		if err != nil || obs.Skill.Name != name || obs.File != "SKILL.md" {
+			t.Errorf("%s: Confine = %+v, %v", name, obs, err)
+		}
+	}
+}
+
+// TestParseSkillTools: the hosts' own skill tools (captured) are no file
+// read.
+func TestParseSkillTools(t *testing.T) {
+	for _, f := range []string{"claude-skill-tool.json", "copilot-skill-tool.json"} {
+		host, _, _ := strings.Cut(f, "-")
+		if c, err := Parse(host, fixture(t, f)); !errors.Is(err, ErrNotRead) {
+			t.Errorf("%s: Parse = %+v, %v; want ErrNotRead", f, c, err)
+		}
+	}
+	for _, f := range []string{"claude-symlinked-folder.json", "gemini-symlinked-folder.json", "copilot-symlinked-folder.json"} {
+		host, _, _ := strings.Cut(f, "-")
+		if c, err := Parse(host, fixture(t, f)); err != nil || !strings.HasSuffix(c.Path, "/skills/demo/SKILL.md") {
+			t.Errorf("%s: Parse = %+v, %v", f, c, err)
+		}
+	}
+}
