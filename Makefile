@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-sep2640 e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-observe bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-sep2640 e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -68,6 +68,11 @@ fuzz-long:
 ## bench: the benchmarks every issue names (not run by CI)
 bench:
 	@set -e; for m in $(MODULES); do (cd $$m && GOWORK=off $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./... | grep -E '^(Benchmark|ok|FAIL|---)' || true); done
+	./scripts/bench-observe.sh
+
+## bench-observe: 20 parallel workers x 500 "hook observe" processes into one store: 10,000 rows, wall, per-hook median/p95 (not in CI)
+bench-observe:
+	./scripts/bench-observe.sh
 
 ## bench-registry: registry installs of 50, 500 and 10,000 skills, origin/main vs the work tree, wall and peak RSS (not in CI)
 bench-registry:

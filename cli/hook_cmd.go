@@ -18,6 +18,7 @@ import (
 
 type hookCmd struct {
 	SessionIndex hookSessionIndexCmd `cmd:"" name:"session-index" help:"Print a bounded overview of the installed skills in a host's SessionStart hook format."`
+	Observe      hookObserveCmd      `cmd:"" help:"Record a host's read of an installed skill's file in the evidence store (a post-tool hook)."`
 	Config       hookConfigCmd       `cmd:"" help:"Print the hook registration snippet for a host's settings file."`
 	Verify       hookVerifyCmd       `cmd:"" help:"Check that a settings file holds the hook registration exactly."`
 }
@@ -130,17 +131,20 @@ func (e *env) withContext(ctx context.Context) *env {
 }
 
 type hookConfigCmd struct {
-	Host string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
-	JSON bool   `name:"json" help:"Print the registration with its files and notes as JSON."`
+	Host  string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
+	Reads bool   `help:"The read hook (hook observe) instead of the session-index hook."`
+	JSON  bool   `name:"json" help:"Print the registration with its files and notes as JSON."`
 }
 
 func (c *hookConfigCmd) Help() string {
 	return `Prints the JSON to merge into the host's settings file so that it runs
 "agent-skills hook session-index" at session start; where the file lives is printed
-on stderr. See docs/catalog.md for each host's format and its source.
+on stderr. See docs/catalog.md for each host's format and its source. With --reads it
+prints the read hook ("agent-skills hook observe") instead: see docs/evidence-hooks.md.
 
 Examples:
   agent-skills hook config --host claude
+  agent-skills hook config --host gemini --reads
   agent-skills hook config --host copilot > ~/.copilot/hooks/agent-skills.json`
 }
 
@@ -150,6 +154,9 @@ func (c *hookConfigCmd) Run(e *env) error {
 		return askerr.Usage("%v", err)
 	}
 	reg := hooks.Config(h)
+	if c.Reads {
+		reg = hooks.ReadConfig(h)
+	}
 	if c.JSON {
 		return e.JSON(reg)
 	}
@@ -162,16 +169,19 @@ func (c *hookConfigCmd) Run(e *env) error {
 }
 
 type hookVerifyCmd struct {
-	Host string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
-	File string `required:"" type:"path" help:"The settings file to check."`
+	Host  string `required:"" enum:"claude,codex,copilot,gemini" help:"The host: claude, codex, copilot or gemini."`
+	File  string `required:"" type:"path" help:"The settings file to check."`
+	Reads bool   `help:"Check the read hook (hook observe) instead of the session-index hook."`
 }
 
 func (c *hookVerifyCmd) Help() string {
 	return `Exits 0 when the file registers the session-index hook exactly as "hook config"
-prints it, else exits 3 (ASK_HOOK_NOT_CONFIGURED) naming every difference.
+prints it, else exits 3 (ASK_HOOK_NOT_CONFIGURED) naming every difference. With
+--reads it checks the read hook ("hook observe") as "hook config --reads" prints it.
 
 Examples:
-  agent-skills hook verify --host claude --file .claude/settings.json`
+  agent-skills hook verify --host claude --file .claude/settings.json
+  agent-skills hook verify --host claude --reads --file .claude/settings.json`
 }
 
 func (c *hookVerifyCmd) Run(e *env) error {
@@ -184,12 +194,16 @@ func (c *hookVerifyCmd) Run(e *env) error {
 		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot read " + e.Rel(c.File), Err: err,
 			Try: []string{"agent-skills hook config --host " + c.Host + "   prints what the file needs"}}
 	}
-	if diffs := hooks.Verify(h, data); len(diffs) > 0 {
-		return &askerr.Error{Code: CodeHookNotConfigured,
-			Message: fmt.Sprintf("%s does not register the agent-skills session-index hook for %s", e.Rel(c.File), c.Host),
-			Detail:  diffs,
-			Try:     []string{"agent-skills hook config --host " + c.Host + "   and merge its output into " + e.Rel(c.File)}}
+	verify, what, flag := hooks.Verify, "session-index", ""
+	if c.Reads {
+		verify, what, flag = hooks.VerifyRead, "read (hook observe)", " --reads"
 	}
-	e.Info("%s registers the session-index hook for %s", e.Rel(c.File), c.Host)
+	if diffs := verify(h, data); len(diffs) > 0 {
+		return &askerr.Error{Code: CodeHookNotConfigured,
+			Message: fmt.Sprintf("%s does not register the agent-skills %s hook for %s", e.Rel(c.File), what, c.Host),
+			Detail:  diffs,
+			Try:     []string{"agent-skills hook config --host " + c.Host + flag + "   and merge its output into " + e.Rel(c.File)}}
+	}
+	e.Info("%s registers the %s hook for %s", e.Rel(c.File), what, c.Host)
 	return nil
 }

@@ -23,6 +23,7 @@ type setupTarget struct {
 	Scope string `default:"user" enum:"user,project" help:"user (every session of yours) or project (the project around the working folder)."`
 	Hooks bool   `help:"Only the session-start hook (default: the hook and the MCP server)."`
 	MCP   bool   `name:"mcp" help:"Only the MCP server (default: the hook and the MCP server)."`
+	Reads bool   `help:"The read hook (agent-skills hook observe), which records the host's reads of installed skills' files in the evidence store; telemetry, so never part of the default."`
 	JSON  bool   `name:"json" help:"Print the result as JSON."`
 }
 
@@ -34,6 +35,9 @@ func (t setupTarget) options() setup.Options {
 	}
 	if t.MCP {
 		o.Parts = append(o.Parts, setup.MCP)
+	}
+	if t.Reads {
+		o.Parts = append(o.Parts, setup.Reads)
 	}
 	return o
 }
@@ -90,11 +94,14 @@ change and writes nothing. With --write it applies the diff atomically, keeping
 every other byte of the file (comments and order included), and records the
 entries it owns in a receipt. It refuses a file that does not parse, and an
 agent-skills entry that it did not write as it is. Running it again is a no-op.
-See docs/setup.md for the files of each host.
+--reads registers the read hook ("agent-skills hook observe"), which records the
+host's reads of installed skills' files in the evidence store; it is telemetry, so
+it is registered only when asked for. See docs/setup.md for the files of each host.
 
 Examples:
   agent-skills setup enable --host claude
   agent-skills setup enable --host all --write
+  agent-skills setup enable --host codex --reads --write
   agent-skills setup enable --host gemini --scope project --mcp --trust-mcp --write`
 }
 

@@ -1,6 +1,7 @@
 package testscripts
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	_ "github.com/ncruces/go-sqlite3/driver"
 )
 
 func TestMain(m *testing.M) {
@@ -43,6 +46,9 @@ func TestScripts(t *testing.T) {
 			"ptyrun": ptyrun,
 			// The binary copied where an installer puts it (self-update).
 			"installexe": installexe,
+			// Host payloads with $WORK in them, and the evidence store's rows.
+			"envsubst":      envsubst,
+			"evidence-rows": evidenceRows,
 		},
 		Condition:           condition,
 		RequireExplicitExec: true,
@@ -177,6 +183,9 @@ func condition(cond string) (bool, error) {
 		return ptyAvailable(), nil
 	case "python3":
 		return python3() != "", nil
+	case "root":
+		// Permission bits do not stop root.
+		return os.Geteuid() == 0, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
@@ -342,4 +351,42 @@ func gitserve(ts *testscript.TestScript, neg bool, args []string) {
 	go srv.Serve(ln)
 	ts.Defer(func() { srv.Close() })
 	ts.Setenv("GITURL", "http://"+ln.Addr().String())
+}
+
+// envsubst copies a file, replacing $VAR and ${VAR} with the script's
+// variables (a host payload holds absolute paths under $WORK):
+//
+//	envsubst claude-read.json $WORK/payload.json
+func envsubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: envsubst FROM TO")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+}
+
+// evidenceRows checks how many rows a table of the evidence store holds,
+// read through an immutable read-only connection that leaves no file:
+//
+//	evidence-rows $HOME/.agents/skills-usage.db read_observation 1
+func evidenceRows(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: evidence-rows DB TABLE N")
+	}
+	for _, c := range args[1] {
+		if (c < 'a' || c > 'z') && c != '_' {
+			ts.Fatalf("bad table name %q", args[1])
+		}
+	}
+	want, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	db, err := sql.Open("sqlite3", "file:"+ts.MkAbs(args[0])+"?mode=ro&immutable=1")
+	ts.Check(err)
+	defer db.Close()
+	var n int
+	ts.Check(db.QueryRow("SELECT count(*) FROM " + args[1]).Scan(&n))
+	if n != want {
+		ts.Fatalf("%s holds %d rows of %s, want %d", args[0], n, args[1], want)
+	}
 }

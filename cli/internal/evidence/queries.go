@@ -97,23 +97,84 @@ func normalise(in Query) (q, error) {
 	return q{Query: in, from: p.From.UnixMilli(), to: p.To.UnixMilli(), limit: limit}, nil
 }
 
-// readWhere returns the WHERE clause and arguments selecting the
-// period's reads, with the skill and host filters.
-func (x q) readWhere() (string, []any) {
-	w := "at_ms >= ? AND at_ms < ?"
-	args := []any{x.from, x.to}
+func (x q) days() (first, last int64) { return floorDay(x.from), floorDay(x.to - 1) }
+
+// filters returns the skill and host conditions and their arguments.
+func (x q) filters() (string, []any) {
+	f, args := "", []any{}
 	if x.Skill != "" {
-		w += " AND skill = ?"
+		f += " AND skill = ?"
 		args = append(args, x.Skill)
 	}
 	if x.Host != "" {
-		w += " AND host = ?"
+		f += " AND host = ?"
 		args = append(args, x.Host)
 	}
-	return w, args
+	return f, args
 }
 
-func (x q) days() (first, last int64) { return floorDay(x.from), floorDay(x.to - 1) }
+// split divides [from, to) into the whole UTC days [a, b) the rollups
+// answer and the partial head [from, headEnd) and tail [tailStart, to)
+// read from read_observation itself.
+func split(from, to int64) (a, b, headEnd, tailStart int64) {
+	a, b = floorDay(from+dayMS-1), floorDay(to)
+	if a >= b {
+		return 0, 0, to, to // no whole day: all of it is the head
+	}
+	return a, b, a * dayMS, b * dayMS
+}
+
+// readRows returns a subquery yielding the reads of [from, to) (with the
+// query's filters) as rollup rows: day, skill, host, digest, version,
+// reads, no_session, first_ms, last_ms. Whole days come from read_day,
+// the partial first and last day from read_observation, so the counts are
+// exact at millisecond boundaries while a 90-day period reads about
+// 100,000 rollup rows instead of a million reads.
+func (x q) readRows(from, to int64) (string, []any) {
+	f, fa := x.filters()
+	a, b, headEnd, tailStart := split(from, to)
+	raw := `SELECT at_ms / 86400000 AS day, skill, host, digest, version, 1 AS reads, session = '' AS no_session, at_ms AS first_ms, at_ms AS last_ms
+		FROM read_observation WHERE at_ms >= ? AND at_ms < ?` + f
+	q := `SELECT day, skill, host, digest, version, reads, no_session, first_ms, last_ms FROM read_day WHERE day >= ? AND day < ?` + f +
+		` UNION ALL ` + raw + ` UNION ALL ` + raw
+	args := append([]any{a, b}, fa...)
+	args = append(append(args, from, headEnd), fa...)
+	args = append(append(args, tailStart, to), fa...)
+	return "(" + q + ")", args
+}
+
+// sessionRows returns a subquery yielding day, skill, session, host for
+// the reads with a session id in the period, whole days from session_day.
+func (x q) sessionRows() (string, []any) {
+	f, fa := x.filters()
+	a, b, headEnd, tailStart := split(x.from, x.to)
+	raw := `SELECT DISTINCT at_ms / 86400000 AS day, skill, session, host FROM read_observation WHERE session <> '' AND at_ms >= ? AND at_ms < ?` + f
+	q := `SELECT day, skill, session, host FROM session_day WHERE day >= ? AND day < ?` + f + ` UNION ALL ` + raw + ` UNION ALL ` + raw
+	args := append([]any{a, b}, fa...)
+	args = append(append(args, x.from, headEnd), fa...)
+	args = append(append(args, tailStart, x.to), fa...)
+	return "(" + q + ")", args
+}
+
+// sessionsPerSkill counts the distinct sessions per skill in the period.
+func sessionsPerSkill(ctx context.Context, tx *sql.Tx, x q) (map[string]int64, error) {
+	src, args := x.sessionRows()
+	rows, err := tx.QueryContext(ctx, `SELECT skill, count(DISTINCT session) FROM `+src+` GROUP BY skill`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var k string
+		var n int64
+		if err := rows.Scan(&k, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
+}
 
 // coverage computes the Coverage of x in tx.
 func coverage(ctx context.Context, tx *sql.Tx, x q) (Coverage, error) {
@@ -144,9 +205,9 @@ func coverage(ctx context.Context, tx *sql.Tx, x q) (Coverage, error) {
 			c.Missing = append(c.Missing, fmt.Sprintf("no %s read hook activity on %d of %d days", h, c.Days-n, c.Days))
 		}
 	}
-	w, args := x.readWhere()
+	src, args := x.readRows(x.from, x.to)
 	var reads, noSession int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE session = '') FROM read_observation WHERE `+w, args...).
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(reads), 0), coalesce(sum(no_session), 0) FROM `+src, args...).
 		Scan(&reads, &noSession); err != nil {
 		return c, err
 	}
@@ -250,9 +311,13 @@ func (r *Reader) Rankings(ctx context.Context, in Query) (Rankings, error) {
 	out := Rankings{Skills: []RankedSkill{}}
 	err := r.run(ctx, "ranking skills", in, func(tx *sql.Tx, x q, c Coverage) error {
 		out.Coverage = c
-		w, args := x.readWhere()
-		rows, err := tx.QueryContext(ctx, `SELECT skill, count(*), count(DISTINCT NULLIF(session, '')), group_concat(DISTINCT host), min(at_ms), max(at_ms)
-			FROM read_observation WHERE `+w+` GROUP BY skill ORDER BY 2 DESC, skill LIMIT ?`, append(args, x.limit+1)...)
+		sessions, err := sessionsPerSkill(ctx, tx, x)
+		if err != nil {
+			return err
+		}
+		src, args := x.readRows(x.from, x.to)
+		rows, err := tx.QueryContext(ctx, `SELECT skill, sum(reads), group_concat(DISTINCT host), min(first_ms), max(last_ms)
+			FROM `+src+` GROUP BY skill`, args...)
 		if err != nil {
 			return err
 		}
@@ -261,20 +326,39 @@ func (r *Reader) Rankings(ctx context.Context, in Query) (Rankings, error) {
 			var s RankedSkill
 			var hosts string
 			var lo, hi int64
-			if err := rows.Scan(&s.Skill, &s.Reads, &s.Sessions, &hosts, &lo, &hi); err != nil {
+			if err := rows.Scan(&s.Skill, &s.Reads, &hosts, &lo, &hi); err != nil {
 				return err
 			}
 			s.HostNames = strings.Split(hosts, ",")
 			slices.Sort(s.HostNames)
-			s.Hosts, s.First, s.Last = len(s.HostNames), ms(lo), ms(hi)
+			s.Hosts, s.First, s.Last, s.Sessions = len(s.HostNames), ms(lo), ms(hi), sessions[s.Skill]
 			out.Skills = append(out.Skills, s)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		slices.SortFunc(out.Skills, func(a, b RankedSkill) int {
+			if a.Reads != b.Reads {
+				return cmpDesc(a.Reads, b.Reads)
+			}
+			return strings.Compare(a.Skill, b.Skill)
+		})
+		return nil
 	})
 	if len(out.Skills) > 0 && err == nil {
 		out.Skills, out.Truncated = cut(out.Skills, in.Limit)
 	}
 	return out, err
+}
+
+func cmpDesc(a, b int64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
 }
 
 // cut trims rows to the query's limit and reports whether it cut.
@@ -383,13 +467,12 @@ func (r *Reader) Overlap(ctx context.Context, in Query) (Overlap, error) {
 	out := Overlap{Pairs: []SkillPair{}}
 	err := r.run(ctx, "computing overlap", in, func(tx *sql.Tx, x q, c Coverage) error {
 		out.Coverage = c
-		w, args := "session <> '' AND at_ms >= ? AND at_ms < ?", []any{x.from, x.to}
-		if x.Host != "" {
-			w += " AND host = ?"
-			args = append(args, x.Host)
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT session, skill FROM read_observation INDEXED BY read_session_skill
-			WHERE `+w+` GROUP BY session, skill`, args...)
+		// The pairs come from every skill read in a session, whatever the
+		// skill filter, so read the sessions without it.
+		all := x
+		all.Skill = ""
+		src, args := all.sessionRows()
+		rows, err := tx.QueryContext(ctx, `SELECT session, skill FROM `+src, args...)
 		if err != nil {
 			return err
 		}
@@ -398,7 +481,35 @@ func (r *Reader) Overlap(ctx context.Context, in Query) (Overlap, error) {
 		var names []string
 		var each []int64
 		pairs := map[uint64]int64{}
-		var cur string
+		type ss struct {
+			session string
+			skill   int
+		}
+		var seen []ss
+		var session, skill string
+		for rows.Next() {
+			if err := rows.Scan(&session, &skill); err != nil {
+				return err
+			}
+			id, ok := ids[skill]
+			if !ok {
+				id = len(names)
+				ids[skill] = id
+				names = append(names, skill)
+				each = append(each, 0)
+			}
+			seen = append(seen, ss{session, id})
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		slices.SortFunc(seen, func(a, b ss) int {
+			if c := strings.Compare(a.session, b.session); c != 0 {
+				return c
+			}
+			return a.skill - b.skill
+		})
+		seen = slices.Compact(seen)
 		var set []int
 		flush := func() {
 			for _, a := range set {
@@ -418,26 +529,11 @@ func (r *Reader) Overlap(ctx context.Context, in Query) (Overlap, error) {
 			}
 			set = set[:0]
 		}
-		var session, skill []byte
-		for rows.Next() {
-			if err := rows.Scan(&session, &skill); err != nil {
-				return err
-			}
-			if string(session) != cur {
+		for i, e := range seen {
+			if i > 0 && e.session != seen[i-1].session {
 				flush()
-				cur = string(session)
 			}
-			id, ok := ids[string(skill)]
-			if !ok {
-				id = len(names)
-				ids[string(skill)] = id
-				names = append(names, string(skill))
-				each = append(each, 0)
-			}
-			set = append(set, id)
-		}
-		if err := rows.Err(); err != nil {
-			return err
+			set = append(set, e.skill)
 		}
 		flush()
 		for k, both := range pairs {
@@ -627,8 +723,8 @@ func (r *Reader) History(ctx context.Context, in Query) (History, error) {
 		for i := range buckets {
 			buckets[i].Day = time.UnixMilli((first + int64(i)) * dayMS).UTC().Format("2006-01-02")
 		}
-		w, args := x.readWhere()
-		rows, err := tx.QueryContext(ctx, `SELECT at_ms / 86400000, count(*) FROM read_observation WHERE `+w+` GROUP BY 1`, args...)
+		src, args := x.readRows(x.from, x.to)
+		rows, err := tx.QueryContext(ctx, `SELECT day, sum(reads) FROM `+src+` GROUP BY day`, args...)
 		if err != nil {
 			return err
 		}
@@ -758,53 +854,92 @@ func (r *Reader) Memory(ctx context.Context, in Query) (Memory, error) {
 			}
 			return m
 		}
-		w, args := x.readWhere()
-		rows, err := tx.QueryContext(ctx, `SELECT skill, count(*), count(DISTINCT NULLIF(session, '')), min(at_ms), max(at_ms), count(*) FILTER (WHERE at_ms < ?)
-			FROM read_observation WHERE `+w+` GROUP BY skill`, append([]any{cutoff}, args...)...)
+		sessions, err := sessionsPerSkill(ctx, tx, x)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var name string
-			var n, s, lo, hi, before int64
-			if err := rows.Scan(&name, &n, &s, &lo, &hi, &before); err != nil {
-				rows.Close()
+		// The identities of [from, cutoff) and [cutoff, to), merged: the
+		// rollups answer both halves, and the halves give the counts
+		// around the cutoff.
+		mid := x.to
+		if out.Cutoff != nil {
+			mid = max(x.from, min(cutoff, x.to))
+		}
+		type idKey struct{ skill, digest, version string }
+		ids := map[idKey]*Identity{}
+		var order []idKey
+		for half, span := range [][2]int64{{x.from, mid}, {mid, x.to}} {
+			if span[0] >= span[1] {
+				continue
+			}
+			src, args := x.readRows(span[0], span[1])
+			rows, err := tx.QueryContext(ctx, `SELECT skill, digest, version, sum(reads), min(first_ms), max(last_ms) FROM `+src+` GROUP BY 1, 2, 3`, args...)
+			if err != nil {
 				return err
 			}
-			m := get(name)
-			m.Reads, m.Sessions = n, s
-			m.First, m.Last = msPtr(sql.NullInt64{Int64: lo, Valid: true}), msPtr(sql.NullInt64{Int64: hi, Valid: true})
-			if m.Before != nil {
-				m.Before.Reads, m.After.Reads = before, n-before
+			for rows.Next() {
+				var k idKey
+				var n, lo, hi int64
+				if err := rows.Scan(&k.skill, &k.digest, &k.version, &n, &lo, &hi); err != nil {
+					rows.Close()
+					return err
+				}
+				m := get(k.skill)
+				m.Reads += n
+				if m.Before != nil {
+					if half == 0 {
+						m.Before.Reads += n
+					} else {
+						m.After.Reads += n
+					}
+				}
+				id, ok := ids[k]
+				if !ok {
+					id = &Identity{Digest: k.digest, Version: k.version, First: ms(lo), Last: ms(hi)}
+					ids[k] = id
+					order = append(order, k)
+				}
+				id.Reads += n
+				if ms(lo).Before(id.First) {
+					id.First = ms(lo)
+				}
+				if ms(hi).After(id.Last) {
+					id.Last = ms(hi)
+				}
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT skill, digest, version, count(*), min(at_ms), max(at_ms) FROM read_observation INDEXED BY read_digest
-			WHERE `+w+` GROUP BY skill, digest, version ORDER BY skill, min(at_ms), digest, version`, args...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var name string
-			var id Identity
-			var lo, hi int64
-			if err := rows.Scan(&name, &id.Digest, &id.Version, &id.Reads, &lo, &hi); err != nil {
-				rows.Close()
+			rows.Close()
+			if err := rows.Err(); err != nil {
 				return err
 			}
-			id.First, id.Last = ms(lo), ms(hi)
-			m := get(name)
-			m.Identities = append(m.Identities, id)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		for _, k := range order {
+			m := by[k.skill]
+			m.Identities = append(m.Identities, *ids[k])
+		}
+		for _, m := range by {
+			m.Sessions = sessions[m.Skill]
+			slices.SortFunc(m.Identities, func(a, b Identity) int {
+				if c := a.First.Compare(b.First); c != 0 {
+					return c
+				}
+				if c := strings.Compare(a.Digest, b.Digest); c != 0 {
+					return c
+				}
+				return strings.Compare(a.Version, b.Version)
+			})
+			for _, id := range m.Identities {
+				if m.First == nil || id.First.Before(*m.First) {
+					t := id.First
+					m.First = &t
+				}
+				if m.Last == nil || id.Last.After(*m.Last) {
+					t := id.Last
+					m.Last = &t
+				}
+			}
 		}
 		lw, largs := x.lifecycleWhere()
-		rows, err = tx.QueryContext(ctx, `SELECT skill, count(*),
+		rows, err := tx.QueryContext(ctx, `SELECT skill, count(*),
 			count(*) FILTER (WHERE outcome = 'succeeded'), count(*) FILTER (WHERE outcome = 'failed'),
 			count(*) FILTER (WHERE outcome = 'abandoned'), count(*) FILTER (WHERE outcome = 'blocked'),
 			count(*) FILTER (WHERE outcome IS NULL)

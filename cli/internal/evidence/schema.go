@@ -84,7 +84,39 @@ CREATE INDEX lifecycle_at ON lifecycle_event (at_ms);
 CREATE INDEX catalog_skill_name ON catalog_skill (name);
 CREATE INDEX catalog_collection_at ON catalog_observation (collection, at_ms);
 `},
+	{4, "daily read rollups", `
+CREATE TABLE read_day (
+  day        INTEGER NOT NULL,
+  skill      TEXT NOT NULL,
+  host       TEXT NOT NULL,
+  digest     TEXT NOT NULL,
+  version    TEXT NOT NULL,
+  reads      INTEGER NOT NULL,
+  no_session INTEGER NOT NULL,
+  first_ms   INTEGER NOT NULL,
+  last_ms    INTEGER NOT NULL,
+  PRIMARY KEY (day, skill, host, digest, version)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE session_day (
+  day     INTEGER NOT NULL,
+  skill   TEXT NOT NULL,
+  session TEXT NOT NULL,
+  host    TEXT NOT NULL,
+  PRIMARY KEY (day, skill, session, host)
+) STRICT, WITHOUT ROWID;
+` + rollupBackfill},
 }
+
+// rollupBackfill fills the rollups of migration 4 from the reads already
+// recorded (also used by the benchmark's bulk loader). RecordRead keeps
+// them up to date afterwards, in the same transaction as the read.
+const rollupBackfill = `
+INSERT INTO read_day (day, skill, host, digest, version, reads, no_session, first_ms, last_ms)
+  SELECT at_ms / 86400000, skill, host, digest, version, count(*), count(*) FILTER (WHERE session = ''), min(at_ms), max(at_ms)
+  FROM read_observation GROUP BY 1, 2, 3, 4, 5;
+INSERT INTO session_day (day, skill, session, host)
+  SELECT DISTINCT at_ms / 86400000, skill, session, host FROM read_observation WHERE session <> '';
+`
 
 // SchemaVersion is the schema version this agent-skills writes.
 var SchemaVersion = len(migrations)

@@ -165,7 +165,7 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		return nil, storeErr(path, "cannot open", err)
 	}
 	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
+	if err := connect(ctx, db); err != nil {
 		db.Close()
 		return nil, sqlErr(ctx, path, "cannot open", err)
 	}
@@ -175,6 +175,30 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 	}
 	return &Store{db: db, path: path}, nil
 }
+
+// connect opens the first connection, retrying while SQLite reports the
+// file busy for up to the busy timeout: switching an idle store (left in
+// rollback-journal mode by the last writer's Close) to WAL needs a
+// moment's exclusive lock, and SQLite answers that pragma with
+// SQLITE_BUSY at once, without its busy handler, when another process
+// holds the file.
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait + time.Duration(time.Now().UnixNano()%int64(wait))):
+		}
+	}
+}
+
+// busyTimeout is the DSN's busy_timeout.
+const busyTimeout = 10 * time.Second
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction (the writer DSN's
 // _txlock) and commits it; fn's error rolls it back.
@@ -249,8 +273,24 @@ func (s *Store) RecordRead(ctx context.Context, r Read) (WriteResult, error) {
 			return sqlErr(ctx, s.path, "recording a read", err)
 		}
 		id, _ = out.LastInsertId()
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO host_day (host, day) VALUES (?, ?)`, r.Host, floorDay(at)); err != nil {
+		day, noSession := floorDay(at), 0
+		if r.Session == "" {
+			noSession = 1
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO host_day (host, day) VALUES (?, ?)`, r.Host, day); err != nil {
 			return sqlErr(ctx, s.path, "recording a read", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO read_day (day, skill, host, digest, version, reads, no_session, first_ms, last_ms)
+			VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO UPDATE SET reads = reads + 1, no_session = no_session + excluded.no_session,
+			first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms)`,
+			day, r.Skill, r.Host, r.Digest, r.Version, noSession, at, at); err != nil {
+			return sqlErr(ctx, s.path, "recording a read", err)
+		}
+		if r.Session != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_day (day, skill, session, host) VALUES (?, ?, ?, ?)`,
+				day, r.Skill, r.Session, r.Host); err != nil {
+				return sqlErr(ctx, s.path, "recording a read", err)
+			}
 		}
 		res = WriteResult{Inserted: true, ID: id}
 		return nil

@@ -69,11 +69,18 @@ func Config(h Host) Registration {
 // for key and value for value, to the one Config gives. When it does not,
 // the returned lines say what is missing or different.
 func Verify(h Host, data []byte) []string {
+	return verify(h, data, h.EventName(), "", handler(h), "session-index")
+}
+
+// verify checks that data holds, under hooks.<ev> (in a group whose
+// matcher is matcher, when it is not ""), the handler want; marker is
+// the text of the command that makes a handler ours when it differs.
+func verify(h Host, data []byte, ev, matcher string, handler map[string]any, marker string) []string {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return []string{"the file is not a JSON object: " + err.Error()}
 	}
-	want := normalize(handler(h))
+	want := normalize(handler)
 	if h == Copilot {
 		if v, ok := doc["version"].(float64); !ok || v != 1 {
 			return []string{fmt.Sprintf("version is %v, want 1", doc["version"])}
@@ -83,7 +90,6 @@ func Verify(h Host, data []byte) []string {
 	if !ok {
 		return []string{`no "hooks" object`}
 	}
-	ev := h.EventName()
 	list, ok := hooksObj[ev].([]any)
 	if !ok {
 		return []string{fmt.Sprintf("hooks.%s is missing or not a list", ev)}
@@ -91,43 +97,49 @@ func Verify(h Host, data []byte) []string {
 	var candidates []candidate
 	for i, g := range list {
 		if h == Copilot {
-			candidates = append(candidates, candidate{fmt.Sprintf("hooks.%s[%d]", ev, i), g})
+			candidates = append(candidates, candidate{fmt.Sprintf("hooks.%s[%d]", ev, i), g, true})
 			continue
 		}
 		gm, ok := g.(map[string]any)
 		if !ok {
 			continue
 		}
+		m, _ := gm["matcher"].(string)
+		matches := matcher == "" || m == matcher
 		hs, _ := gm["hooks"].([]any)
 		for j, x := range hs {
-			candidates = append(candidates, candidate{fmt.Sprintf("hooks.%s[%d].hooks[%d]", ev, i, j), x})
+			candidates = append(candidates, candidate{fmt.Sprintf("hooks.%s[%d].hooks[%d]", ev, i, j), x, matches})
 		}
 	}
 	for _, c := range candidates {
-		if reflect.DeepEqual(c.value, want) {
+		if c.matches && reflect.DeepEqual(c.value, want) {
 			return nil
 		}
 	}
 	for _, c := range candidates {
 		m, ok := c.value.(map[string]any)
-		if !ok || !mentions(m) {
+		if !ok || !mentions(m, marker) {
 			continue
+		}
+		if !c.matches {
+			return []string{fmt.Sprintf("%s is in a group whose matcher is not %q", c.where, matcher)}
 		}
 		return fieldDiff(c.where, m, want)
 	}
-	return []string{fmt.Sprintf("hooks.%s has no agent-skills session-index handler; add: %s", ev, compact(handler(h)))}
+	return []string{fmt.Sprintf("hooks.%s has no agent-skills %s handler; add: %s", ev, marker, compact(handler))}
 }
 
 // candidate is one handler found in a settings file.
 type candidate struct {
-	where string
-	value any
+	where   string
+	value   any
+	matches bool // its group's matcher is the one wanted
 }
 
-// mentions reports whether a handler runs the session index.
-func mentions(m map[string]any) bool {
+// mentions reports whether a handler's command holds marker.
+func mentions(m map[string]any, marker string) bool {
 	for _, k := range []string{"command", "bash", "powershell"} {
-		if s, ok := m[k].(string); ok && strings.Contains(s, "session-index") {
+		if s, ok := m[k].(string); ok && strings.Contains(s, marker) {
 			return true
 		}
 	}

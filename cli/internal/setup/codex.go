@@ -48,7 +48,7 @@ func (c codex) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 		out = append(out, Entry{Part: MCP, File: config, Format: TOML(), Kind: Member, Path: []string{"mcp_servers", mcpserver.ServerName},
 			Command: o.command(), Value: obj("command", o.command(), "args", serveArgs)})
 	}
-	if o.wants(Hooks) {
+	if o.wants(Hooks) || o.wants(Reads) {
 		if inline, err := inlineHooks(config, scope); err != nil || inline {
 			if err != nil {
 				return nil, err
@@ -58,9 +58,16 @@ func (c codex) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 				Detail:  []string{"Codex runs both forms of one layer and warns; setup writes hooks.json, so it leaves a layer with inline hooks alone"},
 				Try:     []string{"agent-skills setup enable --host codex --mcp   registers the MCP server only", "agent-skills hook config --host codex   prints the hook to add yourself"}}
 		}
+	}
+	if o.wants(Hooks) {
 		out = append(out, Entry{Part: Hooks, File: filepath.Join(dir, "hooks.json"), Format: JSON(), Kind: Element, Path: []string{"hooks", "SessionStart"},
 			Marker: hookMarker, Command: o.command(),
 			Value: obj("hooks", []any{obj("type", "command", "command", hookCommand(o, "codex"), "timeout", hookTimeout)})})
+	}
+	if o.wants(Reads) {
+		out = append(out, Entry{Part: Reads, File: filepath.Join(dir, "hooks.json"), Format: JSON(), Kind: Element, Path: []string{"hooks", "PostToolUse"},
+			Marker: readMarker, Command: o.command(),
+			Value: obj("matcher", readMatchers["codex"], "hooks", []any{obj("type", "command", "command", readCommand(o, "codex"), "timeout", hookTimeout)})})
 	}
 	return out, nil
 }
@@ -90,7 +97,7 @@ func inlineHooks(config string, scope Scope) (bool, error) {
 
 func (codex) Notes(scope Scope, o Options) []string {
 	var out []string
-	if o.wants(Hooks) {
+	if o.wants(Hooks) || o.wants(Reads) {
 		out = append(out, `Codex runs a hook only once it is trusted: with --write, setup asks "codex app-server" (codex on PATH) for the hook's trust hash and records [hooks.state."<key>"] trusted_hash in config.toml; without codex on PATH, trust it with /hooks in codex.`)
 	}
 	if scope == Project {
@@ -105,7 +112,16 @@ func (codex) Notes(scope Scope, o Options) []string {
 // notes; a Codex that cannot be asked leaves the hook untrusted, said in
 // a note, not an error.
 func (c codex) afterWrite(env Env, scope Scope, o Options, rec *Receipt, stamp string) ([]string, error) {
-	if !o.wants(Hooks) {
+	// The hooks to trust: the session hook and the read hook, as asked.
+	var parts []Part
+	var commands []string
+	if o.wants(Hooks) {
+		parts, commands = append(parts, Hooks), append(commands, hookCommand(o, "codex"))
+	}
+	if o.wants(Reads) {
+		parts, commands = append(parts, Reads), append(commands, readCommand(o, "codex"))
+	}
+	if len(commands) == 0 {
 		return nil, nil
 	}
 	dir, err := c.dir(env, scope)
@@ -131,16 +147,22 @@ func (c codex) afterWrite(env Env, scope Scope, o Options, rec *Receipt, stamp s
 	}
 	ours := filepath.Join(dir, "hooks.json")
 	var hooks []codexapp.Hook
-	for _, h := range codexapp.Find(dirs, hookCommand(o, "codex")) {
-		if samePath(h.SourcePath, ours) && !h.Trusted() {
-			hooks = append(hooks, h)
+	var hookParts []Part
+	var notes []string
+	for i, cmd := range commands {
+		found := codexapp.Find(dirs, cmd)
+		n := len(hooks)
+		for _, h := range found {
+			if samePath(h.SourcePath, ours) && !h.Trusted() {
+				hooks, hookParts = append(hooks, h), append(hookParts, parts[i])
+			}
+		}
+		if len(hooks) == n && len(found) == 0 {
+			notes = append(notes, "codex app-server did not list the hook \""+cmd+"\" (Codex reads a project's .codex/ only once the project is trusted), so "+untrusted)
 		}
 	}
 	if len(hooks) == 0 {
-		if len(codexapp.Find(dirs, hookCommand(o, "codex"))) > 0 {
-			return nil, nil // trusted already
-		}
-		return []string{"codex app-server did not list the hook (Codex reads a project's .codex/ only once the project is trusted), so " + untrusted}, nil
+		return notes, nil // trusted already, or not listed
 	}
 	old, err := readSettings(config, User)
 	if err != nil {
@@ -157,10 +179,9 @@ func (c codex) afterWrite(env Env, scope Scope, o Options, rec *Receipt, stamp s
 	if err := writeSettings(config, User, nb); err != nil {
 		return nil, askerr.IO("cannot write "+Shown(env, config), err)
 	}
-	var notes []string
-	for _, h := range hooks {
+	for i, h := range hooks {
 		v, _ := marshal(map[string]any{"trusted_hash": h.CurrentHash})
-		e := Entry{Part: Hooks, File: config, Format: TOML(), Kind: Member, Path: codexapp.TrustPath(h.Key), Command: o.command(), Value: v}
+		e := Entry{Part: hookParts[i], File: config, Format: TOML(), Kind: Member, Path: codexapp.TrustPath(h.Key), Command: o.command(), Value: v}
 		o := Owned{File: toReceipt(env, scope, config), Format: TOML().Name(), Entry: e, NewFile: old == nil, Version: env.Version, Written: stamp}
 		if scope == Project {
 			// The trust table is in the user's file, outside the project:

@@ -5,14 +5,19 @@ import (
 	"strings"
 )
 
-// Part is what setup registers with a host: the session-start hook or
-// the MCP server.
+// Part is what setup registers with a host: the session-start hook, the
+// MCP server, or the read hook.
 type Part string
 
 // The parts.
 const (
 	Hooks Part = "hooks"
 	MCP   Part = "mcp"
+	// Reads is the read hook ("agent-skills hook observe"), which records
+	// the host's reads of installed skills' files in the evidence store.
+	// It is telemetry, so it is never part of the default set: it is
+	// registered only when asked for by name.
+	Reads Part = "reads"
 )
 
 // Kind says what of a settings file an entry is.

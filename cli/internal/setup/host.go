@@ -46,7 +46,9 @@ func (e Env) env(name, def string) string {
 
 // Options are what the user asked for besides host and scope.
 type Options struct {
-	// Parts are the parts to register; empty means both.
+	// Parts are the parts to register; empty means the session-start
+	// hook and the MCP server (never the read hook, which is asked for by
+	// name).
 	Parts []Part
 	// Command is the agent-skills command the entries run: a bare
 	// name found on PATH ("agent-skills") or an absolute path.
@@ -58,7 +60,12 @@ type Options struct {
 }
 
 // wants reports whether o asks for part p.
-func (o Options) wants(p Part) bool { return len(o.Parts) == 0 || slices.Contains(o.Parts, p) }
+func (o Options) wants(p Part) bool {
+	if len(o.Parts) == 0 {
+		return p == Hooks || p == MCP
+	}
+	return slices.Contains(o.Parts, p)
+}
 
 // command returns the agent-skills command to write.
 func (o Options) command() string {

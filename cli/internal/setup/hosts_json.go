@@ -44,6 +44,20 @@ func hookCommand(o Options, host string) string {
 // hookMarker identifies a session-index hook, ours even when edited.
 const hookMarker = "hook session-index"
 
+// readCommand is the command line of the read hook for host.
+func readCommand(o Options, host string) string {
+	return o.command() + " hook observe --host " + host
+}
+
+// readMarker identifies a read hook, ours even when edited.
+const readMarker = "hook observe"
+
+// readMatchers are the tools each host's read hook is registered for
+// (docs/evidence-hooks.md): Claude Code's Read tool, Codex's shell tool
+// (which it names Bash in hooks) and Gemini CLI's read_file. Copilot CLI
+// has no matcher: its hook runs after every tool and filters itself.
+var readMatchers = map[string]string{"claude": "Read", "codex": "Bash", "gemini": "read_file"}
+
 // serveArgs are the arguments of the MCP server's command.
 var serveArgs = []string{"mcp", "serve"}
 
@@ -93,6 +107,11 @@ func (c claude) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 			Marker: hookMarker, Command: o.command(),
 			Value: obj("hooks", []any{obj("type", "command", "command", hookCommand(o, "claude"), "timeout", hookTimeout)})})
 	}
+	if o.wants(Reads) {
+		out = append(out, Entry{Part: Reads, File: hookFile, Format: JSON(), Kind: Element, Path: []string{"hooks", "PostToolUse"},
+			Marker: readMarker, Command: o.command(),
+			Value: obj("matcher", readMatchers["claude"], "hooks", []any{obj("type", "command", "command", readCommand(o, "claude"), "timeout", hookTimeout)})})
+	}
 	return out, nil
 }
 
@@ -139,6 +158,12 @@ func (g gemini) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 			Value: obj("hooks", []any{obj("name", "agent-skills-session-index", "type", "command",
 				"command", hookCommand(o, "gemini"), "timeout", hookTimeout*1000)})})
 	}
+	if o.wants(Reads) {
+		out = append(out, Entry{Part: Reads, File: file, Format: JSONC(), Kind: Element, Path: []string{"hooks", "AfterTool"},
+			Marker: readMarker, Command: o.command(),
+			Value: obj("matcher", readMatchers["gemini"], "hooks", []any{obj("name", "agent-skills-observe", "type", "command",
+				"command", readCommand(o, "gemini"), "timeout", hookTimeout*1000)})})
+	}
 	return out, nil
 }
 
@@ -147,7 +172,7 @@ func (gemini) Notes(scope Scope, o Options) []string {
 	if o.wants(MCP) && !o.TrustMCP {
 		out = append(out, `Gemini CLI starts the server but offers its tools in headless mode (gemini -p) only with "trust": true on it, which skips every confirmation of its tools: add --trust-mcp to write it.`)
 	}
-	if o.wants(Hooks) {
+	if o.wants(Hooks) || o.wants(Reads) {
 		out = append(out, "Gemini CLI runs hooks only in a trusted folder.")
 	}
 	if scope == Project {
@@ -190,6 +215,15 @@ func (c copilot) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 		cmd := hookCommand(o, "copilot")
 		out = append(out, Entry{Part: Hooks, File: hookFile, Format: OwnedJSON(), Kind: WholeFile, Command: o.command(),
 			Value: obj("version", 1, "hooks", obj("sessionStart", []any{
+				obj("type", "command", "bash", cmd, "powershell", cmd, "timeoutSec", hookTimeout)}))})
+	}
+	if o.wants(Reads) {
+		// A file of its own beside the session hook's, so that each part is
+		// enabled and disabled alone.
+		readFile := filepath.Join(filepath.Dir(hookFile), "agent-skills-reads.json")
+		cmd := readCommand(o, "copilot")
+		out = append(out, Entry{Part: Reads, File: readFile, Format: OwnedJSON(), Kind: WholeFile, Command: o.command(),
+			Value: obj("version", 1, "hooks", obj("postToolUse", []any{
 				obj("type", "command", "bash", cmd, "powershell", cmd, "timeoutSec", hookTimeout)}))})
 	}
 	return out, nil
@@ -249,6 +283,9 @@ func (c opencode) Entries(env Env, scope Scope, o Options) ([]Entry, error) {
 }
 
 func (opencode) Notes(_ Scope, o Options) []string {
+	if o.wants(Reads) && !o.wants(Hooks) {
+		return []string{"OpenCode has no read hook agent-skills speaks: --reads registers nothing for it."}
+	}
 	if !o.wants(Hooks) {
 		return nil
 	}
