@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -490,10 +493,15 @@ func (c *evidenceRecordCatalogCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	sum := sha256.Sum256(cat.Encode())
 	obs := evidence.CatalogObservation{Collection: id, At: time.Now().UTC().Truncate(time.Second),
-		Digest: catalog.ContentDigest(cat.Encode()), Skills: make([]evidence.CatalogSkill, 0, len(cat.Skills))}
+		Digest: "sha256:" + hex.EncodeToString(sum[:]), Skills: make([]evidence.CatalogSkill, 0, len(cat.Skills))}
 	for _, s := range cat.Skills {
-		obs.Skills = append(obs.Skills, evidence.CatalogSkill{Name: s.Name, Version: s.Version, Digest: s.Digest})
+		d, err := hexDigest(s.Digest)
+		if err != nil {
+			return askerr.Internal("the catalog of "+e.Rel(root)+" has a digest that is not SHA-256", err)
+		}
+		obs.Skills = append(obs.Skills, evidence.CatalogSkill{Name: s.Name, Version: s.Version, Digest: d})
 	}
 	if err := obs.Validate(); err != nil {
 		return err
@@ -501,6 +509,20 @@ func (c *evidenceRecordCatalogCmd) Run(e *env) error {
 	return e.writeStore(c.evidenceStore, c.JSON, "catalog", func(ctx context.Context, s *evidence.Store) (evidence.WriteResult, error) {
 		return s.RecordCatalog(ctx, obs)
 	}, fmt.Sprintf("the inventory of %s (%d skills, %s)", id, len(obs.Skills), obs.Digest))
+}
+
+// hexDigest turns a package digest as catalogs write it ("sha256-" and
+// base64) into the form the evidence store keeps ("sha256:" and hex).
+func hexDigest(sri string) (string, error) {
+	b64, ok := strings.CutPrefix(sri, "sha256-")
+	if !ok {
+		return "", fmt.Errorf("%q is not sha256-<base64>", sri)
+	}
+	b, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || len(b) != sha256.Size {
+		return "", fmt.Errorf("%q is not sha256-<base64 of 32 bytes>", sri)
+	}
+	return "sha256:" + hex.EncodeToString(b), nil
 }
 
 // record opens (creating it when needed) the store at loc for a
