@@ -16,6 +16,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
 	"github.com/agent-skills/agent-skills/cli/internal/evidence"
+	"github.com/agent-skills/agent-skills/cli/internal/setup"
 )
 
 type evidenceCmd struct {
@@ -155,26 +156,37 @@ func (e *env) evidenceQuery(ctx context.Context, name string, loc evidence.Locat
 		return nil, err
 	}
 	defer r.Close()
+	gaps := func(c *evidence.Coverage) { c.Missing = append(e.readHookGaps(q.Host), c.Missing...) }
 	switch name {
 	case "status":
 		return r.Status(ctx)
 	case "rankings":
-		return r.Rankings(ctx, q)
+		v, err := r.Rankings(ctx, q)
+		gaps(&v.Coverage)
+		return v, err
 	case "outcomes":
 		return r.Outcomes(ctx, q)
 	case "overlap":
-		return r.Overlap(ctx, q)
+		v, err := r.Overlap(ctx, q)
+		gaps(&v.Coverage)
+		return v, err
 	case "inactivity":
 		known, err := e.knownSkills(projectRoot)
 		if err != nil {
 			return nil, err
 		}
 		q.Known = known
-		return r.Inactivity(ctx, q)
+		v, err := r.Inactivity(ctx, q)
+		gaps(&v.Coverage)
+		return v, err
 	case "history":
-		return r.History(ctx, q)
+		v, err := r.History(ctx, q)
+		gaps(&v.Coverage)
+		return v, err
 	case "memory":
-		return r.Memory(ctx, q)
+		v, err := r.Memory(ctx, q)
+		gaps(&v.Coverage)
+		return v, err
 	}
 	return nil, askerr.Usage("unknown evidence query %q", name)
 }
@@ -561,4 +573,39 @@ func (e *env) writeStore(s evidenceStore, asJSON bool, kind string, write func(c
 		e.Done("already recorded: %s (in %s); nothing changed", what, e.Rel(loc.Path))
 	}
 	return nil
+}
+
+// readHookGaps names each host whose settings hold no read hook now, in
+// the user's scope or the project's: its reads cannot be in the store,
+// whatever the period. It only reads the hosts' settings files (setup
+// status), and runs nothing.
+func (e *env) readHookGaps(host string) []string {
+	senv := e.setupEnv()
+	scopes := []setup.Scope{setup.User}
+	if senv.ProjectRoot != "" {
+		scopes = append(scopes, setup.Project)
+	}
+	var gaps []string
+	for _, name := range []string{"claude", "codex", "gemini", "copilot"} {
+		if host != "" && name != host {
+			continue
+		}
+		h, ok := setup.HostNamed(name)
+		if !ok {
+			continue
+		}
+		found := false
+		for _, sc := range scopes {
+			r := setup.Status(senv, h, sc, setup.Options{Parts: []setup.Part{setup.Reads}}, func(setup.Env, string) *setup.CommandCheck { return nil })
+			for _, en := range r.Entries {
+				if en.Part == setup.Reads && (en.Status == "registered" || en.Status == "modified" || en.Status == "foreign") {
+					found = true
+				}
+			}
+		}
+		if !found {
+			gaps = append(gaps, fmt.Sprintf("no read hook is registered for %s now, so none of its reads are counted (agent-skills setup enable --host %s --reads)", name, name))
+		}
+	}
+	return gaps
 }
