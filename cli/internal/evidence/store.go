@@ -160,27 +160,24 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		}
 		_ = r.Close()
 	}
-	// The driver's VFS creates the -wal and -shm files with the default
-	// mode (0644 under the usual umask), not the database's 0600, and the
-	// -wal holds the same evidence: create them 0600 first when absent.
-	made := privateSidecars(path)
 	db, err := sql.Open("sqlite3", dsn(path, false))
 	if err != nil {
-		removeEmpty(made)
 		return nil, storeErr(path, "cannot open", err)
 	}
 	db.SetMaxOpenConns(1)
 	if err := connect(ctx, db); err != nil {
 		db.Close()
-		removeEmpty(made)
 		return nil, sqlErr(ctx, path, "cannot open", err)
 	}
 	if err := migrate(ctx, db, path); err != nil {
 		db.Close()
 		return nil, err
 	}
-	// SQLite deletes a -wal it finds beside a database of no pages (a
-	// fresh store) and creates it anew: make sure of the mode now.
+	// The driver's VFS creates the -wal and -shm files with the default
+	// mode (0644 under the usual umask), not the database's 0600, and the
+	// -wal holds the same evidence: set the mode once they exist.
+	// (Creating them 0600 beforehand raced with concurrent openers:
+	// "disk I/O error" in TestConcurrentMigration.)
 	for _, p := range []string{path + "-wal", path + "-shm"} {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
 			_ = os.Chmod(p, 0o600)
