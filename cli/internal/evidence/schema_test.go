@@ -33,6 +33,15 @@ func TestFreshStore(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("store mode %v, want 0600", fi.Mode().Perm())
 	}
+	for _, side := range []string{"-wal", "-shm"} {
+		fi, err := os.Stat(loc.Path + side)
+		if err != nil {
+			t.Fatalf("a live writer has no %s: %v", side, err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v, want 0600: it holds the same evidence", side, fi.Mode().Perm())
+		}
+	}
 	di, _ := os.Stat(filepath.Dir(loc.Path))
 	if di.Mode().Perm() != 0o700 {
 		t.Errorf("folder mode %v, want 0700", di.Mode().Perm())

@@ -173,7 +173,40 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		db.Close()
 		return nil, err
 	}
+	// The driver's VFS creates the -wal and -shm files with the default
+	// mode (0644 under the usual umask), not the database's 0600, and the
+	// -wal holds the same evidence: set the mode once they exist.
+	// (Creating them 0600 beforehand raced with concurrent openers:
+	// "disk I/O error" in TestConcurrentMigration.)
+	for _, p := range []string{path + "-wal", path + "-shm"} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+			_ = os.Chmod(p, 0o600)
+		}
+	}
 	return &Store{db: db, path: path}, nil
+}
+
+// privateSidecars creates path's missing -wal and -shm files, empty and
+// 0600, and returns the ones it created.
+func privateSidecars(path string) []string {
+	var made []string
+	for _, p := range []string{path + "-wal", path + "-shm"} {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			f.Close()
+			made = append(made, p)
+		}
+	}
+	return made
+}
+
+// removeEmpty removes the files of paths that are still empty.
+func removeEmpty(paths []string) {
+	for _, p := range paths {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			os.Remove(p)
+		}
+	}
 }
 
 // connect opens the first connection, retrying while SQLite reports the
