@@ -19,6 +19,8 @@
 # Env: AGENT_SKILLS_SRC  the source tree to build agent-skills from (default: this one);
 #      E2E_EVIDENCE_STANDIN=1  use a stand-in hook that only saves stdin (for a build
 #        without `hook observe`; then the store check is replaced by "one payload saved");
+#      E2E_EVIDENCE_DEBUG=DIR  register a wrapper that keeps each hook call's stdin, stdout,
+#        stderr and exit code in DIR (hand-written registration only);
 #      E2E_EVIDENCE_HOSTS  the hosts to run (default "claude codex gemini copilot");
 #      AGENT_ORACLE_CACHE  the npm cache of the pinned agents (default /tmp/agent-oracle-cache;
 #        the versions are scripts/agent-versions; missing ones are installed from npm).
@@ -79,7 +81,13 @@ else
   exit 2
 fi
 hook_cmd() { # host
-  if [ -n "$standin" ]; then echo "$evd/standin-hook.sh $1 $work/standin"; else echo "$ask hook observe --host $1"; fi
+  if [ -n "$standin" ]; then echo "$evd/standin-hook.sh $1 $work/standin"
+  elif [ -n "${E2E_EVIDENCE_DEBUG:-}" ]; then # keep each call's stdin, stdout and stderr under $E2E_EVIDENCE_DEBUG
+    mkdir -p "$E2E_EVIDENCE_DEBUG"
+    printf '#!/bin/sh\nn=$(date +%%s%%N); d=%s/%s-$n\ntee "$d.in" | %s hook observe --host %s >"$d.out" 2>"$d.err"; echo $? >"$d.rc"; cat "$d.out"\n' \
+      "$E2E_EVIDENCE_DEBUG" "$1" "$ask" "$1" >"$work/bin/observe-$1"
+    chmod +x "$work/bin/observe-$1"; echo "$work/bin/observe-$1"
+  else echo "$ask hook observe --host $1"; fi
 }
 use_setup=
 if [ -z "$standin" ] && "$ask" setup enable --help 2>/dev/null | grep -q -- '--reads'; then use_setup=1; fi
