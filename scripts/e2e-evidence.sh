@@ -14,13 +14,16 @@
 # it; otherwise the script writes each host's settings file itself, in the shapes verified
 # against these agent versions (docs/hosts.md, "Read events"), and trusts the Codex hook
 # through `codex app-server` (scripts/e2e-evidence/codex_trust.py).
-# TODO(setup): drop the hand-written registration once `setup enable --reads` is in main.
+# TODO(setup): drop the hand-written registration once `setup enable --reads` is in main
+# (seen working from /work/h36-hooks a28044b for all four hosts, Codex trust included).
 #
 # Env: AGENT_SKILLS_SRC  the source tree to build agent-skills from (default: this one);
 #      E2E_EVIDENCE_STANDIN=1  use a stand-in hook that only saves stdin (for a build
 #        without `hook observe`; then the store check is replaced by "one payload saved");
 #      E2E_EVIDENCE_DEBUG=DIR  register a wrapper that keeps each hook call's stdin, stdout,
 #        stderr and exit code in DIR (hand-written registration only);
+#      E2E_EVIDENCE_REGISTER=setup|script  force one way of registering (default: setup when
+#        the build has `setup enable --reads` and neither STANDIN nor DEBUG is set);
 #      E2E_EVIDENCE_HOSTS  the hosts to run (default "claude codex gemini copilot");
 #      AGENT_ORACLE_CACHE  the npm cache of the pinned agents (default /tmp/agent-oracle-cache;
 #        the versions are scripts/agent-versions; missing ones are installed from npm).
@@ -90,7 +93,13 @@ hook_cmd() { # host
   else echo "$ask hook observe --host $1"; fi
 }
 use_setup=
-if [ -z "$standin" ] && "$ask" setup enable --help 2>/dev/null | grep -q -- '--reads'; then use_setup=1; fi
+setup_help=$("$ask" setup enable --help 2>/dev/null || true) # not piped into grep -q: pipefail would see SIGPIPE
+case ${E2E_EVIDENCE_REGISTER:-auto} in
+  auto) if [ -z "$standin" ] && [ -z "${E2E_EVIDENCE_DEBUG:-}" ] && grep -q -- '--reads' <<<"$setup_help"; then use_setup=1; fi;;
+  setup) use_setup=1;;
+  script) ;;
+  *) echo "e2e-evidence: E2E_EVIDENCE_REGISTER must be auto, setup or script" >&2; exit 2;;
+esac
 [ -n "$use_setup" ] && echo "e2e-evidence: registration: agent-skills setup enable --reads --write" \
   || echo "e2e-evidence: registration: hand-written settings files (TODO: setup enable --reads)"
 
