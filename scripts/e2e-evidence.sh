@@ -8,7 +8,9 @@
 # exactly one tool call reading the installed SKILL.md (Claude: Read; Codex: exec_command
 # `cat`; Gemini: read_file; Copilot: view), then answers text; then the store
 # (AGENT_SKILLS_USAGE_DB) must hold exactly one read observation of demo-reads for that
-# host (scripts/e2e-evidence/rows.py prints it, read-only).
+# host (scripts/e2e-evidence/rows.py prints it, read-only). For Codex and Gemini, which call
+# their hook for a failed read too, a second run reads a missing file in the skill folder,
+# which must add nothing. At the end the store holds exactly one read per host.
 #
 # Registration: `agent-skills setup enable --host <h> --reads --write` when the build has
 # it; otherwise the script writes each host's settings file itself, in the shapes verified
@@ -167,9 +169,9 @@ PY
   echo "--- $h: registration written by the script"
 }
 
+# Each run_<host> FILE [TAG] starts the host once, with the fake API asking it to read FILE.
 run_claude() {
-  local f=$work/proj/.claude/skills/demo-reads/SKILL.md d=$work/api-claude
-  register claude
+  local f=$1 d=$work/api-claude${2:-}
   start_api "$d" "{\"tools\":{\"Read\":{\"file_path\":\"$f\"}}}"
   echo "--- claude -p (fake Anthropic API; the model calls Read $f)"
   (unset ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN ANTHROPIC_MODEL
@@ -178,13 +180,11 @@ run_claude() {
      timeout -k 5 $tmo "$(agent claude)" -p "read the demo-reads skill" --allowedTools Read </dev/null >"$d/out" 2>&1) || true
   stop_api; show "$d/out"
   [ "$(tool_calls "$d")" = 1 ] && ok "claude: the Read ran and its result went back to the model" || bad "claude: the Read did not run"
-  check_store claude "$f"
 }
-run_codex() {
-  local f=$work/proj/.agents/skills/demo-reads/SKILL.md d=$work/api-codex
-  export CODEX_HOME=$HOME/.codex; mkdir -p "$CODEX_HOME"
-  start_api "$d" "{\"tools\":{\"exec_command\":{\"cmd\":\"cat $f\",\"workdir\":\"$work/proj\"}}}"
-  cat >"$CODEX_HOME/config.toml" <<TOML
+codex_config() { # port: the user's config.toml, with the fake provider; keeps what setup added below it
+  local cfg=$CODEX_HOME/config.toml rest=""
+  [ -f "$cfg" ] && rest=$(sed -n '/^# --- end of the e2e provider ---$/,$p' "$cfg" | tail -n +2)
+  cat >"$cfg" <<TOML
 model = "gpt-5"
 model_provider = "e2e"
 approval_policy = "never"
@@ -192,26 +192,26 @@ sandbox_mode = "danger-full-access"
 
 [model_providers.e2e]
 name = "e2e"
-base_url = "http://127.0.0.1:$port/v1"
+base_url = "http://127.0.0.1:$1/v1"
 wire_api = "responses"
 
 [projects."$work/proj"]
 trust_level = "trusted"
+# --- end of the e2e provider ---
 TOML
-  register codex
+  [ -z "$rest" ] || printf '%s\n' "$rest" >>"$cfg"
+}
+run_codex() {
+  local f=$1 d=$work/api-codex${2:-}
+  start_api "$d" "{\"tools\":{\"exec_command\":{\"cmd\":\"cat $f\",\"workdir\":\"$work/proj\"}}}"
+  codex_config "$port"
   echo "--- codex exec (fake Responses API; the model calls exec_command \"cat $f\"; no hook-trust bypass)"
   timeout -k 5 $tmo "$(agent codex)" exec --skip-git-repo-check "read the demo-reads skill" </dev/null >"$d/out" 2>&1 || true
   stop_api; show "$d/out" 16
   grep -q '^hook: PostToolUse Completed' "$d/out" && ok "codex: the trusted PostToolUse hook ran" || bad "codex: no 'hook: PostToolUse Completed'"
-  check_store codex "$f"
-  unset CODEX_HOME
 }
 run_gemini() {
-  local f=$work/proj/.agents/skills/demo-reads/SKILL.md d=$work/api-gemini
-  mkdir -p "$HOME/.gemini"
-  # Headless Gemini needs the auth type in a settings file (see the agent oracle's notes).
-  printf '{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false},"telemetry":{"enabled":false}}\n' >"$HOME/.gemini/settings.json"
-  register gemini
+  local f=$1 d=$work/api-gemini${2:-}
   start_api "$d" "{\"tools\":{\"read_file\":{\"file_path\":\"$f\"}}}"
   echo "--- gemini -p (fake Gemini API; the model calls read_file $f)"
   (unset GOOGLE_GENAI_USE_VERTEXAI GOOGLE_GENAI_USE_GCA GOOGLE_API_KEY GOOGLE_CLOUD_PROJECT
@@ -219,11 +219,9 @@ run_gemini() {
      timeout -k 5 $tmo "$(agent gemini)" -p "read the demo-reads skill" </dev/null >"$d/out" 2>"$d/err") || true
   stop_api; show "$d/out"
   [ "$(tool_calls "$d")" = 1 ] && ok "gemini: read_file ran and its result went back to the model" || bad "gemini: read_file did not run"
-  check_store gemini "$f"
 }
 run_copilot() {
-  local f=$work/proj/.agents/skills/demo-reads/SKILL.md d=$work/api-copilot
-  register copilot
+  local f=$1 d=$work/api-copilot${2:-}
   start_api "$d" "{\"tools\":{\"view\":{\"path\":\"$f\"}}}"
   echo "--- copilot -p (offline BYOK, fake chat/completions API; the model calls view $f)"
   (unset COPILOT_GITHUB_TOKEN GH_TOKEN GITHUB_TOKEN
@@ -232,19 +230,47 @@ run_copilot() {
      timeout -k 5 $tmo "$(agent copilot)" -p "read the demo-reads skill" --no-auto-update --disable-client-telemetry </dev/null >"$d/out" 2>&1) || true
   stop_api; show "$d/out"
   [ "$(tool_calls "$d")" = 1 ] && ok "copilot: view ran and its result went back to the model" || bad "copilot: view did not run"
-  check_store copilot "$f"
+}
+prepare() { # host: the host's settings before registration
+  case $1 in
+    codex) export CODEX_HOME=$HOME/.codex; mkdir -p "$CODEX_HOME"; codex_config 9;;
+    gemini) mkdir -p "$HOME/.gemini" # headless Gemini needs the auth type in a settings file
+      printf '{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false},"telemetry":{"enabled":false}}\n' >"$HOME/.gemini/settings.json";;
+  esac
+}
+skill_file() { # host: the installed SKILL.md that host reads
+  case $1 in claude) echo "$work/proj/.claude/skills/demo-reads/SKILL.md";; *) echo "$work/proj/.agents/skills/demo-reads/SKILL.md";; esac
 }
 
 for h in $hosts; do
-  case $h in claude|codex|gemini|copilot) "run_$h";; *) bad "unknown host $h";; esac
+  case $h in claude|codex|gemini|copilot) ;; *) bad "unknown host $h"; continue;; esac
+  f=$(skill_file "$h")
+  prepare "$h"; register "$h"
+  "run_$h" "$f"
+  check_store "$h" "$f"
+  # A failed read of a file in the skill folder: Codex and Gemini call their hook for it too
+  # (Claude and Copilot do not), and it must not count. The store must still hold one row.
+  case $h in codex|gemini)
+    echo "--- $h: a failed read (missing file in the skill folder) must add nothing"
+    "run_$h" "${f%/SKILL.md}/MISSING.md" -missing
+    check_store "$h" "$f";;
+  esac
+  [ "$h" != codex ] || unset CODEX_HOME
 done
 if [ -z "$standin" ] && [ -f "$AGENT_SKILLS_USAGE_DB" ]; then
   echo "--- all read observations in the store"
-  python3 - "$AGENT_SKILLS_USAGE_DB" <<'PY'
+  # Every table's size; the reads table (host and skill columns) must hold one row per host run.
+  python3 - "$AGENT_SKILLS_USAGE_DB" "$(wc -w <<<"$hosts")" <<'PY' || bad "the store holds other read observations than the one per host"
 import sqlite3, sys
 con = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+want, reads = int(sys.argv[2]), None
 for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name"):
-    print("%s: %d rows" % (t, con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]))
+    n = con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
+    print("%s: %d rows" % (t, n))
+    cols = [r[1] for r in con.execute('PRAGMA table_info("%s")' % t)]
+    if "host" in cols and "skill" in cols:
+        reads = n
+sys.exit(0 if reads == want else 1)
 PY
   if "$ask" evidence --help >/dev/null 2>&1; then "$ask" evidence status || true; fi
 fi
