@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 2000x
 BENCHTIME ?= 1x
 
-.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-observe bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-sep2640 e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
+.PHONY: all install build test vet cross fmt-check unit fuzz fuzz-long bench bench-observe bench-registry bench-coldstart bench-peers e2e-agents e2e-mcp e2e-setup e2e-plugin e2e-codex-trust e2e-sep2640 e2e-evidence e2e-completion e2e-notify release-check dist npm-pack npm-test tidy clean
 
 all: test
 
@@ -109,6 +109,10 @@ e2e-codex-trust:
 ## e2e-sep2640: the MCP Inspector's --verify and `install mcp:` agree on every mode of the SEP-2640 fixture server (needs npm and python3; not in CI)
 e2e-sep2640:
 	./scripts/e2e-sep2640.sh
+
+## e2e-evidence: the real Claude Code, Codex, Gemini CLI and Copilot CLI read an installed SKILL.md (a fake model API on loopback asks for one read); `hook observe` must leave exactly one observation per host in the store (needs npm and python3; not in CI)
+e2e-evidence:
+	./scripts/e2e-evidence.sh
 
 ## e2e-completion: the completion scripts in real bash, zsh and fish, typed on a tmux terminal (needs tmux; not in CI)
 e2e-completion:
