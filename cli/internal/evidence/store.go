@@ -186,29 +186,6 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 	return &Store{db: db, path: path}, nil
 }
 
-// privateSidecars creates path's missing -wal and -shm files, empty and
-// 0600, and returns the ones it created.
-func privateSidecars(path string) []string {
-	var made []string
-	for _, p := range []string{path + "-wal", path + "-shm"} {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			f.Close()
-			made = append(made, p)
-		}
-	}
-	return made
-}
-
-// removeEmpty removes the files of paths that are still empty.
-func removeEmpty(paths []string) {
-	for _, p := range paths {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
-			os.Remove(p)
-		}
-	}
-}
-
 // connect opens the first connection, retrying while SQLite reports the
 // file busy for up to the busy timeout: switching an idle store (left in
 // rollback-journal mode by the last writer's Close) to WAL needs a
