@@ -229,7 +229,7 @@ func (s *session) listHooks(opts Options, cwds []string) ([]Dir, error) {
 		return nil, err
 	}
 	if err := s.send(map[string]any{"jsonrpc": "2.0", "method": "initialized"}); err != nil {
-		return nil, err
+		return nil, endedBefore(err, "hooks/list")
 	}
 	if cwds == nil {
 		cwds = []string{}
@@ -283,11 +283,22 @@ func (s *session) send(msg any) error {
 	return nil
 }
 
+// endedBefore words a failed write as what it means: the app-server
+// exited before it answered method. Whether it exits before or after it
+// reads the request is a race; both read the same to the caller.
+func endedBefore(err error, method string) error {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindExited {
+		e.Message = fmt.Sprintf("it ended before it answered %s (it stopped reading)", method)
+	}
+	return err
+}
+
 // call sends a request and waits for the answer with the same id,
 // passing over notifications and other messages.
 func (s *session) call(id int, method string, params any) (json.RawMessage, error) {
 	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
-		return nil, err
+		return nil, endedBefore(err, method)
 	}
 	for {
 		var l line
