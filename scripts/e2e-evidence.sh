@@ -16,8 +16,6 @@
 # it; otherwise the script writes each host's settings file itself, in the shapes verified
 # against these agent versions (docs/hosts.md, "Read events"), and trusts the Codex hook
 # through `codex app-server` (scripts/e2e-evidence/codex_trust.py).
-# TODO(setup): drop the hand-written registration once `setup enable --reads` is in main
-# (seen working from /work/h36-hooks a28044b for all four hosts, Codex trust included).
 #
 # Env: AGENT_SKILLS_SRC  the source tree to build agent-skills from (default: this one);
 #      E2E_EVIDENCE_STANDIN=1  use a stand-in hook that only saves stdin (for a build
@@ -103,7 +101,7 @@ case ${E2E_EVIDENCE_REGISTER:-auto} in
   *) echo "e2e-evidence: E2E_EVIDENCE_REGISTER must be auto, setup or script" >&2; exit 2;;
 esac
 [ -n "$use_setup" ] && echo "e2e-evidence: registration: agent-skills setup enable --reads --write" \
-  || echo "e2e-evidence: registration: hand-written settings files (TODO: setup enable --reads)"
+  || echo "e2e-evidence: registration: hand-written settings files (docs/hosts.md, \"Read events\")"
 
 fail=0
 ok() { echo "e2e-evidence: ok: $*"; }

@@ -2,10 +2,10 @@
 """Prints the evidence store's read observations of one skill by one host, read-only.
 
 Usage: rows.py DB HOST SKILL
-The store's schema belongs to cli/internal/evidence; this looks for the table that has
-both a `host` and a `skill` column (the reads), so it needs no copy of the schema. It
-opens the file with mode=ro, prints each matching row as JSON and exits 0 only when
-there is exactly one.
+The store's schema belongs to cli/internal/evidence (docs/evidence.md): the reads are
+the rows of read_observation; the daily rollups (read_day, session_day) derived from them
+are printed too, for the record, but not counted. It opens the file with mode=ro, prints
+each matching row as JSON and exits 0 only when read_observation holds exactly one.
 """
 import json
 import sqlite3
@@ -23,7 +23,10 @@ for t in tables:
         hits += [(t, dict(zip(names, row))) for row in cur]
 if not any(True for _ in tables):
     sys.exit("rows: %s has no tables" % db)
+if "read_observation" not in tables:
+    sys.exit("rows: %s has no read_observation table" % db)
 for t, row in hits:
     print("%s: %s" % (t, json.dumps(row, default=str, sort_keys=True)))
-print("rows: %d observation(s) of %s by %s" % (len(hits), skill, host))
-sys.exit(0 if len(hits) == 1 else 1)
+reads = sum(1 for t, _ in hits if t == "read_observation")
+print("rows: %d read observation(s) of %s by %s" % (reads, skill, host))
+sys.exit(0 if reads == 1 else 1)

@@ -54,7 +54,7 @@ type Coverage struct {
 	Days int `json:"days"`
 	// HostsSeen maps a host to the days in the period its hook was seen
 	// (a read or NoteHostSeen).
-	HostsSeen map[string]int `json:"hosts_seen"`
+	HostsSeen map[string]int `json:"hostsSeen"`
 	// Missing names, in sentences, what the evidence does not cover.
 	Missing []string `json:"missing"`
 	// Denominator names what the counts are out of.
@@ -300,7 +300,7 @@ type RankedSkill struct {
 	Reads     int64     `json:"reads"`
 	Sessions  int64     `json:"sessions"`
 	Hosts     int       `json:"hosts"`
-	HostNames []string  `json:"host_names"`
+	HostNames []string  `json:"hostNames"`
 	First     time.Time `json:"first"`
 	Last      time.Time `json:"last"`
 }
@@ -452,9 +452,9 @@ type Overlap struct {
 type SkillPair struct {
 	A         string  `json:"a"`
 	B         string  `json:"b"`
-	Sessions  int64   `json:"sessions_both"`
-	SessionsA int64   `json:"sessions_a"`
-	SessionsB int64   `json:"sessions_b"`
+	Sessions  int64   `json:"sessionsBoth"`
+	SessionsA int64   `json:"sessionsA"`
+	SessionsB int64   `json:"sessionsB"`
 	Jaccard   float64 `json:"jaccard"`
 }
 
@@ -584,7 +584,7 @@ type InactiveSkill struct {
 	Sources []string `json:"sources"`
 	// LastRead is the last read ever before the period's end, nil when
 	// there is none.
-	LastRead *time.Time `json:"last_read,omitempty"`
+	LastRead *time.Time `json:"lastRead,omitempty"`
 }
 
 // InactivityNote is Inactivity's statement of what "no reads" means.
@@ -800,8 +800,8 @@ type SkillMemory struct {
 	Lifecycle  SkillOutcome     `json:"lifecycle"`
 	Catalogs   []CatalogPresent `json:"catalogs"`
 	// Before and After split the period's counts at Cutoff; nil without one.
-	Before *Counts `json:"before_cutoff,omitempty"`
-	After  *Counts `json:"after_cutoff,omitempty"`
+	Before *Counts `json:"beforeCutoff,omitempty"`
+	After  *Counts `json:"afterCutoff,omitempty"`
 }
 
 // Identity is one digest and version seen in a skill's reads.
@@ -825,7 +825,7 @@ type CatalogPresent struct {
 // Counts are the records on one side of the cutoff.
 type Counts struct {
 	Reads           int64 `json:"reads"`
-	LifecycleEvents int64 `json:"lifecycle_events"`
+	LifecycleEvents int64 `json:"lifecycleEvents"`
 }
 
 // Memory returns per skill with reads or lifecycle events in the period

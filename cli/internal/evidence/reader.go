@@ -112,14 +112,14 @@ func (r *Reader) view(ctx context.Context, what string, fn func(*sql.Tx) error) 
 // Status summarises the store for `evidence status`.
 type Status struct {
 	Path                string     `json:"path"`
-	SchemaVersion       int        `json:"schema_version"`
+	SchemaVersion       int        `json:"schemaVersion"`
 	Reads               int64      `json:"reads"`
-	LifecycleEvents     int64      `json:"lifecycle_events"`
-	CatalogObservations int64      `json:"catalog_observations"`
-	HostDays            int64      `json:"host_days"`
-	FirstObservation    *time.Time `json:"first_observation,omitempty"`
-	LastObservation     *time.Time `json:"last_observation,omitempty"`
-	HostsSeen           []string   `json:"hosts_seen"`
+	LifecycleEvents     int64      `json:"lifecycleEvents"`
+	CatalogObservations int64      `json:"catalogObservations"`
+	HostDays            int64      `json:"hostDays"`
+	FirstObservation    *time.Time `json:"firstObservation,omitempty"`
+	LastObservation     *time.Time `json:"lastObservation,omitempty"`
+	HostsSeen           []string   `json:"hostsSeen"`
 }
 
 // Status returns the counts per table, the first and last observation
