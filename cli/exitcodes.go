@@ -136,6 +136,9 @@ var exitCodes = map[string]int{
 	"ASK_EVIDENCE_SCHEMA":     exitIntegrity,
 	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
 
+	// snapshots (issue 21)
+	"ASK_SNAPSHOT_INVALID": exitValidation,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 
