@@ -394,3 +394,135 @@ func loadError(dir string, ds format.Diagnostics) error {
 	}
 	return e
 }
+
+// ObservationSchema is the value of an observation's "schema" field.
+const ObservationSchema = "agent-skills.observation/1"
+
+// Bounds of an observation.
+const (
+	// MaxEvidence is the largest source or check evidence attached.
+	MaxEvidence = 1 << 20
+	// MaxObservation is the largest encoded observation a reader accepts.
+	MaxObservation = 64 << 20
+)
+
+// Observation is the portable inventory of a verified snapshot: the same
+// packages, contracts and file digests without the files' bytes or any
+// local path, and the caller's source and check evidence attached as
+// given (each a JSON value, or absent). Bump reports compare two.
+type Observation struct {
+	Schema string `json:"schema"`
+	// Snapshot is the digest of the snapshot's encoded bytes.
+	Snapshot string         `json:"snapshot"`
+	Kind     string         `json:"kind"`
+	Catalog  *CatalogDigest `json:"catalog,omitempty"`
+	Packages []Observed     `json:"packages"`
+	// SourceEvidence and CheckEvidence are attached as given: where the
+	// snapshot came from (a repository and commit, a registry version) and
+	// what checks ran on it. They are not interpreted.
+	SourceEvidence json.RawMessage `json:"sourceEvidence,omitempty"`
+	CheckEvidence  json.RawMessage `json:"checkEvidence,omitempty"`
+}
+
+// Observed is a package of an observation.
+type Observed struct {
+	Path     string         `json:"path"`
+	Digest   string         `json:"digest"`
+	Contract Contract       `json:"contract"`
+	Files    []ObservedFile `json:"files"`
+}
+
+// ObservedFile is a file of an observed package: no content.
+type ObservedFile struct {
+	Path   string `json:"path"`
+	Digest string `json:"digest"`
+	Size   int64  `json:"size"`
+}
+
+// Observe returns the observation of s, whose encoded bytes are encoded
+// (their digest names the snapshot). Evidence must be a JSON value of at
+// most MaxEvidence bytes, or empty.
+func (s *Snapshot) Observe(encoded []byte, source, check []byte) (*Observation, error) {
+	o := &Observation{Schema: ObservationSchema, Snapshot: format.BytesDigest(encoded), Kind: s.Kind, Catalog: s.Catalog,
+		Packages: make([]Observed, 0, len(s.Packages))}
+	for _, ev := range []struct {
+		name string
+		in   []byte
+		out  *json.RawMessage
+	}{{"source evidence", source, &o.SourceEvidence}, {"check evidence", check, &o.CheckEvidence}} {
+		if len(ev.in) == 0 {
+			continue
+		}
+		if len(ev.in) > MaxEvidence {
+			return nil, invalidEvidence(ev.name, fmt.Sprintf("it is larger than %d KiB", MaxEvidence>>10))
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, ev.in); err != nil {
+			return nil, invalidEvidence(ev.name, "it is not one JSON value: "+err.Error())
+		}
+		*ev.out = compact.Bytes()
+	}
+	for _, p := range s.Packages {
+		op := Observed{Path: p.Path, Digest: p.Digest, Contract: p.Contract, Files: make([]ObservedFile, 0, len(p.Files))}
+		for _, f := range p.Files {
+			op.Files = append(op.Files, ObservedFile{Path: f.Path, Digest: f.Digest, Size: f.Size})
+		}
+		o.Packages = append(o.Packages, op)
+	}
+	return o, nil
+}
+
+// EncodeObservation returns the canonical bytes of o.
+func EncodeObservation(o *Observation) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(o); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// DecodeObservation parses an observation with the same care as Decode.
+func DecodeObservation(r io.Reader, name string) (*Observation, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxObservation+1))
+	if err != nil {
+		return nil, ioError("cannot read observation "+name, err)
+	}
+	if len(b) > MaxObservation {
+		return nil, invalid(name, fmt.Sprintf("it is larger than %d MiB", MaxObservation>>20))
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var o Observation
+	if err := dec.Decode(&o); err != nil {
+		return nil, invalid(name, "it is not an observation: "+err.Error())
+	}
+	if dec.More() {
+		return nil, invalid(name, "it holds more than one JSON value")
+	}
+	if o.Schema != ObservationSchema {
+		return nil, invalid(name, fmt.Sprintf("its schema is %q; this agent-skills reads %q", o.Schema, ObservationSchema))
+	}
+	seen := map[string]bool{}
+	for _, p := range o.Packages {
+		if !fs.ValidPath(p.Path) || seen[p.Path] {
+			return nil, invalid(name, fmt.Sprintf("package path %q is not a clean relative path, or repeats", p.Path))
+		}
+		seen[p.Path] = true
+		files := map[string]bool{}
+		for _, f := range p.Files {
+			if !fs.ValidPath(f.Path) || f.Path == "." || files[f.Path] {
+				return nil, invalid(name, fmt.Sprintf("package %s: file path %q is not a clean relative path, or repeats", p.Path, f.Path))
+			}
+			files[f.Path] = true
+		}
+	}
+	return &o, nil
+}
+
+func invalidEvidence(what, why string) error {
+	return &askerr.Error{Code: CodeInvalid, Message: fmt.Sprintf("the %s cannot be attached: %s", what, why),
+		Try: []string{"pass a file holding one JSON value, e.g. {\"repository\": \"…\", \"commit\": \"…\"}"}}
+}

@@ -128,3 +128,27 @@ func TestDecodeRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestObserve(t *testing.T) {
+	s, _ := CaptureCollection(collection(), Options{})
+	enc, _ := Encode(s)
+	o, err := s.Observe(enc, []byte(`{"repository": "https://github.com/acme/skills",
+  "commit": "abc"}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := EncodeObservation(o)
+	if bytes.Contains(b, []byte(`"content"`)) || string(o.SourceEvidence) != `{"repository":"https://github.com/acme/skills","commit":"abc"}` {
+		t.Fatalf("observation:\n%s", b)
+	}
+	if o.Snapshot != format.BytesDigest(enc) || len(o.Packages) != 2 || o.CheckEvidence != nil {
+		t.Fatalf("%+v", o)
+	}
+	back, err := DecodeObservation(bytes.NewReader(b), "o.json")
+	if err != nil || back.Packages[1].Files[0].Digest != o.Packages[1].Files[0].Digest {
+		t.Fatal(back, err)
+	}
+	if _, err := s.Observe(enc, []byte(`{"a": `), nil); err == nil {
+		t.Fatal("broken evidence attached")
+	}
+}
