@@ -136,6 +136,13 @@ var exitCodes = map[string]int{
 	"ASK_EVIDENCE_SCHEMA":     exitIntegrity,
 	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
 
+	// the catalog index across collections (issue 21); ASK_CATALOG_INDEX_STORE
+	// and ASK_CATALOG_INDEX_NOT_FOUND are general failures (exit 1)
+	"ASK_CATALOG_INDEX_PLACE":   exitUsage,
+	"ASK_CATALOG_INDEX_SOURCE":  exitUsage,
+	"ASK_CATALOG_INDEX_CATALOG": exitValidation,
+	"ASK_CATALOG_INDEX_SCHEMA":  exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

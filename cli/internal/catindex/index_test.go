@@ -17,7 +17,7 @@ import (
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
-func open(t *testing.T, dir string) *Index {
+func openT(t *testing.T, dir string) *Index {
 	t.Helper()
 	ix, err := Open(context.Background(), dir)
 	if err != nil {
@@ -60,7 +60,7 @@ func TestMigrationsAreOrderedAndChecksummed(t *testing.T) {
 
 func TestFreshIndex(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "idx")
-	ix := open(t, dir)
+	ix := openT(t, dir)
 	var v int
 	var sum string
 	if err := ix.db.QueryRow(`SELECT version, checksum FROM index_schema_history`).Scan(&v, &sum); err != nil {
@@ -76,7 +76,7 @@ func TestFreshIndex(t *testing.T) {
 		t.Errorf("after Close the folder holds %v, want only %s", got, DBName)
 	}
 	// Opening again migrates nothing and keeps the history.
-	ix = open(t, dir)
+	ix = openT(t, dir)
 	var n int
 	if err := ix.db.QueryRow(`SELECT count(*) FROM index_schema_history`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("history rows = %d, %v, want 1", n, err)
@@ -111,7 +111,7 @@ func TestSchemaRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			open(t, dir).Close()
+			openT(t, dir).Close()
 			tamper(t, dir, c.sql)
 			before, _ := os.ReadFile(filepath.Join(dir, DBName))
 			for what, openFn := range map[string]func(context.Context, string) (*Index, error){"Open": Open, "OpenReader": OpenReader} {
@@ -156,7 +156,7 @@ func TestOpenReaderCreatesNothing(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("OpenReader created %s", dir)
 	}
-	ix := open(t, dir)
+	ix := openT(t, dir)
 	ix.Close()
 	r, err := OpenReader(context.Background(), dir)
 	if err != nil {
@@ -176,7 +176,7 @@ func TestOpenReaderCreatesNothing(t *testing.T) {
 
 func TestAddDiffRemoveRebuild(t *testing.T) {
 	ctx := context.Background()
-	ix := open(t, t.TempDir())
+	ix := openT(t, t.TempDir())
 	defer ix.Close()
 	v1 := cat(entry("alpha", "1.0.0", "sha256-a1"), entry("beta", "", "sha256-b1"))
 	r, err := ix.Add(ctx, "github.com/acme/one", "sha256-c1", v1, t0)
@@ -262,7 +262,7 @@ func TestAddDiffRemoveRebuild(t *testing.T) {
 
 func TestAddRefusesBadInput(t *testing.T) {
 	ctx := context.Background()
-	ix := open(t, t.TempDir())
+	ix := openT(t, t.TempDir())
 	defer ix.Close()
 	if _, err := ix.Add(ctx, "/home/me/skills", "d", cat(), t0); !askerr.Is(err, CodeSource) {
 		t.Errorf("Add(path id) = %v, want %s", err, CodeSource)

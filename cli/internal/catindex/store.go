@@ -108,7 +108,13 @@ func checkFile(path string) (exists, empty bool, err error) {
 // An unknown, altered or future history is refused with the file left
 // untouched: it is verified read-only before the first writable
 // connection.
-func Open(ctx context.Context, dir string) (*Index, error) {
+func Open(ctx context.Context, dir string) (*Index, error) { return open(ctx, dir, true) }
+
+// OpenExisting is Open without creation: a missing index (or an empty
+// file) is ErrNoIndex and nothing is created.
+func OpenExisting(ctx context.Context, dir string) (*Index, error) { return open(ctx, dir, false) }
+
+func open(ctx context.Context, dir string, create bool) (*Index, error) {
 	if !filepath.IsAbs(dir) {
 		return nil, askerr.Usage("the index folder %q is not absolute", dir)
 	}
@@ -118,6 +124,8 @@ func Open(ctx context.Context, dir string) (*Index, error) {
 		return nil, err
 	}
 	switch {
+	case (!exists || empty) && !create:
+		return nil, ErrNoIndex
 	case !exists:
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, storeErr(path, "cannot create its folder", err)
