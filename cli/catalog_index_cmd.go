@@ -59,9 +59,6 @@ func (p catalogIndexPlace) check(e *env, dir string, collections ...string) erro
 	return catindex.CheckPlace(dir, collections, evidenceDB)
 }
 
-// catalogIndexTime formats an observation time: UTC, milliseconds.
-func catalogIndexTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
 // refreshFallback rewrites skills-catalog.index.json when the folder
 // already has one, so that it never lags the database it was derived
 // from. It returns whether it wrote.

@@ -14,7 +14,7 @@ func (e *env) renderIndexAdd(r catindex.AddResult) {
 	o := r.Observation
 	if r.Unchanged {
 		e.Done("%s is unchanged since %s (catalog %s, %d %s): nothing recorded",
-			ui.Field(o.Source), catalogIndexTime(o.At), o.Digest, o.Skills, ui.Plural(o.Skills, "skill", "skills"))
+			ui.Field(o.Source), o.At, o.Digest, o.Skills, ui.Plural(o.Skills, "skill", "skills"))
 		return
 	}
 	var added, removed, changed int
@@ -56,7 +56,7 @@ func (e *env) renderIndexList(p catindex.Projection, skills bool) {
 	}
 	fmt.Fprintln(w, "SOURCE\tSKILLS\tOBSERVED\tDIGEST")
 	for _, s := range p.Sources {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", ui.Field(s.ID), s.Skills, catalogIndexTime(s.ObservedAt), ui.Field(s.Digest))
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", ui.Field(s.ID), s.Skills, s.ObservedAt, ui.Field(s.Digest))
 	}
 }
 
@@ -68,10 +68,10 @@ func (e *env) renderIndexDiff(source string, obs []catindex.Observation) {
 	}
 	for _, o := range obs {
 		if o.Event == catindex.EventRemoved {
-			fmt.Fprintf(e.Out, "%s %s: removed from the index\n", catalogIndexTime(o.At), ui.Field(o.Source))
+			fmt.Fprintf(e.Out, "%s %s: removed from the index\n", o.At, ui.Field(o.Source))
 			continue
 		}
-		fmt.Fprintf(e.Out, "%s %s: catalog %s, %d %s\n", catalogIndexTime(o.At), ui.Field(o.Source), ui.Field(o.Digest),
+		fmt.Fprintf(e.Out, "%s %s: catalog %s, %d %s\n", o.At, ui.Field(o.Source), ui.Field(o.Digest),
 			o.Skills, ui.Plural(o.Skills, "skill", "skills"))
 		if len(o.Changes) == 0 {
 			fmt.Fprintln(e.Out, "  no skill changed")

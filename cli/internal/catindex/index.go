@@ -84,23 +84,40 @@ type Change struct {
 	Path   string   `json:"path"`
 }
 
+// TimeFormat is how observation times are written: UTC, milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Time is an observation time. It encodes in JSON as TimeFormat, so that
+// every time in the output has the same width.
+type Time struct{ time.Time }
+
+// MarshalJSON writes t as a TimeFormat string.
+func (t Time) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + t.UTC().Format(TimeFormat) + `"`), nil
+}
+
+// String returns t in TimeFormat.
+func (t Time) String() string { return t.UTC().Format(TimeFormat) }
+
+func msTime(ms int64) Time { return Time{time.UnixMilli(ms).UTC()} }
+
 // Observation is one recorded look at a source.
 type Observation struct {
-	At      time.Time `json:"at"`
-	Changes []Change  `json:"changes"`
-	Digest  string    `json:"digest"`
-	Event   string    `json:"event"`
-	ID      int64     `json:"id"`
-	Skills  int       `json:"skills"`
-	Source  string    `json:"source"`
+	At      Time     `json:"at"`
+	Changes []Change `json:"changes"`
+	Digest  string   `json:"digest"`
+	Event   string   `json:"event"`
+	ID      int64    `json:"id"`
+	Skills  int      `json:"skills"`
+	Source  string   `json:"source"`
 }
 
 // Source is one source of the projection.
 type Source struct {
-	Digest     string    `json:"digest"`
-	ID         string    `json:"id"`
-	ObservedAt time.Time `json:"observedAt"`
-	Skills     int       `json:"skills"`
+	Digest     string `json:"digest"`
+	ID         string `json:"id"`
+	ObservedAt Time   `json:"observedAt"`
+	Skills     int    `json:"skills"`
 }
 
 // Projection is the current state of the index: every source and every
@@ -128,7 +145,7 @@ func (p Projection) Encode() []byte {
 	sortSkills(out.Skills)
 	slices.SortFunc(out.Sources, func(a, b Source) int { return strings.Compare(a.ID, b.ID) })
 	for i := range out.Sources {
-		out.Sources[i].ObservedAt = out.Sources[i].ObservedAt.UTC()
+		out.Sources[i].ObservedAt = Time{out.Sources[i].ObservedAt.UTC()}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -245,10 +262,10 @@ func (ix *Index) Add(ctx context.Context, source, digest string, c *catalog.Cata
 				return err
 			}
 		}
-		if err := project(ctx, tx, Source{ID: source, Digest: digest, Skills: len(skills), ObservedAt: time.UnixMilli(ms).UTC()}, id, skills); err != nil {
+		if err := project(ctx, tx, Source{ID: source, Digest: digest, Skills: len(skills), ObservedAt: msTime(ms)}, id, skills); err != nil {
 			return err
 		}
-		res = AddResult{Observation: Observation{ID: id, Source: source, At: time.UnixMilli(ms).UTC(), Event: EventObserved,
+		res = AddResult{Observation: Observation{ID: id, Source: source, At: msTime(ms), Event: EventObserved,
 			Digest: digest, Skills: len(skills), Changes: changes}}
 		return nil
 	})
@@ -307,7 +324,7 @@ func (ix *Index) Remove(ctx context.Context, source string, at time.Time) (Obser
 		if err != nil {
 			return err
 		}
-		obs = Observation{ID: id, Source: source, At: time.UnixMilli(ms).UTC(), Event: EventRemoved, Changes: []Change{}}
+		obs = Observation{ID: id, Source: source, At: msTime(ms), Event: EventRemoved, Changes: []Change{}}
 		return unproject(ctx, tx, source)
 	})
 	return obs, err
@@ -333,7 +350,7 @@ func (ix *Index) Projection(ctx context.Context) (Projection, error) {
 			if err := rows.Scan(&s.ID, &ms, &s.Digest, &s.Skills); err != nil {
 				return err
 			}
-			s.ObservedAt = time.UnixMilli(ms).UTC()
+			s.ObservedAt = msTime(ms)
 			p.Sources = append(p.Sources, s)
 		}
 		if err := rows.Err(); err != nil {
@@ -426,7 +443,7 @@ func (ix *Index) Rebuild(ctx context.Context) (Projection, error) {
 				rows.Close()
 				return err
 			}
-			l.src.ObservedAt = time.UnixMilli(ms).UTC()
+			l.src.ObservedAt = msTime(ms)
 			all = append(all, l)
 		}
 		if err := rows.Err(); err != nil {
@@ -458,7 +475,7 @@ func observation(ctx context.Context, q querier, id int64) (Observation, error) 
 		Scan(&o.Source, &ms, &o.Event, &o.Digest, &o.Skills); err != nil {
 		return o, err
 	}
-	o.At = time.UnixMilli(ms).UTC()
+	o.At = msTime(ms)
 	rows, err := q.QueryContext(ctx, `SELECT name, path, change, fields,
 		before_kind, before_version, before_digest, before_description, after_kind, after_version, after_digest, after_description
 		FROM skill_change WHERE observation = ? ORDER BY name, path`, id)

@@ -292,7 +292,7 @@ func TestValidateSourceID(t *testing.T) {
 
 func TestEncodeIsCanonical(t *testing.T) {
 	p := Projection{
-		Sources: []Source{{ID: "b", Digest: "d2", Skills: 1, ObservedAt: t0}, {ID: "a", Digest: "d1", Skills: 0, ObservedAt: t0}},
+		Sources: []Source{{ID: "b", Digest: "d2", Skills: 1, ObservedAt: Time{t0}}, {ID: "a", Digest: "d1", Skills: 0, ObservedAt: Time{t0}}},
 		Skills:  []Skill{{Source: "b", Name: "z", Path: "z"}, {Source: "b", Name: "y", Path: "y"}},
 	}
 	want := Projection{Sources: []Source{p.Sources[1], p.Sources[0]}, Skills: []Skill{p.Skills[1], p.Skills[0]}}
@@ -301,6 +301,9 @@ func TestEncodeIsCanonical(t *testing.T) {
 	}
 	if !bytes.Contains(p.Encode(), []byte(`"schemaVersion": 1`)) || !bytes.HasSuffix(p.Encode(), []byte("}\n")) {
 		t.Errorf("Encode = %s", p.Encode())
+	}
+	if !bytes.Contains(p.Encode(), []byte(`"observedAt": "2026-12-01T10:00:00.000Z"`)) {
+		t.Errorf("Encode does not write times as UTC milliseconds:\n%s", p.Encode())
 	}
 	if e := (Projection{}).Encode(); !bytes.Contains(e, []byte(`"skills": []`)) {
 		t.Errorf("empty Encode = %s", e)
