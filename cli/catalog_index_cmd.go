@@ -20,7 +20,7 @@ import (
 type catalogIndexCmd struct {
 	Add     catalogIndexAddCmd     `cmd:"" help:"Record a collection's committed skills-catalog.json in the index under a logical source id."`
 	Remove  catalogIndexRemoveCmd  `cmd:"" help:"Drop a source from the index's current projection (its history is kept)."`
-	List    catalogIndexListCmd    `cmd:"" help:"The indexed sources (or, with --skills, their skills) (read-only)."`
+	List    catalogIndexListCmd    `cmd:"" help:"The indexed sources, or with --skills their skills (read-only)."`
 	Diff    catalogIndexDiffCmd    `cmd:"" help:"The per-skill changes recorded for a source (read-only)."`
 	Rebuild catalogIndexRebuildCmd `cmd:"" help:"Re-derive the current projection from the recorded observations; --json-fallback also writes skills-catalog.index.json."`
 }
