@@ -28,6 +28,7 @@ type catalogCmd struct {
 	Search   catalogSearchCmd   `cmd:"" help:"Search installed skills (both scopes, every agent), the bundled collection and the configured registries."`
 	Read     catalogReadCmd     `cmd:"" help:"Print a skill's SKILL.md, or a Markdown file under its references/, with its digest."`
 	Overview catalogOverviewCmd `cmd:"" help:"List every available skill, bounded in count and size."`
+	Index    catalogIndexCmd    `cmd:"" help:"A derived SQLite index across several collections' catalogs: add, remove, list, diff, rebuild."`
 }
 
 // maxCatalogLimit caps --limit and --max-entries.

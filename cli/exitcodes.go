@@ -139,6 +139,13 @@ var exitCodes = map[string]int{
 	// snapshots (issue 21)
 	"ASK_SNAPSHOT_INVALID": exitValidation,
 
+	// the catalog index across collections (issue 21); ASK_CATALOG_INDEX_STORE
+	// and ASK_CATALOG_INDEX_NOT_FOUND are general failures (exit 1)
+	"ASK_CATALOG_INDEX_PLACE":   exitUsage,
+	"ASK_CATALOG_INDEX_SOURCE":  exitUsage,
+	"ASK_CATALOG_INDEX_CATALOG": exitValidation,
+	"ASK_CATALOG_INDEX_SCHEMA":  exitIntegrity,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -88,7 +88,7 @@ type app struct {
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
-	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills."`
+	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills; index several collections."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
 	Hook      hookCmd      `cmd:"" group:"Agents" help:"Session-start hooks: print the skill index in a host's format, print or verify its registration."`
 	Setup     setupCmd     `cmd:"" group:"Agents" help:"Register the session hook and the MCP server in agents' settings (preview, --write, status, disable), with receipts."`

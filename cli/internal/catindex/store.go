@@ -1,0 +1,289 @@
+package catindex
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+
+	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
+)
+
+// Index is an open catalog index. A writable one (Open) runs each write
+// in its own BEGIN IMMEDIATE transaction; a read-only one (OpenReader)
+// refuses writes.
+type Index struct {
+	db       *sql.DB
+	path     string
+	readOnly bool
+}
+
+// Path returns the database file's path.
+func (ix *Index) Path() string { return ix.path }
+
+// Close closes the index. A writer switches the file back to
+// rollback-journal mode first (removing the -wal and -shm files), so that
+// a later read-only open creates no file: SQLite opens the -wal file even
+// for a read-only connection when the header says WAL.
+func (ix *Index) Close() error {
+	ctx := context.Background()
+	if !ix.readOnly {
+		if c, err := ix.db.Conn(ctx); err == nil {
+			if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
+				_, _ = c.ExecContext(ctx, `PRAGMA journal_mode = DELETE`)
+			}
+			_ = c.Close()
+		}
+	}
+	if err := ix.db.Close(); err != nil {
+		return storeErr(ix.path, "closing", err)
+	}
+	return nil
+}
+
+// busyTimeout is the DSN's busy_timeout.
+const busyTimeout = 10 * time.Second
+
+// dsn returns the driver's data source name for path, with the pragmas
+// set through the driver so every pooled connection gets them.
+func dsn(path string, readOnly bool) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path
+	}
+	q := []string{"_pragma=busy_timeout(10000)", "_pragma=foreign_keys(1)"}
+	if readOnly {
+		q = append(q, "mode=ro", "_pragma=query_only(1)", "_txlock=deferred")
+	} else {
+		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_txlock=immediate")
+	}
+	return "file:" + u.EscapedPath() + "?" + strings.Join(q, "&")
+}
+
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// checkFile inspects path without SQLite: exists=false when missing; a
+// symbolic link, a non-regular file and a non-empty file without the
+// SQLite header are refused.
+func checkFile(path string) (exists, empty bool, err error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, false, nil
+	case err != nil:
+		return false, false, storeErr(path, "cannot inspect the file", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return true, false, &askerr.Error{Code: CodeStore,
+			Message: fmt.Sprintf("catalog index %s is a symbolic link; agent-skills does not open an index through one", path),
+			Try:     []string{"name the link's target folder with --index DIR"}}
+	case !fi.Mode().IsRegular():
+		return true, false, storeErr(path, "is not a regular file", nil)
+	case fi.Size() == 0:
+		return true, true, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true, false, storeErr(path, "cannot read the file", err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
+		return true, false, schemaErr(path, "the file is not a SQLite database")
+	}
+	return true, false, nil
+}
+
+// Open opens the index in dir (an absolute folder), creating the folder
+// and the database when absent, and migrates it. Call CheckPlace first.
+// An unknown, altered or future history is refused with the file left
+// untouched: it is verified read-only before the first writable
+// connection.
+func Open(ctx context.Context, dir string) (*Index, error) { return open(ctx, dir, true) }
+
+// OpenExisting is Open without creation: a missing index (or an empty
+// file) is ErrNoIndex and nothing is created.
+func OpenExisting(ctx context.Context, dir string) (*Index, error) { return open(ctx, dir, false) }
+
+func open(ctx context.Context, dir string, create bool) (*Index, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, askerr.Usage("the index folder %q is not absolute", dir)
+	}
+	path := filepath.Join(dir, DBName)
+	exists, empty, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case (!exists || empty) && !create:
+		return nil, ErrNoIndex
+	case !exists:
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, storeErr(path, "cannot create its folder", err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			err = f.Close()
+		} else if errors.Is(err, fs.ErrExist) {
+			err = nil // another process created it first
+		}
+		if err != nil {
+			return nil, storeErr(path, "cannot create the file", err)
+		}
+		if _, _, err := checkFile(path); err != nil {
+			return nil, err
+		}
+	case !empty:
+		r, err := openReader(ctx, path, false)
+		if err != nil {
+			return nil, err
+		}
+		_ = r.Close()
+	}
+	db, err := sql.Open("sqlite3", dsn(path, false))
+	if err != nil {
+		return nil, storeErr(path, "cannot open", err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := connect(ctx, db); err != nil {
+		db.Close()
+		return nil, sqlErr(ctx, path, "cannot open", err)
+	}
+	if err := migrate(ctx, db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Index{db: db, path: path}, nil
+}
+
+// OpenReader opens the index in dir read-only: it never creates, migrates
+// or writes anything. A missing index (or an empty file) is ErrNoIndex;
+// an older known schema is refused (ASK_CATALOG_INDEX_SCHEMA: any add
+// upgrades it).
+func OpenReader(ctx context.Context, dir string) (*Index, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, askerr.Usage("the index folder %q is not absolute", dir)
+	}
+	return openReader(ctx, filepath.Join(dir, DBName), true)
+}
+
+func openReader(ctx context.Context, path string, current bool) (*Index, error) {
+	exists, empty, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !exists || empty {
+		return nil, ErrNoIndex
+	}
+	db, err := sql.Open("sqlite3", dsn(path, true))
+	if err != nil {
+		return nil, storeErr(path, "cannot open", err)
+	}
+	db.SetMaxOpenConns(1)
+	ix := &Index{db: db, path: path, readOnly: true}
+	var version int
+	err = ix.view(ctx, "reading the schema history", func(tx *sql.Tx) error {
+		version, err = readHistory(ctx, tx, path)
+		return err
+	})
+	switch {
+	case err != nil:
+	case current && version == 0:
+		err = ErrNoIndex
+	case current && version < len(migrations):
+		err = &askerr.Error{Code: CodeSchema,
+			Message: fmt.Sprintf("catalog index %s has schema version %d; this agent-skills reads version %d", path, version, len(migrations)),
+			Detail:  []string{"reading never migrates an index"},
+			Try:     []string{"agent-skills catalog index add … or rebuild upgrades it"}}
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// connect opens the first connection, retrying while SQLite reports the
+// file busy, up to the busy timeout (switching to WAL needs a moment's
+// exclusive lock and does not wait on the busy handler).
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// writeTx runs fn in one BEGIN IMMEDIATE transaction and commits it; fn's
+// error rolls it back.
+func (ix *Index) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	if ix.readOnly {
+		return askerr.Internal("catalog index "+ix.path+" is open read-only", nil)
+	}
+	return writeTx(ctx, ix.db, ix.path, what, fn)
+}
+
+func writeTx(ctx context.Context, db *sql.DB, path, what string, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return sqlErr(ctx, path, what, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return sqlErr(ctx, path, what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return sqlErr(ctx, path, what, err)
+	}
+	return nil
+}
+
+// view runs fn in one read transaction.
+func (ix *Index) view(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: ix.readOnly})
+	if err != nil {
+		return sqlErr(ctx, ix.path, what, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return sqlErr(ctx, ix.path, what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return sqlErr(ctx, ix.path, what, err)
+	}
+	return nil
+}
+
+// sqlErr wraps a SQLite failure as ASK_CATALOG_INDEX_STORE, keeping an
+// error that already carries a code.
+func sqlErr(ctx context.Context, path, what string, err error) error {
+	var ae *askerr.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if isBusy(err) {
+		return &askerr.Error{Code: CodeStore,
+			Message: fmt.Sprintf("catalog index %s: %s: the index stayed locked by another process past the 10 s timeout", path, what), Err: err,
+			Try: []string{"run the command again once the other agent-skills process has finished"}}
+	}
+	return storeErr(path, what, err)
+}
