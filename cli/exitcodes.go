@@ -136,6 +136,13 @@ var exitCodes = map[string]int{
 	"ASK_EVIDENCE_SCHEMA":     exitIntegrity,
 	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
 
+	// collection audit, plan and evolve (issue 21); ASK_COLLECTION_EVOLVE_FAILED
+	// is a general failure (exit 1)
+	"ASK_COLLECTION_FINDINGS":         exitValidation,
+	"ASK_COLLECTION_CHANGED":          exitIntegrity,
+	"ASK_COLLECTION_DOCUMENT_INVALID": exitUsage,
+	"ASK_COLLECTION_MISMATCH":         exitUsage,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 
