@@ -196,6 +196,9 @@ func (c *collectionEvolveCmd) Run(e *env) error {
 		if err := checkOutput(e, root, p.Baseline, c.Receipt); err != nil {
 			return err
 		}
+		if err := checkWritable(e, c.Receipt); err != nil {
+			return err
+		}
 	}
 	rc, runErr := maintain.Apply(e.ctx, root, p, opts)
 	if rc == nil {
@@ -204,7 +207,12 @@ func (c *collectionEvolveCmd) Run(e *env) error {
 	if c.Receipt != "" {
 		out := absPath(c.Receipt)
 		if err := atomicfile.WriteFile(out, maintain.Encode(rc), 0o644); err != nil {
-			werr := askerr.IO("cannot write the receipt "+e.Rel(out), err)
+			// The run happened: its record goes to standard output
+			// rather than nowhere.
+			werr := askerr.IO("cannot write the receipt "+e.Rel(out)+"; it is printed instead", err)
+			if jerr := e.JSON(rc); jerr != nil {
+				return jerr
+			}
 			if runErr != nil {
 				e.Error(werr)
 				return runErr
@@ -299,6 +307,19 @@ func checkOutput(e *env, root string, b maintain.Baseline, arg string) error {
 	if why := maintain.OutputConflict(b, filepath.ToSlash(rel)); why != "" {
 		return &askerr.Error{Code: askerr.CodeUsage, Message: fmt.Sprintf("refusing to write %s: %s", e.Rel(out), why),
 			Try: []string{"write it outside the collection's packages, e.g. --out /tmp/" + filepath.Base(out)}}
+	}
+	return nil
+}
+
+// checkWritable refuses an output whose folder does not exist or that is
+// a folder itself, before anything else is written.
+func checkWritable(e *env, arg string) error {
+	out := absPath(arg)
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		return askerr.Usage("cannot write %s: its folder does not exist", e.Rel(out))
+	}
+	if fi, err := os.Lstat(out); err == nil && fi.IsDir() {
+		return askerr.Usage("cannot write %s: it is a folder", e.Rel(out))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/audit"
@@ -334,6 +335,10 @@ func catalogFindings(fsys fs.FS, opts validate.Options, st *state, limit int) (C
 // bound sorts the findings, gives each its id, and keeps at most limit of
 // them (catalog findings always), counting every one in the summary.
 func bound(all []Finding, limit int) ([]Finding, Summary) {
+	for i := range all {
+		f := &all[i]
+		f.Code, f.Message, f.Fix = clip(f.Code, 256), clip(f.Message, maxFindingText), clip(f.Fix, maxFindingText)
+	}
 	slices.SortFunc(all, compareFindings)
 	var s Summary
 	seen := map[string]int{}
@@ -419,6 +424,22 @@ func (a *Audit) AtLeast(sev string) int {
 		return a.Summary.Findings
 	}
 	return 0
+}
+
+// maxFindingText bounds a finding's message and fix: text quoted from a
+// package is cut there, so that a document always decodes again.
+const maxFindingText = 4096
+
+// clip cuts s to at most n bytes, at a UTF-8 boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func plural(n int, one, many string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/catalog"
@@ -166,5 +167,16 @@ func TestDriftBetweenAudits(t *testing.T) {
 	}
 	if _, err := RunAudit(context.Background(), root+"-none", auditOpts()); !askerr.IsIO(err) {
 		t.Errorf("RunAudit on a missing folder = %v, want ASK_IO", err)
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("é", 3000) // 6000 bytes
+	got := clip(long, maxFindingText)
+	if len(got) > maxFindingText || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+		t.Errorf("clip(%d bytes) = %d bytes, valid %v", len(long), len(got), utf8.ValidString(got))
+	}
+	if clip("short", 10) != "short" {
+		t.Error("clip changed a short string")
 	}
 }
