@@ -146,6 +146,13 @@ var exitCodes = map[string]int{
 	"ASK_CATALOG_INDEX_CATALOG": exitValidation,
 	"ASK_CATALOG_INDEX_SCHEMA":  exitIntegrity,
 
+	// collection audit, plan and evolve (issue 21); ASK_COLLECTION_EVOLVE_FAILED
+	// is a general failure (exit 1)
+	"ASK_COLLECTION_FINDINGS":         exitValidation,
+	"ASK_COLLECTION_CHANGED":          exitIntegrity,
+	"ASK_COLLECTION_DOCUMENT_INVALID": exitUsage,
+	"ASK_COLLECTION_MISMATCH":         exitUsage,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -95,6 +95,8 @@ type app struct {
 	Evidence  evidenceCmd  `cmd:"" group:"Agents" help:"Usage evidence: which skills agents read, reported outcomes, overlap, inactivity (read-only queries), and explicit records."`
 	Plugin    pluginCmd    `cmd:"" group:"Agents" help:"Build host plugins (Claude Code, Codex, Copilot CLI) from a collection, or the skills-only folder and ZIP for a plugin directory."`
 
+	Collection collectionCmd `cmd:"" group:"Maintenance" help:"Audit a collection, plan the fixes, and apply the automatic ones (catalog sync) with rollback and a receipt."`
+
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command (the same as agent-skills COMMAND --help)."`
 
