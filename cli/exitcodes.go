@@ -137,7 +137,9 @@ var exitCodes = map[string]int{
 	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
 
 	// snapshots (issue 21)
-	"ASK_SNAPSHOT_INVALID": exitValidation,
+	"ASK_SNAPSHOT_INVALID":     exitValidation,
+	"ASK_SNAPSHOT_DRIFT":       exitIntegrity,
+	"ASK_SNAPSHOT_DEST_UNSAFE": exitIntegrity,
 
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
