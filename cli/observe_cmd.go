@@ -23,7 +23,7 @@ func (c *observeCmd) Help() string {
 writes its observation (schema agent-skills.observation/1, see docs/maintenance.md): the
 same packages, contracts and file digests without the files' bytes or any local path,
 named by the digest of the snapshot's bytes, with the source and check evidence
-attached as given (each at most 1 MiB of JSON, compacted, not interpreted). Bump
+attached as given (each one JSON value of at most 1 MiB, not interpreted). Bump
 reports compare two observations. The summary goes to standard error.
 
 Examples:
