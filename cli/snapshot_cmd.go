@@ -105,6 +105,11 @@ func (c *snapshotCaptureCmd) Run(e *env) error {
 	if err != nil {
 		return askerr.Internal("cannot encode the snapshot", err)
 	}
+	if len(b) > snapshot.MaxSize {
+		return &askerr.Error{Code: askerr.CodeUsage,
+			Message: fmt.Sprintf("the snapshot of %s would be %d MiB, more than the %d MiB a snapshot may hold; nothing was written", e.Rel(root), len(b)>>20, snapshot.MaxSize>>20),
+			Try:     []string{"capture the collection's packages one by one, or a smaller part of the collection"}}
+	}
 	sum := summarize(s)
 	if c.Out == "" {
 		if _, err := e.RawOut().Write(b); err != nil {
@@ -273,11 +278,10 @@ func (c *snapshotVerifyCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	got, err := capture(root, want.Kind == "package")
+	changes, err := snapshot.Verify(want, os.DirFS(root), snapshot.Options{})
 	if err != nil {
 		return err
 	}
-	changes := snapshot.Compare(want, got)
 	sum := summarize(want)
 	rep := snapshotVerifyReport{Snapshot: e.Rel(c.Snapshot), Tree: e.Rel(root), Kind: want.Kind, Packages: len(want.Packages),
 		Files: sum.Files, Clean: len(changes) == 0, Changes: changes}

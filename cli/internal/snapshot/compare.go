@@ -92,6 +92,8 @@ func (c Change) String() string {
 		return fmt.Sprintf("%s: contract field %s changed: %s → %s", w, c.Field, orNone(c.Before), orNone(c.After))
 	case ChangeCatalog:
 		return fmt.Sprintf("%s: catalog changed: %s → %s", w, orNone(c.Before), orNone(c.After))
+	case ChangeProblem:
+		return fmt.Sprintf("%s: does not load: %s", c.Package, c.After)
 	}
 	return w + ": " + c.Kind
 }

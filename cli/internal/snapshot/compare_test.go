@@ -145,3 +145,33 @@ func TestSelect(t *testing.T) {
 		t.Errorf("Select(nope) = %v", err)
 	}
 }
+
+func TestVerifyNamesLoadProblems(t *testing.T) {
+	fsys := collection()
+	want := capture(t, fsys)
+	if got, err := Verify(want, fsys, Options{}); err != nil || len(got) != 0 {
+		t.Fatalf("Verify(same tree) = %q, %v, want no change", lines(got), err)
+	}
+	fsys["pdf/skill.yaml"] = &fstest.MapFile{Data: append(slices.Clone(fsys["pdf/skill.yaml"].Data), ": [\n"...)}
+	got, err := Verify(want, fsys, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 2 || got[0].Kind != ChangeProblem || got[0].Package != "pdf" || !strings.Contains(got[0].String(), "ASK_MANIFEST_INVALID") {
+		t.Fatalf("Verify(broken manifest) = %q, want a problem first", lines(got))
+	}
+	for _, c := range got[1:] {
+		if c.Kind == ChangeProblem {
+			t.Errorf("a second problem line: %q", c.String())
+		}
+	}
+	// a package snapshot verifies as a package
+	pkg, _ := fs.Sub(collection(), "bare")
+	ps, err := CapturePackage(pkg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Verify(ps, pkg, Options{}); err != nil || len(got) != 0 {
+		t.Errorf("Verify(package) = %q, %v", lines(got), err)
+	}
+}

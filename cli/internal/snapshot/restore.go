@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+	"github.com/agent-skills/agent-skills/cli/internal/termtext"
 )
 
 // MaxDestEntries bounds how many entries LocalChanges walks in a
@@ -104,7 +105,7 @@ func (s *Snapshot) Select(sel string) (*Package, error) {
 		if sel != "" && (p.Path == sel || p.Contract.Name == sel) {
 			return p, nil
 		}
-		names = append(names, p.Path)
+		names = append(names, termtext.Line(p.Path))
 	}
 	msg := fmt.Sprintf("the snapshot holds %d packages: choose one with --package", len(s.Packages))
 	if sel != "" {
