@@ -24,6 +24,10 @@ type snapshotCmd struct {
 	Restore snapshotRestoreCmd `cmd:"" help:"Put a captured package back byte for byte, atomically; refuses over local changes unless --force."`
 }
 
+// pointRestoreStaged is the fault-injection point of snapshot restore
+// after the staged copy was checked, right before the swap.
+const pointRestoreStaged = "snapshot-restore-staged"
+
 // maxDetailLines bounds the changes an error lists; --json lists all.
 const maxDetailLines = 50
 
@@ -398,6 +402,9 @@ func (c *snapshotRestoreCmd) Run(e *env) error {
 		if len(changes) > 0 {
 			return &askerr.Error{Code: askerr.CodeIO, Message: "the staged copy does not match the snapshot; nothing was replaced",
 				Detail: changeLines(changes), Try: []string{"check the disk and run the command again"}}
+		}
+		if hook := e.faultHook(); hook != nil {
+			return hook(pointRestoreStaged)
 		}
 		return nil
 	}
