@@ -208,6 +208,9 @@ func resolveLinks(p string) string {
 func readSnapshot(e *env, name string) ([]byte, *snapshot.Snapshot, error) {
 	var r io.Reader = e.stdin
 	shown := "(standard input)"
+	if name == "-" && r == nil {
+		return nil, nil, askerr.Usage("there is no standard input to read the snapshot from")
+	}
 	if name != "-" {
 		f, err := openPlain(name)
 		if err != nil {
@@ -410,7 +413,12 @@ func (c *snapshotRestoreCmd) Run(e *env) error {
 	}
 	if err := atomicfile.ReplaceTree(dest, p.Tree(), check); err != nil {
 		if errors.Is(err, atomicfile.ErrNotDir) {
-			return unsafeDest(rep.Dest, fs.ModeSymlink)
+			// something that is not a folder took its place meanwhile
+			mode := fs.ModeSymlink
+			if fi, err := os.Lstat(dest); err == nil {
+				mode = fi.Mode()
+			}
+			return unsafeDest(rep.Dest, mode)
 		}
 		var ae *askerr.Error
 		if errors.As(err, &ae) {
