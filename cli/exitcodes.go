@@ -137,7 +137,9 @@ var exitCodes = map[string]int{
 	"ASK_EVIDENCE_SCHEMA_OLD": exitIntegrity,
 
 	// snapshots (issue 21)
-	"ASK_SNAPSHOT_INVALID": exitValidation,
+	"ASK_SNAPSHOT_INVALID":     exitValidation,
+	"ASK_SNAPSHOT_DRIFT":       exitIntegrity,
+	"ASK_SNAPSHOT_DEST_UNSAFE": exitIntegrity,
 
 	// the catalog index across collections (issue 21); ASK_CATALOG_INDEX_STORE
 	// and ASK_CATALOG_INDEX_NOT_FOUND are general failures (exit 1)

@@ -87,6 +87,8 @@ type app struct {
 	Validate  validateCmd  `cmd:"" group:"Authoring" help:"Check skill packages: one package, or every package below a folder."`
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
+	Snapshot  snapshotCmd  `cmd:"" group:"Authoring" help:"Capture a package or collection byte for byte; verify a tree against it; restore a package from it."`
+	Observe   observeCmd   `cmd:"" group:"Authoring" help:"Verify a snapshot and write its portable observation (no file bytes, no local paths) with source and check evidence."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
 	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills; index several collections."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
