@@ -200,7 +200,14 @@ func (c *upstreamCheckCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := upstream.Check(e.ctx, lock, os.DirFS(root), upstream.Git{Options: e.ws.SourceOptions("", nil)})
+	// The lock names the packages: read them through a root, so that no
+	// link in the collection leads the capture outside it.
+	croot, err := os.OpenRoot(root)
+	if err != nil {
+		return askerr.IO("cannot open "+e.Rel(root), err)
+	}
+	defer croot.Close()
+	rep, err := upstream.Check(e.ctx, lock, croot.FS(), upstream.Git{Options: e.ws.SourceOptions("", nil)})
 	if err != nil {
 		return err
 	}

@@ -230,10 +230,10 @@ type Request struct {
 // Record captures the upstream skill req names at the commit its ref
 // resolves to now, and returns the lock entry.
 func Record(ctx context.Context, f Fetcher, req Request) (*Entry, error) {
-	if !fs.ValidPath(req.Path) {
+	if !RepoPath(req.Path) {
 		return nil, invalid(fmt.Sprintf("the upstream path %q is not a clean relative path", req.Path), "write the skill's folder in the repository, e.g. skills/review")
 	}
-	if req.License != "" && (!fs.ValidPath(req.License) || req.License == ".") {
+	if req.License != "" && (!RepoPath(req.License) || req.License == ".") {
 		return nil, invalid(fmt.Sprintf("the licence path %q is not a clean relative path", req.License), "write the licence file's path in the repository, e.g. LICENSE")
 	}
 	co, err := f.Checkout(ctx, req.Repository, req.Ref, sparsePaths(req.Path, req.License))

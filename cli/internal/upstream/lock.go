@@ -192,8 +192,8 @@ func (e *Entry) check() error {
 	if s.Repository == "" || strings.ContainsAny(s.Repository, "\x00\n\r") {
 		return fmt.Errorf("package %s: the repository is empty or holds a control character", e.Package)
 	}
-	if !fs.ValidPath(s.Path) {
-		return fmt.Errorf("package %s: the upstream path %q is not a clean relative path", e.Package, s.Path)
+	if !RepoPath(s.Path) {
+		return fmt.Errorf("package %s: the upstream path %q is not a clean relative path outside .git", e.Package, s.Path)
 	}
 	if !isCommitID(s.Commit) {
 		return fmt.Errorf("package %s: commit %q is not a full commit id", e.Package, s.Commit)
@@ -210,7 +210,7 @@ func (e *Entry) check() error {
 		}
 	}
 	if l := e.License; l != nil {
-		if !fs.ValidPath(l.Path) || l.Path == "." || !isDigest(l.Digest) {
+		if !RepoPath(l.Path) || l.Path == "." || !isDigest(l.Digest) {
 			return fmt.Errorf("package %s: licence %q has an unclean path or a malformed digest", e.Package, l.Path)
 		}
 		if l.InPackage {
@@ -236,6 +236,14 @@ func (e *Entry) file(p string) *File {
 		return nil
 	}
 	return &e.Files[i]
+}
+
+// RepoPath reports whether p is a path a lock may name in a repository:
+// clean, relative, slash-separated ("." for the root), and not in .git,
+// which is the checkout's own and never the upstream's.
+func RepoPath(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return fs.ValidPath(p) && first != ".git"
 }
 
 // inFolder returns p relative to dir ("." is the root) and whether p is

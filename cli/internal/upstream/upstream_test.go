@@ -248,6 +248,7 @@ func TestDecodeRefuses(t *testing.T) {
 		"commit":     strings.Replace(good, commit1, "main", 1),
 		"file path":  strings.Replace(good, `"path":"SKILL.md"`, `"path":"/etc/passwd"`, 1),
 		"two values": good + good,
+		"git dir":    strings.Replace(good, `"files"`, `"license":{"path":".git/config","inPackage":false,"digest":"`+d("x")+`","size":1,"content":"eA=="},"files"`, 1),
 		"licence":    strings.Replace(good, `"files"`, `"license":{"path":"LICENSE","inPackage":false,"digest":"`+d("MIT")+`","size":3,"content":"R1BM"},"files"`, 1),
 	} {
 		_, err := Decode(strings.NewReader(in), FileName)
@@ -258,5 +259,46 @@ func TestDecodeRefuses(t *testing.T) {
 	var e *askerr.Error
 	if _, err := Decode(strings.NewReader("{"), FileName); !errors.As(err, &e) || len(e.Try) == 0 {
 		t.Errorf("Decode(truncated) = %v, want a next action", err)
+	}
+}
+
+func TestCheckLicenseMoved(t *testing.T) {
+	ctx := context.Background()
+	tree := fstest.MapFS{
+		"LICENSE":         {Data: []byte("MIT\n")},
+		"skill/SKILL.md":  skill("skill", "Do it."),
+		"other/README.md": {Data: []byte("not checked out\n")},
+	}
+	f := &fakeFetcher{trees: map[string]fstest.MapFS{"r": tree}, tips: map[string]string{"r": commit1}}
+	e, err := Record(ctx, f, Request{Package: "skill", Repository: "r", Path: "skill"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"skill", "LICENSE", "LICENSE.md"}; !reflect.DeepEqual(f.paths[0][:3], want) {
+		t.Errorf("Record checked out %q, want the folder and the licence candidates first %q", f.paths[0], want)
+	}
+	lock := &Lock{Upstreams: []Entry{*e}}
+	local := fstest.MapFS{"skill/SKILL.md": tree["skill/SKILL.md"]}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		want   *LicenseChange
+	}{
+		{"moved", func() { delete(tree, "LICENSE"); tree["COPYING"] = &fstest.MapFile{Data: []byte("MIT\n")} },
+			&LicenseChange{Change: Moved, Path: "LICENSE", CurrentPath: "COPYING", Recorded: d("MIT\n"), Current: d("MIT\n")}},
+		{"removed", func() { delete(tree, "COPYING") },
+			&LicenseChange{Change: Removed, Path: "LICENSE", Recorded: d("MIT\n")}},
+		{"in the package now", func() { tree["skill/LICENSE.md"] = &fstest.MapFile{Data: []byte("GPL\n")} },
+			&LicenseChange{Change: Moved, Path: "LICENSE", CurrentPath: "skill/LICENSE.md", Recorded: d("MIT\n"), Current: d("GPL\n")}},
+	} {
+		tc.change()
+		f.tips["r"] = commit2
+		rep, err := Check(ctx, lock, local, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.Entries[0].License; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: licence = %+v, want %+v", tc.name, got, tc.want)
+		}
 	}
 }
