@@ -142,7 +142,7 @@ func captureAt(co *Checkout, repository, dir, license string, required bool) (*C
 		c.Files = append(c.Files, File{Path: f.Path, Digest: f.Digest, Size: f.Size})
 	}
 	if license != "" {
-		l, err := readLicense(co.FS, c, dir, license)
+		l, err := readLicense(co.FS, c, dir, license, required)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +163,7 @@ func captureAt(co *Checkout, repository, dir, license string, required bool) (*C
 	}
 	candidates = append(candidates, LicenseNames...)
 	for _, cand := range candidates {
-		l, err := readLicense(co.FS, c, dir, cand)
+		l, err := readLicense(co.FS, c, dir, cand, false)
 		if err != nil {
 			return nil, err
 		}
@@ -178,13 +178,22 @@ func captureAt(co *Checkout, repository, dir, license string, required bool) (*C
 // readLicense reads the licence at the repository path p: from the
 // captured files when it is inside the package, else from the checkout,
 // a regular file of at most MaxLicenseSize bytes. nil when there is none.
-func readLicense(fsys fs.FS, c *Captured, dir, p string) (*License, error) {
+// A symbolic link is never followed: it is no licence, and an error when
+// the maintainer named it (named).
+func readLicense(fsys fs.FS, c *Captured, dir, p string, named bool) (*License, error) {
 	if rel, in := inFolder(p, dir); in {
 		i := slices.IndexFunc(c.Files, func(f File) bool { return f.Path == rel })
 		if i < 0 {
 			return nil, nil
 		}
 		return &License{Path: p, InPackage: true, Digest: c.Files[i].Digest, Size: c.Files[i].Size}, nil
+	}
+	if info, err := fs.Lstat(fsys, p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if named {
+			return nil, invalid(fmt.Sprintf("the licence %s is a symbolic link; links in an upstream are never followed", p),
+				"name the licence file itself with --license PATH")
+		}
+		return nil, nil
 	}
 	info, err := fs.Stat(fsys, p)
 	switch {
