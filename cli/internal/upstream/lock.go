@@ -239,11 +239,13 @@ func (e *Entry) file(p string) *File {
 }
 
 // RepoPath reports whether p is a path a lock may name in a repository:
-// clean, relative, slash-separated ("." for the root), and not in .git,
-// which is the checkout's own and never the upstream's.
+// clean, relative, slash-separated ("." for the root), not in .git (the
+// checkout's own, never the upstream's), and free of the characters git
+// reads as a pattern in a sparse checkout (so one entry cannot make the
+// checkout its repository shares with others fail).
 func RepoPath(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
-	return fs.ValidPath(p) && first != ".git"
+	return fs.ValidPath(p) && first != ".git" && !strings.ContainsAny(p, "*?[]\\!#\x00\n\r") && !strings.HasPrefix(p, " ")
 }
 
 // inFolder returns p relative to dir ("." is the root) and whether p is

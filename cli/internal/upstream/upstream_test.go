@@ -248,6 +248,7 @@ func TestDecodeRefuses(t *testing.T) {
 		"commit":     strings.Replace(good, commit1, "main", 1),
 		"file path":  strings.Replace(good, `"path":"SKILL.md"`, `"path":"/etc/passwd"`, 1),
 		"two values": good + good,
+		"glob":       strings.Replace(good, `"path":"."`, `"path":"skills/*"`, 1),
 		"git dir":    strings.Replace(good, `"files"`, `"license":{"path":".git/config","inPackage":false,"digest":"`+d("x")+`","size":1,"content":"eA=="},"files"`, 1),
 		"licence":    strings.Replace(good, `"files"`, `"license":{"path":"LICENSE","inPackage":false,"digest":"`+d("MIT")+`","size":3,"content":"R1BM"},"files"`, 1),
 	} {
