@@ -77,6 +77,13 @@ func (e *env) renderUpstreamCheck(rep *upstream.Report) {
 		for _, f := range r.Files {
 			fmt.Fprintf(e.Out, "  %-8s %s  (local: %s)\n", f.Change, ui.Field(f.Path), localWords(f.Local))
 		}
+		if len(r.LocalChanges) > 0 {
+			parts := make([]string, len(r.LocalChanges))
+			for i, c := range r.LocalChanges {
+				parts[i] = ui.Field(c.Path) + " " + c.Change
+			}
+			fmt.Fprintf(e.Out, "  local changes the upstream did not touch: %s\n", strings.Join(parts, ", "))
+		}
 		if l := r.License; l != nil {
 			switch l.Change {
 			case upstream.Added:

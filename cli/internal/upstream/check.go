@@ -64,6 +64,11 @@ type EntryReport struct {
 	// path, each mapped to the local package.
 	Files   []FileChange   `json:"files"`
 	License *LicenseChange `json:"license,omitempty"`
+	// LocalChanges are the local contributions the upstream did not
+	// touch: files the local package changed, removed or added against
+	// the recorded upstream version, sorted by path, without the paths
+	// in Files.
+	LocalChanges []LocalChange `json:"localChanges"`
 	// LocalDigest is the local package's digest; absent when unchecked.
 	LocalDigest string   `json:"localDigest,omitempty"`
 	Error       *Problem `json:"error,omitempty"`
@@ -86,6 +91,14 @@ type FileChange struct {
 	// Local is the local package's file of the same path: unmodified,
 	// current, diverged or absent.
 	Local string `json:"local"`
+}
+
+// LocalChange is a local package file that differs from the recorded
+// upstream version of a file the upstream did not change: Change is
+// changed, removed (the local package dropped it) or added (only local).
+type LocalChange struct {
+	Path   string `json:"path"`
+	Change string `json:"change"`
 }
 
 // LicenseChange is a change to the licence that applies upstream.
@@ -132,11 +145,44 @@ func Compare(e *Entry, cur *Captured, local map[string]string) EntryReport {
 		r.Files = append(r.Files, FileChange{Path: c.Path, Change: Added, Current: c.Digest, Local: localState(local, c.Path, "", c.Digest)})
 	}
 	slices.SortFunc(r.Files, func(a, b FileChange) int { return strings.Compare(a.Path, b.Path) })
+	r.LocalChanges = localChanges(e, r.Files, local)
 	r.License = compareLicense(e.License, cur.License)
 	if r.Digest != nil || len(r.Files) > 0 || r.License != nil {
 		r.Status = StatusChanged
 	}
 	return r
+}
+
+// localChanges lists the local contributions outside the upstream's
+// changes: recorded upstream files the local package changed or removed,
+// and files only the local package has.
+func localChanges(e *Entry, upstream []FileChange, local map[string]string) []LocalChange {
+	touched := map[string]bool{}
+	for _, f := range upstream {
+		touched[f.Path] = true
+	}
+	out := []LocalChange{}
+	if local == nil {
+		return out
+	}
+	for _, f := range e.Files {
+		if touched[f.Path] {
+			continue
+		}
+		switch d, ok := local[f.Path]; {
+		case !ok:
+			out = append(out, LocalChange{Path: f.Path, Change: Removed})
+		case d != f.Digest:
+			out = append(out, LocalChange{Path: f.Path, Change: Changed})
+		}
+	}
+	for p := range local {
+		if !touched[p] && e.file(p) == nil {
+			out = append(out, LocalChange{Path: p, Change: Added})
+		}
+	}
+	slices.SortFunc(out, func(a, b LocalChange) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // localState compares the local file p with the recorded upstream
@@ -223,7 +269,8 @@ func Check(ctx context.Context, l *Lock, local fs.FS, f Fetcher) (*Report, error
 func checkGroup(ctx context.Context, l *Lock, repository, ref string, idx []int, local fs.FS, f Fetcher, rep *Report) {
 	fail := func(i int, err error) {
 		e := &l.Upstreams[i]
-		rep.Entries[i] = EntryReport{Package: e.Package, Source: e.Source, Status: StatusUnchecked, Files: []FileChange{}, Error: problemOf(err)}
+		rep.Entries[i] = EntryReport{Package: e.Package, Source: e.Source, Status: StatusUnchecked, Files: []FileChange{},
+			LocalChanges: []LocalChange{}, Error: problemOf(err)}
 	}
 	locals := map[int]map[string]string{}
 	localDigests := map[int]string{}

@@ -70,6 +70,18 @@ func TestCompare(t *testing.T) {
 	if got.Digest == nil || got.Digest.Recorded != "sha256-old" || got.Digest.Current != "sha256-new" {
 		t.Errorf("Compare digest = %+v", got.Digest)
 	}
+	// same.md is a local change the upstream did not touch; c.md, which
+	// the upstream changed, is reported with the upstream's changes only.
+	wantLocal := []LocalChange{{Path: "same.md", Change: Changed}}
+	if !reflect.DeepEqual(got.LocalChanges, wantLocal) {
+		t.Errorf("Compare local changes = %+v, want %+v", got.LocalChanges, wantLocal)
+	}
+	local["extra.md"] = d("only here")
+	delete(local, "same.md")
+	wantLocal = []LocalChange{{Path: "extra.md", Change: Added}, {Path: "same.md", Change: Removed}}
+	if got := Compare(e, cur, local); !reflect.DeepEqual(got.LocalChanges, wantLocal) {
+		t.Errorf("Compare local changes = %+v, want %+v", got.LocalChanges, wantLocal)
+	}
 	wantLic := &LicenseChange{Change: Changed, Path: "LICENSE", CurrentPath: "LICENSE", Recorded: d("MIT"), Current: d("Apache-2.0")}
 	if !reflect.DeepEqual(got.License, wantLic) {
 		t.Errorf("Compare licence = %+v, want %+v", got.License, wantLic)
