@@ -71,7 +71,7 @@ func (c *upstreamAddCmd) Run(e *env) error {
 			Try:     []string{"name the collection with --collection DIR", "agent-skills upstream add <collection>/<package> <repository>"}}
 	}
 	rel = filepath.ToSlash(rel)
-	local, _, err := upstream.LocalFiles(os.DirFS(pkgDir))
+	local, _, err := upstream.LocalFiles(os.DirFS(root), rel)
 	if err != nil {
 		return err
 	}

@@ -260,14 +260,30 @@ func Record(ctx context.Context, f Fetcher, req Request) (*Entry, error) {
 		Digest: c.Digest, Files: c.Files, License: c.License}, nil
 }
 
-// LocalFiles captures the local package at the root of fsys under the
-// same rules and returns its files' digests by path.
-func LocalFiles(fsys fs.FS) (map[string]string, string, error) {
-	snap, err := snapshot.CapturePackage(fsys, snapshot.Options{})
+// LocalFiles captures the local package in the folder dir of fsys (the
+// collection) under the same rules and returns its files' digests by path
+// and its package digest. A folder that does not exist, or holds no
+// package (no entrypoint), is ASK_UPSTREAM_INVALID.
+func LocalFiles(fsys fs.FS, dir string) (map[string]string, string, error) {
+	missing := func(why string) error {
+		return &askerr.Error{Code: CodeInvalid, Message: fmt.Sprintf("the local package %s %s", dir, why),
+			Try: []string{"restore the package, or remove its entry from " + FileName}}
+	}
+	if info, err := fs.Stat(fsys, dir); err != nil || !info.IsDir() {
+		return nil, "", missing("does not exist")
+	}
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return nil, "", missing("cannot be opened")
+	}
+	snap, err := snapshot.CapturePackage(sub, snapshot.Options{})
 	if err != nil {
 		return nil, "", err
 	}
 	p := snap.Packages[0]
+	if p.Contract.Entrypoint == "" || p.File(p.Contract.Entrypoint) == nil {
+		return nil, "", missing("holds no package: it has no SKILL.md, COMMAND.md or WORKFLOW.js")
+	}
 	out := make(map[string]string, len(p.Files))
 	for _, f := range p.Files {
 		out[f.Path] = f.Digest

@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -276,18 +275,13 @@ func checkGroup(ctx context.Context, l *Lock, repository, ref string, idx []int,
 	localDigests := map[int]string{}
 	var todo []int
 	for _, i := range idx {
-		e := &l.Upstreams[i]
-		sub, err := fs.Sub(local, e.Package)
-		if err == nil {
-			var files map[string]string
-			var digest string
-			if files, digest, err = LocalFiles(sub); err == nil {
-				locals[i], localDigests[i] = files, digest
-				todo = append(todo, i)
-				continue
-			}
+		files, digest, err := LocalFiles(local, l.Upstreams[i].Package)
+		if err != nil {
+			fail(i, err)
+			continue
 		}
-		fail(i, localError(e.Package, err))
+		locals[i], localDigests[i] = files, digest
+		todo = append(todo, i)
 	}
 	if len(todo) == 0 {
 		return
@@ -366,14 +360,6 @@ func checkGroup(ctx context.Context, l *Lock, repository, ref string, idx []int,
 		r.LocalDigest = localDigests[i]
 		rep.Entries[i] = r
 	}
-}
-
-func localError(pkg string, err error) error {
-	if askerr.CodeOf(err) == askerr.CodeIO || err == nil {
-		return &askerr.Error{Code: CodeInvalid, Message: fmt.Sprintf("the local package %s cannot be read", pkg), Err: err,
-			Try: []string{"restore the package, or remove its entry from " + FileName}}
-	}
-	return err
 }
 
 // problemOf is the reportable form of err.

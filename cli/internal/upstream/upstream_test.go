@@ -245,6 +245,19 @@ func TestCheckUnreachable(t *testing.T) {
 	if rep.Entries[1].Status == StatusUnchecked {
 		t.Errorf("entry b = %+v, want checked despite a", rep.Entries[1])
 	}
+	// A local package that is gone, or holds no package.
+	for name, local := range map[string]fstest.MapFS{
+		"gone":  {"a/SKILL.md": skill("a", "A.")},
+		"empty": {"a/SKILL.md": skill("a", "A."), "b/notes.md": {Data: []byte("no skill\n")}},
+	} {
+		rep, err := Check(context.Background(), lock, local, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := rep.Entries[1].Error; p == nil || p.Code != CodeInvalid {
+			t.Errorf("%s: entry b = %+v, want unchecked with %s", name, rep.Entries[1], CodeInvalid)
+		}
+	}
 }
 
 func TestDecodeRefuses(t *testing.T) {
