@@ -90,6 +90,9 @@ type Captured struct {
 	Digest  string
 	Files   []File
 	License *License
+	// skill reports a folder that holds a package: its entrypoint is
+	// among Files. A check compares a folder whose skill was removed too.
+	skill bool
 }
 
 // sparsePaths are the repository paths a capture of the skill at dir,
@@ -137,7 +140,8 @@ func captureAt(co *Checkout, repository, dir, license string, required bool) (*C
 		return nil, err
 	}
 	p := snap.Packages[0]
-	c := &Captured{Commit: co.Commit, Digest: p.Digest, Files: make([]File, 0, len(p.Files))}
+	c := &Captured{Commit: co.Commit, Digest: p.Digest, Files: make([]File, 0, len(p.Files)),
+		skill: p.Contract.Entrypoint != "" && p.File(p.Contract.Entrypoint) != nil}
 	for _, f := range p.Files {
 		c.Files = append(c.Files, File{Path: f.Path, Digest: f.Digest, Size: f.Size})
 	}
@@ -255,6 +259,10 @@ func Record(ctx context.Context, f Fetcher, req Request) (*Entry, error) {
 	c, err := captureAt(co, req.Repository, req.Path, req.License, req.License != "")
 	if err != nil {
 		return nil, err
+	}
+	if !c.skill {
+		return nil, invalid(fmt.Sprintf("%s holds no skill at %q (commit %s): it has no SKILL.md, COMMAND.md or WORKFLOW.js", req.Repository, req.Path, c.Commit),
+			"name the skill's folder with --path, or in the reference: owner/repo/path/to/skill")
 	}
 	return &Entry{Package: req.Package, Source: Source{Repository: req.Repository, Path: req.Path, Ref: req.Ref, Commit: c.Commit},
 		Digest: c.Digest, Files: c.Files, License: c.License}, nil
