@@ -160,6 +160,11 @@ var exitCodes = map[string]int{
 
 	// interrupted by SIGINT or SIGTERM
 	"ASK_INTERRUPTED": exitInterrupted,
+
+	// upstream provenance (issue 21); ASK_UPSTREAM_CHANGED is exit 1
+	"ASK_UPSTREAM_LOCK_INVALID": exitUsage,
+	"ASK_UPSTREAM_INVALID":      exitUsage,
+	"ASK_UPSTREAM_UNCHECKED":    exitResolution,
 }
 
 // exitCodeOf maps an error to the process exit code of the design's table.

@@ -89,6 +89,7 @@ type app struct {
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
 	Snapshot  snapshotCmd  `cmd:"" group:"Authoring" help:"Capture a package or collection byte for byte; verify a tree against it; restore a package from it."`
 	Observe   observeCmd   `cmd:"" group:"Authoring" help:"Verify a snapshot and write its portable observation (no file bytes, no local paths) with source and check evidence."`
+	Upstream  upstreamCmd  `cmd:"" group:"Authoring" help:"Record where a collection's skills came from (upstreams.lock.json) and check what changed upstream."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
 	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills; index several collections."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`

@@ -119,6 +119,17 @@ func isLoopback(host string) bool {
 // every ref and remote is passed after --end-of-options, so no name can
 // be read as an option.
 func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*checkout, error) {
+	var sparse []string
+	if subpath != "" {
+		sparse = []string{"/" + subpath + "/"}
+	}
+	return g.fetchSparse(ctx, ref, sparse)
+}
+
+// fetchSparse is fetchCommit checking out only what the sparse-checkout
+// patterns name (every file when there are none). The caller builds
+// the patterns from checked paths (see checkoutPattern).
+func (g *gitRunner) fetchSparse(ctx context.Context, ref string, sparse []string) (*checkout, error) {
 	if ref != "" {
 		if err := gitrun.CheckRef(ref); err != nil {
 			return nil, &Error{Code: CodeSourceInvalid, Message: "refusing to fetch from " + g.shown + ": the " + err.Error(),
@@ -132,7 +143,7 @@ func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*chec
 	if _, err := g.Run(ctx, "remote", "add", "--end-of-options", "origin", g.URL()); err != nil {
 		return nil, g.classify(err, ref)
 	}
-	if subpath != "" {
+	if len(sparse) > 0 {
 		if _, err := g.Run(ctx, "config", "core.sparseCheckout", "true"); err != nil {
 			return nil, g.classify(err, ref)
 		}
@@ -140,7 +151,7 @@ func (g *gitRunner) fetchCommit(ctx context.Context, ref, subpath string) (*chec
 		if err := os.MkdirAll(info, 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(info, "sparse-checkout"), []byte("/"+subpath+"/\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(info, "sparse-checkout"), []byte(strings.Join(sparse, "\n")+"\n"), 0o644); err != nil {
 			return nil, err
 		}
 	}
