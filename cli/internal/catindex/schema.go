@@ -2,27 +2,17 @@ package catindex
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"fmt"
-	"strings"
+	"errors"
 	"time"
-)
 
-// migration is one step of the ordered schema history. Its checksum is
-// the SHA-256 of SQL; a recorded row whose checksum differs refuses the
-// index. Never edit a released migration: append a new one.
-type migration struct {
-	Version int
-	Name    string
-	SQL     string
-}
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
+)
 
 // migrations is the ordered schema history; versions are 1, 2, 3 … with
 // no gap.
-var migrations = []migration{
-	{1, "observations and projection", `
+var migrations = []sqlitedb.Migration{
+	{Version: 1, Name: "observations and projection", SQL: `
 CREATE TABLE observation (
   id     INTEGER PRIMARY KEY,
   source TEXT NOT NULL,
@@ -86,24 +76,11 @@ var SchemaVersion = len(migrations)
 // evidence store's schema_history, so neither is taken for the other.
 const historyTable = "index_schema_history"
 
-const historyDDL = `CREATE TABLE ` + historyTable + ` (
-  version    INTEGER PRIMARY KEY,
-  name       TEXT NOT NULL,
-  checksum   TEXT NOT NULL,
-  applied_at TEXT NOT NULL
-) STRICT`
+// history is the index's schema history table and migrations.
+var history = sqlitedb.History{Table: historyTable, Migrations: migrations}
 
-// checksum returns the recorded checksum of a migration's SQL.
-func checksum(sqlText string) string {
-	sum := sha256.Sum256([]byte(sqlText))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// querier is what schema checks run on: a *sql.Tx or *sql.Conn.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+// querier is what queries run on: a *sql.Tx or *sql.Conn.
+type querier = sqlitedb.Querier
 
 // readHistory verifies the index's schema history against migrations and
 // returns the recorded version (0 for an empty database). It refuses
@@ -111,91 +88,42 @@ type querier interface {
 // evidence database named as such — and a history with an unknown,
 // altered, missing or future version.
 func readHistory(ctx context.Context, q querier, path string) (int, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, historyTable).Scan(&n); err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema", err)
-	}
-	if n == 0 {
-		var tables, evidence int
-		if err := q.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE name IN ('read_observation', 'lifecycle_event'))
-			FROM sqlite_schema WHERE type = 'table'`).Scan(&tables, &evidence); err != nil {
+	v, err := history.Read(ctx, q)
+	var p *sqlitedb.Problem
+	if errors.As(err, &p) && p.Kind == sqlitedb.Foreign {
+		var evidence int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('read_observation', 'lifecycle_event')`).Scan(&evidence); err != nil {
 			return 0, sqlErr(ctx, path, "reading the schema", err)
 		}
-		switch {
-		case evidence > 0:
+		if evidence > 0 {
 			return 0, schemaErr(path, "this is the evidence database, not a catalog index; the index never reads, resets or rebuilds it")
-		case tables > 0:
-			return 0, schemaErr(path, "a SQLite database with tables but no "+historyTable+" is not a catalog index")
 		}
-		return 0, nil
+		return 0, schemaErr(path, "a SQLite database with tables but no "+historyTable+" is not a catalog index")
 	}
-	rows, err := q.QueryContext(ctx, `SELECT version, name, checksum FROM `+historyTable+` ORDER BY version`)
-	if err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema history", err)
-	}
-	defer rows.Close()
-	got := 0
-	for rows.Next() {
-		var v int
-		var name, sum string
-		if err := rows.Scan(&v, &name, &sum); err != nil {
-			return 0, schemaErr(path, "the schema history holds a malformed row", err.Error())
-		}
-		switch {
-		case v > len(migrations):
-			return 0, schemaErr(path, fmt.Sprintf("schema version %d is newer than this agent-skills knows (%d)", v, len(migrations)),
-				"a newer agent-skills wrote it")
-		case v != got+1:
-			return 0, schemaErr(path, fmt.Sprintf("the schema history has a gap or an unknown version: %d after %d", v, got))
-		case sum != checksum(migrations[v-1].SQL):
-			return 0, schemaErr(path, fmt.Sprintf("migration %d (%s) was altered: its recorded checksum differs", v, migrations[v-1].Name),
-				"recorded "+clip(sum), "expected "+checksum(migrations[v-1].SQL))
-		}
-		got = v
-	}
-	if err := rows.Err(); err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema history", err)
-	}
-	if got == 0 {
-		return 0, schemaErr(path, "the schema history is empty but its table exists")
-	}
-	return got, nil
+	return v, historyErr(ctx, path, err)
 }
 
 // migrate brings the index to SchemaVersion in one BEGIN IMMEDIATE
 // transaction that re-reads the history under the write lock.
 func migrate(ctx context.Context, db *sql.DB, path string) error {
 	return writeTx(ctx, db, path, "migrating the schema", func(tx *sql.Tx) error {
-		have, err := readHistory(ctx, tx, path)
-		if err != nil {
-			return err
-		}
-		if have == len(migrations) {
-			return nil
-		}
-		if have == 0 {
-			if _, err := tx.ExecContext(ctx, historyDDL); err != nil {
-				return sqlErr(ctx, path, "creating the schema history", err)
-			}
-		}
-		stamp := time.Now().UTC().Format(time.RFC3339Nano)
-		for _, m := range migrations[have:] {
-			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-				return sqlErr(ctx, path, fmt.Sprintf("applying migration %d (%s)", m.Version, m.Name), err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+historyTable+` (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
-				m.Version, m.Name, checksum(m.SQL), stamp); err != nil {
-				return sqlErr(ctx, path, fmt.Sprintf("recording migration %d", m.Version), err)
-			}
-		}
-		return nil
+		return historyErr(ctx, path, history.Apply(ctx, tx, time.Now()))
 	})
 }
 
-// isBusy reports whether err is SQLite's busy or locked.
-func isBusy(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "database is locked") || strings.Contains(s, "busy")
+// historyErr words a refused history or a failed step in the index's codes.
+func historyErr(ctx context.Context, path string, err error) error {
+	var p *sqlitedb.Problem
+	var step *sqlitedb.StepError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &p):
+		return schemaErr(path, p.Message, p.Detail...)
+	case errors.As(err, &step):
+		return sqlErr(ctx, path, step.What, step.Err)
+	}
+	return err
 }
 
 // clip shortens s for a message.

@@ -1,20 +1,15 @@
 package catindex
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 
 	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
 )
@@ -51,56 +46,27 @@ func (ix *Index) Close() error {
 	return nil
 }
 
-// busyTimeout is the DSN's busy_timeout.
-const busyTimeout = 10 * time.Second
-
-// dsn returns the driver's data source name for path, with the pragmas
-// set through the driver so every pooled connection gets them.
-func dsn(path string, readOnly bool) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	if !strings.HasPrefix(u.Path, "/") {
-		u.Path = "/" + u.Path
-	}
-	q := []string{"_pragma=busy_timeout(10000)", "_pragma=foreign_keys(1)"}
-	if readOnly {
-		q = append(q, "mode=ro", "_pragma=query_only(1)", "_txlock=deferred")
-	} else {
-		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_txlock=immediate")
-	}
-	return "file:" + u.EscapedPath() + "?" + strings.Join(q, "&")
-}
-
-var sqliteHeader = []byte("SQLite format 3\x00")
+// dsn returns the driver's data source name for path, with foreign keys on.
+func dsn(path string, readOnly bool) string { return sqlitedb.DSN(path, readOnly, "foreign_keys(1)") }
 
 // checkFile inspects path without SQLite: exists=false when missing; a
 // symbolic link, a non-regular file and a non-empty file without the
 // SQLite header are refused.
 func checkFile(path string) (exists, empty bool, err error) {
-	fi, err := os.Lstat(path)
+	st, err := sqlitedb.Inspect(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, false, nil
-	case err != nil:
-		return false, false, storeErr(path, "cannot inspect the file", err)
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case errors.Is(err, sqlitedb.ErrSymlink):
 		return true, false, &askerr.Error{Code: CodeStore,
 			Message: fmt.Sprintf("catalog index %s is a symbolic link; agent-skills does not open an index through one", path),
 			Try:     []string{"name the link's target folder with --index DIR"}}
-	case !fi.Mode().IsRegular():
+	case errors.Is(err, sqlitedb.ErrNotRegular):
 		return true, false, storeErr(path, "is not a regular file", nil)
-	case fi.Size() == 0:
-		return true, true, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return true, false, storeErr(path, "cannot read the file", err)
-	}
-	defer f.Close()
-	head := make([]byte, len(sqliteHeader))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
+	case errors.Is(err, sqlitedb.ErrNotSQLite):
 		return true, false, schemaErr(path, "the file is not a SQLite database")
+	case err != nil:
+		return false, false, storeErr(path, "cannot inspect the file", err)
 	}
-	return true, false, nil
+	return st != sqlitedb.Missing, st == sqlitedb.Empty, nil
 }
 
 // Open opens the index in dir (an absolute folder), creating the folder
@@ -130,13 +96,7 @@ func open(ctx context.Context, dir string, create bool) (*Index, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, storeErr(path, "cannot create its folder", err)
 		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			err = f.Close()
-		} else if errors.Is(err, fs.ErrExist) {
-			err = nil // another process created it first
-		}
-		if err != nil {
+		if err := sqlitedb.CreateEmpty(path, 0o644); err != nil {
 			return nil, storeErr(path, "cannot create the file", err)
 		}
 		if _, _, err := checkFile(path); err != nil {
@@ -212,23 +172,8 @@ func openReader(ctx context.Context, path string, current bool) (*Index, error) 
 	return ix, nil
 }
 
-// connect opens the first connection, retrying while SQLite reports the
-// file busy, up to the busy timeout (switching to WAL needs a moment's
-// exclusive lock and does not wait on the busy handler).
-func connect(ctx context.Context, db *sql.DB) error {
-	deadline := time.Now().Add(busyTimeout)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		err := db.PingContext(ctx)
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-	}
-}
+// connect opens the first connection (see sqlitedb.Connect).
+func connect(ctx context.Context, db *sql.DB) error { return sqlitedb.Connect(ctx, db) }
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction and commits it; fn's
 // error rolls it back.
@@ -280,7 +225,7 @@ func sqlErr(ctx context.Context, path, what string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if isBusy(err) {
+	if sqlitedb.IsBusy(err) {
 		return &askerr.Error{Code: CodeStore,
 			Message: fmt.Sprintf("catalog index %s: %s: the index stayed locked by another process past the 10 s timeout", path, what), Err: err,
 			Try: []string{"run the command again once the other agent-skills process has finished"}}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 )
 
 // TestMain lets a test re-execute the test binary as a second process:
@@ -172,10 +173,10 @@ func buildAt(t *testing.T, path string, v int) {
 		t.Fatal(err)
 	}
 	db := raw(t, path)
-	execSQL(t, db, historyDDL)
+	execSQL(t, db, history.DDL())
 	for _, m := range migrations[:v] {
 		execSQL(t, db, m.SQL)
-		execSQL(t, db, `INSERT INTO schema_history VALUES (?, ?, ?, '2026-11-01T00:00:00Z')`, m.Version, m.Name, checksum(m.SQL))
+		execSQL(t, db, `INSERT INTO schema_history VALUES (?, ?, ?, '2026-11-01T00:00:00Z')`, m.Version, m.Name, sqlitedb.Checksum(m.SQL))
 	}
 	db.Close()
 }

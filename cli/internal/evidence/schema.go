@@ -2,27 +2,18 @@ package evidence
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"fmt"
-	"strings"
+	"errors"
 	"time"
+
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 )
 
-// migration is one step of the ordered schema history. Its checksum is
-// the SHA-256 of SQL; a recorded row whose checksum differs refuses the
-// store. Never edit a released migration: append a new one.
-type migration struct {
-	Version int
-	Name    string
-	SQL     string
-}
-
 // migrations is the ordered schema history; versions are 1, 2, 3 … with
-// no gap.
-var migrations = []migration{
-	{1, "reads and lifecycle", `
+// no gap. Never edit a released migration: append a new one (its
+// checksum is recorded and verified on every open).
+var migrations = []sqlitedb.Migration{
+	{Version: 1, Name: "reads and lifecycle", SQL: `
 CREATE TABLE read_observation (
   id        INTEGER PRIMARY KEY,
   event_key TEXT NOT NULL UNIQUE,
@@ -51,7 +42,7 @@ CREATE TABLE lifecycle_event (
   UNIQUE (attempt, stage)
 ) STRICT;
 `},
-	{2, "catalog observations and host coverage", `
+	{Version: 2, Name: "catalog observations and host coverage", SQL: `
 CREATE TABLE catalog_observation (
   id         INTEGER PRIMARY KEY,
   collection TEXT NOT NULL,
@@ -74,7 +65,7 @@ CREATE TABLE host_day (
 ) STRICT, WITHOUT ROWID;
 INSERT OR IGNORE INTO host_day (host, day) SELECT host, at_ms / 86400000 FROM read_observation;
 `},
-	{3, "query indexes", `
+	{Version: 3, Name: "query indexes", SQL: `
 CREATE INDEX read_at_skill ON read_observation (at_ms, skill, host, session);
 CREATE INDEX read_skill_at ON read_observation (skill, at_ms, session, host);
 CREATE INDEX read_session_skill ON read_observation (session, skill, at_ms) WHERE session <> '';
@@ -84,7 +75,7 @@ CREATE INDEX lifecycle_at ON lifecycle_event (at_ms);
 CREATE INDEX catalog_skill_name ON catalog_skill (name);
 CREATE INDEX catalog_collection_at ON catalog_observation (collection, at_ms);
 `},
-	{4, "daily read rollups", `
+	{Version: 4, Name: "daily read rollups", SQL: `
 CREATE TABLE read_day (
   day        INTEGER NOT NULL,
   skill      TEXT NOT NULL,
@@ -121,75 +112,19 @@ INSERT INTO session_day (day, skill, session, host)
 // SchemaVersion is the schema version this agent-skills writes.
 var SchemaVersion = len(migrations)
 
-// checksum returns the recorded checksum of a migration's SQL.
-func checksum(sqlText string) string {
-	sum := sha256.Sum256([]byte(sqlText))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+// history is the store's schema history table and migrations.
+var history = sqlitedb.History{Table: "schema_history", Migrations: migrations}
 
-const historyDDL = `CREATE TABLE schema_history (
-  version    INTEGER PRIMARY KEY,
-  name       TEXT NOT NULL,
-  checksum   TEXT NOT NULL,
-  applied_at TEXT NOT NULL
-)`
-
-// querier is what schema checks run on: a *sql.Tx or *sql.Conn.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+// querier is what queries run on: a *sql.Tx or *sql.Conn.
+type querier = sqlitedb.Querier
 
 // readHistory verifies the store's schema history against migrations and
 // returns the recorded version (0 for an empty database). It refuses
 // (ASK_EVIDENCE_SCHEMA) a database with tables but no history, and a
 // history with an unknown, altered, missing or future version.
 func readHistory(ctx context.Context, q querier, path string) (int, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_history'`).Scan(&n); err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema", err)
-	}
-	if n == 0 {
-		var tables int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&tables); err != nil {
-			return 0, sqlErr(ctx, path, "reading the schema", err)
-		}
-		if tables > 0 {
-			return 0, schemaErr(path, "a SQLite database with tables but no schema history is not an evidence store")
-		}
-		return 0, nil
-	}
-	rows, err := q.QueryContext(ctx, `SELECT version, name, checksum FROM schema_history ORDER BY version`)
-	if err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema history", err)
-	}
-	defer rows.Close()
-	got := 0
-	for rows.Next() {
-		var v int
-		var name, sum string
-		if err := rows.Scan(&v, &name, &sum); err != nil {
-			return 0, schemaErr(path, "the schema history holds a malformed row", err.Error())
-		}
-		switch {
-		case v > len(migrations):
-			return 0, schemaErr(path, fmt.Sprintf("schema version %d is newer than this agent-skills knows (%d)", v, len(migrations)),
-				"a newer agent-skills wrote it")
-		case v != got+1:
-			return 0, schemaErr(path, fmt.Sprintf("the schema history has a gap or an unknown version: %d after %d", v, got))
-		case sum != checksum(migrations[v-1].SQL):
-			return 0, schemaErr(path, fmt.Sprintf("migration %d (%s) was altered: its recorded checksum differs", v, migrations[v-1].Name),
-				"recorded "+clip(sum), "expected "+checksum(migrations[v-1].SQL))
-		}
-		got = v
-	}
-	if err := rows.Err(); err != nil {
-		return 0, sqlErr(ctx, path, "reading the schema history", err)
-	}
-	if got == 0 {
-		return 0, schemaErr(path, "the schema history is empty but the table exists")
-	}
-	return got, nil
+	v, err := history.Read(ctx, q)
+	return v, historyErr(ctx, path, err)
 }
 
 // migrate brings the store to SchemaVersion in one BEGIN IMMEDIATE
@@ -198,34 +133,23 @@ func readHistory(ctx context.Context, q querier, path string) (int, error) {
 // once.
 func migrate(ctx context.Context, db *sql.DB, path string) error {
 	return writeTx(ctx, db, path, "migrating the schema", func(tx *sql.Tx) error {
-		have, err := readHistory(ctx, tx, path)
-		if err != nil {
-			return err
-		}
-		if have == len(migrations) {
-			return nil
-		}
-		if have == 0 {
-			if _, err := tx.ExecContext(ctx, historyDDL); err != nil {
-				return sqlErr(ctx, path, "creating the schema history", err)
-			}
-		}
-		stamp := time.Now().UTC().Format(time.RFC3339Nano)
-		for _, m := range migrations[have:] {
-			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-				return sqlErr(ctx, path, fmt.Sprintf("applying migration %d (%s)", m.Version, m.Name), err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_history (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
-				m.Version, m.Name, checksum(m.SQL), stamp); err != nil {
-				return sqlErr(ctx, path, "recording migration "+fmt.Sprint(m.Version), err)
-			}
-		}
-		return nil
+		return historyErr(ctx, path, history.Apply(ctx, tx, time.Now()))
 	})
 }
 
-// isBusy reports whether err is SQLite's busy or locked.
-func isBusy(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "database is locked") || strings.Contains(s, "busy")
+// historyErr words a refused history or a failed step in the store's codes.
+func historyErr(ctx context.Context, path string, err error) error {
+	var p *sqlitedb.Problem
+	var step *sqlitedb.StepError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &p) && p.Kind == sqlitedb.Foreign:
+		return schemaErr(path, "a SQLite database with tables but no schema history is not an evidence store")
+	case errors.As(err, &p):
+		return schemaErr(path, p.Message, p.Detail...)
+	case errors.As(err, &step):
+		return sqlErr(ctx, path, step.What, step.Err)
+	}
+	return err
 }

@@ -1,14 +1,10 @@
 package evidence
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 
 	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
 )
@@ -51,54 +48,28 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// dsn returns the driver's data source name for path: a file: URI with
-// the pragmas set through the driver, so every pooled connection gets them.
-func dsn(path string, readOnly bool) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	if !strings.HasPrefix(u.Path, "/") {
-		u.Path = "/" + u.Path // C:/x → /C:/x, the SQLite URI form
-	}
-	q := []string{"_pragma=busy_timeout(10000)"}
-	if readOnly {
-		q = append(q, "mode=ro", "_pragma=query_only(1)", "_txlock=deferred")
-	} else {
-		q = append(q, "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_txlock=immediate")
-	}
-	return "file:" + u.EscapedPath() + "?" + strings.Join(q, "&")
-}
-
-var sqliteHeader = []byte("SQLite format 3\x00")
+// dsn returns the driver's data source name for path.
+func dsn(path string, readOnly bool) string { return sqlitedb.DSN(path, readOnly) }
 
 // checkFile inspects path without opening it with SQLite: it returns
 // exists=false when it is missing, refuses a symbolic link, a non-regular
 // file and a non-empty file without the SQLite header, and reports
 // whether the file is empty.
 func checkFile(path string) (exists, empty bool, err error) {
-	fi, err := os.Lstat(path)
+	st, err := sqlitedb.Inspect(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, false, nil
-	case err != nil:
-		return false, false, storeErr(path, "cannot inspect the file", err)
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case errors.Is(err, sqlitedb.ErrSymlink):
 		return true, false, &askerr.Error{Code: CodeStore,
 			Message: fmt.Sprintf("evidence store %s is a symbolic link; agent-skills does not open a store through one", path),
 			Try:     []string{"pass the link's target with --db <path>"}}
-	case !fi.Mode().IsRegular():
+	case errors.Is(err, sqlitedb.ErrNotRegular):
 		return true, false, storeErr(path, "is not a regular file", nil)
-	case fi.Size() == 0:
-		return true, true, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return true, false, storeErr(path, "cannot read the file", err)
-	}
-	defer f.Close()
-	head := make([]byte, len(sqliteHeader))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
+	case errors.Is(err, sqlitedb.ErrNotSQLite):
 		return true, false, schemaErr(path, "the file is not a SQLite database")
+	case err != nil:
+		return false, false, storeErr(path, "cannot inspect the file", err)
 	}
-	return true, false, nil
+	return st != sqlitedb.Missing, st == sqlitedb.Empty, nil
 }
 
 // OpenWriter opens the store, creating it (0600) and its missing parent
@@ -138,13 +109,7 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, storeErr(path, "cannot create its folder", err)
 		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			err = f.Close()
-		} else if errors.Is(err, fs.ErrExist) {
-			err = nil // another process created it first
-		}
-		if err != nil {
+		if err := sqlitedb.CreateEmpty(path, 0o600); err != nil {
 			return nil, storeErr(path, "cannot create the file", err)
 		}
 		if _, _, err := checkFile(path); err != nil {
@@ -186,29 +151,11 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 	return &Store{db: db, path: path}, nil
 }
 
-// connect opens the first connection, retrying while SQLite reports the
-// file busy for up to the busy timeout: switching an idle store (left in
-// rollback-journal mode by the last writer's Close) to WAL needs a
-// moment's exclusive lock, and SQLite answers that pragma with
-// SQLITE_BUSY at once, without its busy handler, when another process
-// holds the file.
-func connect(ctx context.Context, db *sql.DB) error {
-	deadline := time.Now().Add(busyTimeout)
-	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		err := db.PingContext(ctx)
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait + time.Duration(time.Now().UnixNano()%int64(wait))):
-		}
-	}
-}
+// connect opens the first connection (see sqlitedb.Connect).
+func connect(ctx context.Context, db *sql.DB) error { return sqlitedb.Connect(ctx, db) }
 
 // busyTimeout is the DSN's busy_timeout.
-const busyTimeout = 10 * time.Second
+const busyTimeout = sqlitedb.BusyTimeout
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction (the writer DSN's
 // _txlock) and commits it; fn's error rolls it back.
@@ -239,7 +186,7 @@ func sqlErr(ctx context.Context, path, what string, err error) error {
 			Message: fmt.Sprintf("evidence store %s: %s did not finish within its time budget", path, what), Err: err,
 			Try: []string{"narrow the period or filter by skill or host, then run the query again"}}
 	}
-	if isBusy(err) {
+	if sqlitedb.IsBusy(err) {
 		return &askerr.Error{Code: CodeStore,
 			Message: fmt.Sprintf("evidence store %s: %s: the store stayed locked by another process past the 10 s timeout", path, what), Err: err,
 			Try: []string{"run the command again once the other agent-skills process has finished"}}
