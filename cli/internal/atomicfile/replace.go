@@ -12,9 +12,9 @@ import (
 // a folder: a file, or a symbolic link (never followed, even to a folder).
 var ErrNotDir = errors.New("not a folder")
 
-// errExchangeUnsupported is what exchange returns where the system
+// ErrExchangeUnsupported is what exchange returns where the system
 // cannot swap two folders in one rename.
-var errExchangeUnsupported = errors.New("atomic exchange is not supported")
+var ErrExchangeUnsupported = errors.New("atomic exchange is not supported")
 
 // ReplaceTree makes the folder dir hold exactly files, atomically. The
 // files (their Mode, 0644 by default; folders 0755) are written and
@@ -54,7 +54,7 @@ func ReplaceTree(dir string, files []File, check func(stage string) error) error
 		}
 	}
 	if !exists {
-		if err := renameNoReplace(stage, dir); err != nil {
+		if err := RenameNoReplace(stage, dir); err != nil {
 			return err
 		}
 		remove = ""
@@ -67,11 +67,11 @@ func ReplaceTree(dir string, files []File, check func(stage string) error) error
 	} else if !exists {
 		return fmt.Errorf("%s: %w", dir, fs.ErrNotExist)
 	}
-	switch err := exchange(stage, dir); {
+	switch err := Exchange(stage, dir); {
 	case err == nil:
 		// stage now holds the old tree, which the deferred call removes.
 		return syncDir(parent)
-	case !errors.Is(err, errExchangeUnsupported):
+	case !errors.Is(err, ErrExchangeUnsupported):
 		return err
 	}
 	aside, err := os.MkdirTemp(parent, "."+base+".old-*")

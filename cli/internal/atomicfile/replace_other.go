@@ -2,8 +2,8 @@
 
 package atomicfile
 
-// exchange reports that only Linux swaps two folders in one rename.
-func exchange(a, b string) error { return errExchangeUnsupported }
+// Exchange reports that only Linux swaps two folders in one rename.
+func Exchange(a, b string) error { return ErrExchangeUnsupported }
 
-// renameNoReplace renames from to to, failing when to exists.
-func renameNoReplace(from, to string) error { return renameIfAbsent(from, to) }
+// RenameNoReplace renames from to to, failing when to exists.
+func RenameNoReplace(from, to string) error { return renameIfAbsent(from, to) }

@@ -1,14 +1,9 @@
 package install
 
 import (
-	"errors"
 	"path/filepath"
 	"slices"
 )
-
-// errExchangeUnsupported says the file system cannot swap two folders
-// atomically; the transaction then renames the old version aside.
-var errExchangeUnsupported = errors.New("atomic exchange not supported")
 
 // syncer collects what a phase wrote so that it can be made durable in one
 // go before the next phase depends on it.

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agent-skills/agent-skills/agents"
+	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
 )
 
 // txnKind is what a transaction does to one package in one root.
@@ -619,7 +620,7 @@ func (m *madeDirs) closeJournals(txns []*txn, s *syncer) error {
 			m.v.forget(root)
 			return ioError("write the pending receipts", j.tmp, err)
 		}
-		if err := renameNoReplace(j.tmp, j.final); err != nil {
+		if err := atomicfile.RenameNoReplace(j.tmp, j.final); err != nil {
 			m.v.forget(root)
 			return ioError("write the pending receipts", j.final, err)
 		}
@@ -740,7 +741,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	case txnReceipt:
 		return nil
 	case txnMove:
-		if err := renameNoReplace(t.fromPath(), t.dest); err != nil {
+		if err := atomicfile.RenameNoReplace(t.fromPath(), t.dest); err != nil {
 			return ioError("rename", t.fromPath(), err)
 		}
 		t.mode, t.swapped = swapMoved, true
@@ -769,7 +770,7 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 	}
 	switch {
 	case !t.existed:
-		if err := renameNoReplace(stage, t.dest); err != nil {
+		if err := atomicfile.RenameNoReplace(stage, t.dest); err != nil {
 			return ioError("install into", t.dest, err)
 		}
 		t.mode = swapPlain
@@ -786,14 +787,14 @@ func (t *txn) swap(opts *Options, m *madeDirs) error {
 		}
 		t.mode = swapFileOver
 	default:
-		err := errExchangeUnsupported
+		err := atomicfile.ErrExchangeUnsupported
 		if !opts.noExchange {
-			err = exchange(stage, t.dest)
+			err = atomicfile.Exchange(stage, t.dest)
 		}
 		switch {
 		case err == nil:
 			t.mode = swapExchange
-		case errors.Is(err, errExchangeUnsupported):
+		case errors.Is(err, atomicfile.ErrExchangeUnsupported):
 			if err := os.Rename(t.dest, t.asidePath()); err != nil {
 				return ioError("move aside", t.dest, err)
 			}
@@ -988,7 +989,7 @@ func (t *txn) undo(s *syncer) error {
 		case swapPlain:
 			err = os.Rename(t.dest, stage)
 		case swapExchange:
-			err = exchange(stage, t.dest)
+			err = atomicfile.Exchange(stage, t.dest)
 		case swapAside:
 			err = os.Rename(t.dest, stage)
 			if err == nil {
