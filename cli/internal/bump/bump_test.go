@@ -14,10 +14,10 @@ func base() snapshot.Observed {
 			Dependencies:         []snapshot.Dependency{{Name: "dep", Version: "^1.2.0"}},
 			OptionalDependencies: []snapshot.Dependency{{Name: "opt", Version: "^1.0.0"}},
 			Suggests:             []string{"hint"}, Capabilities: []string{"runs-scripts"},
-			Compatibility:        []snapshot.Compatibility{{Agent: "claude-code", MinVersion: "1.0.0"}, {Agent: "codex"}},
-			ManifestKeys:         []string{"compatibility", "dependencies", "description", "name", "version"},
-			FrontMatterKeys:      []string{"description", "name"},
-			Links:                []snapshot.Link{{From: "SKILL.md", Target: "references/a.md"}}},
+			Compatibility:   []snapshot.Compatibility{{Agent: "claude-code", MinVersion: "1.0.0"}, {Agent: "codex"}},
+			ManifestKeys:    []string{"compatibility", "dependencies", "description", "name", "version"},
+			FrontMatterKeys: []string{"description", "name"},
+			Links:           []snapshot.Link{{From: "SKILL.md", Target: "references/a.md"}}},
 		Files: []snapshot.ObservedFile{{Path: "SKILL.md", Digest: "d-skill"}, {Path: "references/a.md", Digest: "d-a"},
 			{Path: "scripts/run.sh", Digest: "d-run"}, {Path: "skill.yaml", Digest: "d-yaml"}}}
 }
@@ -165,7 +165,7 @@ func TestReview(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, review, recomm string
-		conflicts, unused   []string
+		conflicts, unused    []string
 	}{
 		{"no review", "", Undetermined, nil, nil},
 		{"verdict", `{"schema":"agent-skills.bump-review/1","verdicts":[{"id":"file:SKILL.md:changed","verdict":"patch"},{"id":"file:gone:changed","verdict":"patch"}]}`, "major", []string{}, []string{"file:gone:changed"}},

@@ -7,10 +7,10 @@ type Category string
 // (the change needs no release of its own) and NeedsReview (only a reviewer's
 // verdict can classify it).
 const (
-	None   Category = "none"
-	Patch  Category = "patch"
-	Minor  Category = "minor"
-	Major  Category = "major"
+	None        Category = "none"
+	Patch       Category = "patch"
+	Minor       Category = "minor"
+	Major       Category = "major"
 	NeedsReview Category = "review"
 )
 
