@@ -139,6 +139,12 @@ var exitCodes = map[string]int{
 	// snapshots (issue 21)
 	"ASK_SNAPSHOT_INVALID": exitValidation,
 
+	// bump reports (issue 21)
+	"ASK_BUMP_REVIEW_INVALID":    exitValidation,
+	"ASK_BUMP_INPUT_INVALID":     exitUsage,
+	"ASK_BUMP_UNDETERMINED":      exitValidation,
+	"ASK_PUBLISH_BUMP_TOO_SMALL": exitValidation,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -87,6 +87,7 @@ type app struct {
 	Validate  validateCmd  `cmd:"" group:"Authoring" help:"Check skill packages: one package, or every package below a folder."`
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
+	Report    reportCmd    `cmd:"" group:"Authoring" help:"Release reports: report bump compares two versions of a package and recommends patch, minor, major or undetermined."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
 	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`

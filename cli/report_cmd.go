@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
+	"github.com/agent-skills/agent-skills/cli/internal/bump"
+	"github.com/agent-skills/agent-skills/cli/internal/snapshot"
+	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/registry"
+	"github.com/agent-skills/agent-skills/resolve"
+)
+
+type reportCmd struct {
+	Bump reportBumpCmd `cmd:"" help:"Compare two versions of a package and recommend patch, minor, major or undetermined (read-only)."`
+}
+
+type reportBumpCmd struct {
+	Before string `arg:"" optional:"" help:"The previous version: a package folder, a snapshot or observation file, or a published name@version."`
+	After  string `arg:"" optional:"" help:"The new version, in the same forms."`
+	Review string `type:"path" placeholder:"FILE" help:"A review file of per-change verdicts (see docs/maintenance.md, Bump reports)."`
+	JSON   bool   `name:"json" help:"Print the report as JSON."`
+	Out    string `type:"path" placeholder:"FILE" help:"Also write the JSON report to FILE (atomically)."`
+	Rules  bool   `help:"Print the classification rules and exit."`
+	// FailOnUndetermined makes an undetermined recommendation an error.
+	FailOnUndetermined bool `name:"fail-on-undetermined" help:"Exit 3 (ASK_BUMP_UNDETERMINED) when the recommendation is undetermined, after printing the report."`
+}
+
+func (c *reportBumpCmd) Help() string {
+	return `Compares two versions of one package and lists every contract change (name, kind,
+dependencies and their ranges, compatibility, capabilities, manifest and front-matter
+keys) and every added, removed or changed file, each with a stable id, the rule that
+classified it and its category. The recommendation is the most severe category, or
+undetermined when a change needs a review verdict it does not have (changed instruction
+text always does), when verdicts conflict, or when a rule cannot tell; the report then
+lists what is missing. Each side is a package folder, a snapshot or observation file,
+or a published name@version from the configured registries. It never changes a version
+and writes no file but --out. The exit code is 0 whatever the recommendation, unless
+--fail-on-undetermined.
+
+Examples:
+  agent-skills report bump java-basics@1.2.0 ./java-basics
+  agent-skills report bump v1.observation.json v2.observation.json --review review.json
+  agent-skills report bump --rules`
+}
+
+func (c *reportBumpCmd) Run(e *env) error {
+	if c.Rules {
+		if c.JSON {
+			return e.JSON(bump.Rules)
+		}
+		e.renderBumpRules()
+		return nil
+	}
+	if c.Before == "" || c.After == "" {
+		return askerr.Usage("report bump needs two sides: agent-skills report bump <before> <after>")
+	}
+	rep, err := e.bumpReport(e.ctx, c.Before, c.After, c.Review)
+	if err != nil {
+		return err
+	}
+	if c.Out != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return askerr.Internal("cannot encode the report", err)
+		}
+		if err := atomicfile.WriteFile(c.Out, append(b, '\n'), 0o644); err != nil {
+			return askerr.IO("cannot write "+e.Rel(c.Out), err)
+		}
+	}
+	if c.JSON {
+		if err := e.JSON(rep); err != nil {
+			return err
+		}
+	} else {
+		e.renderBumpReport(rep)
+	}
+	if c.FailOnUndetermined && rep.Recommendation == bump.Undetermined {
+		return &askerr.Error{Code: CodeBumpUndetermined, Message: "the recommendation is undetermined",
+			Detail: rep.Missing, Try: []string{"give the missing verdicts in a review file: --review FILE"}}
+	}
+	return nil
+}
+
+// bumpReport builds the report of two sides, the same for the command,
+// publish and the MCP tool; reviewPath may be empty.
+func (e *env) bumpReport(ctx context.Context, before, after, reviewPath string) (*bump.Report, error) {
+	var review *bump.Review
+	if reviewPath != "" {
+		f, err := os.Open(reviewPath)
+		if err != nil {
+			return nil, askerr.IO("cannot read review "+e.Rel(reviewPath), err)
+		}
+		review, err = bump.DecodeReview(f, e.Rel(reviewPath))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	b, err := e.bumpSide(ctx, before)
+	if err != nil {
+		return nil, err
+	}
+	a, err := e.bumpSide(ctx, after)
+	if err != nil {
+		return nil, err
+	}
+	return bump.Compare(b, a, review), nil
+}
+
+// bumpSide reads one side of a report: a folder (captured now), a
+// snapshot or observation file, or a published name@version.
+func (e *env) bumpSide(ctx context.Context, arg string) (bump.Side, error) {
+	if fi, err := os.Stat(arg); err == nil {
+		if fi.IsDir() {
+			return e.folderSide(arg)
+		}
+		return e.fileSide(arg)
+	}
+	if strings.Contains(arg, "@") {
+		return e.publishedSide(ctx, arg)
+	}
+	return bump.Side{}, &askerr.Error{Code: bump.CodeInputInvalid,
+		Message: fmt.Sprintf("%s is neither a folder, a file nor a published name@version", arg),
+		Try:     []string{"agent-skills report bump <name>@<version> <package folder>"}}
+}
+
+// captured turns a one-package snapshot into a side whose files'
+// contents are known.
+func capturedSide(label string, s *snapshot.Snapshot) (bump.Side, error) {
+	enc, err := snapshot.Encode(s)
+	if err != nil {
+		return bump.Side{}, askerr.Internal("cannot encode a snapshot", err)
+	}
+	return observedSide(label, s, enc)
+}
+
+func observedSide(label string, s *snapshot.Snapshot, encoded []byte) (bump.Side, error) {
+	if len(s.Packages) != 1 {
+		return bump.Side{}, onePackage(label, len(s.Packages))
+	}
+	o, err := s.Observe(encoded, nil, nil)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	p := &s.Packages[0]
+	return bump.Side{Label: label, Package: o.Packages[0], Content: func(name string) []byte {
+		if f := p.File(name); f != nil {
+			return f.Content
+		}
+		return nil
+	}}, nil
+}
+
+func onePackage(label string, n int) error {
+	return &askerr.Error{Code: bump.CodeInputInvalid,
+		Message: fmt.Sprintf("%s holds %d packages; a bump report compares one package with one package", label, n),
+		Try:     []string{"capture the package itself: agent-skills snapshot capture <package folder>"}}
+}
+
+func (e *env) folderSide(dir string) (bump.Side, error) {
+	s, err := snapshot.CapturePackage(os.DirFS(dir), snapshot.Options{Load: workspace.LoadOptions()})
+	if err != nil {
+		return bump.Side{}, err
+	}
+	label := filepath.ToSlash(e.Rel(dir))
+	if abs, err := filepath.Abs(dir); err == nil && label == abs {
+		label = filepath.Base(abs) // no local path in a report
+	}
+	return capturedSide(label, s)
+}
+
+func (e *env) fileSide(file string) (bump.Side, error) {
+	label := filepath.Base(file)
+	b, err := atomicfile.ReadPlain(file, true, snapshot.MaxSize)
+	if errors.Is(err, atomicfile.ErrTooLarge) {
+		return bump.Side{}, &askerr.Error{Code: snapshot.CodeInvalid, Message: label + " is larger than a snapshot can be"}
+	}
+	if err != nil {
+		return bump.Side{}, askerr.IO("cannot read "+e.Rel(file), err)
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	_ = json.Unmarshal(b, &head)
+	switch head.Schema {
+	case snapshot.ObservationSchema:
+		o, err := snapshot.DecodeObservation(bytes.NewReader(b), label)
+		if err != nil {
+			return bump.Side{}, err
+		}
+		if len(o.Packages) != 1 {
+			return bump.Side{}, onePackage(label, len(o.Packages))
+		}
+		return bump.Side{Label: label, Package: o.Packages[0]}, nil
+	case snapshot.Schema:
+		s, err := snapshot.Decode(bytes.NewReader(b), label)
+		if err != nil {
+			return bump.Side{}, err
+		}
+		return observedSide(label, s, b)
+	}
+	return bump.Side{}, &askerr.Error{Code: bump.CodeInputInvalid,
+		Message: fmt.Sprintf("%s is neither a snapshot (%s) nor an observation (%s)", label, snapshot.Schema, snapshot.ObservationSchema),
+		Try:     []string{"agent-skills snapshot capture <package folder> --out FILE"}}
+}
+
+// publishedSide fetches name@version (a version, a range or latest) from
+// the configured registries, verified against its index integrity.
+func (e *env) publishedSide(ctx context.Context, arg string) (bump.Side, error) {
+	ref, err := resolve.ParseReference(arg)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	set, _, err := e.ws.Configured()
+	if err != nil {
+		return bump.Side{}, err
+	}
+	reg, sk, err := set.Lookup(ctx, ref.Registry, ref.Name)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	v, err := pickVersion(sk, ref.Range)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	pkg, _, _, err := set.Fetch(ctx, reg.Name(), ref.Name, v)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	s, err := snapshot.CapturePackage(pkg.FS, snapshot.Options{Load: workspace.LoadOptions()})
+	if err != nil {
+		return bump.Side{}, err
+	}
+	return capturedSide(ref.Name+"@"+v, s)
+}
+
+// pickVersion returns the published version r names: itself, the latest
+// for "" or latest, else the highest version the range allows.
+func pickVersion(sk *registry.Skill, r string) (string, error) {
+	if r == "" || r == "latest" {
+		if sk.Latest != "" {
+			return sk.Latest, nil
+		}
+	} else if v, ok := sk.Version(r); ok {
+		return v.Version, nil
+	}
+	c, err := semver.NewConstraint(orDefault(r, "*"))
+	if err == nil {
+		for _, v := range sk.Sorted() {
+			if sv := v.Semver(); sv != nil && c.Check(sv) {
+				return v.Version, nil
+			}
+		}
+	}
+	return "", &askerr.Error{Code: registry.CodeVersionNotFound,
+		Message: fmt.Sprintf("%s has no published version %q", sk.Name, r),
+		Try:     []string{"agent-skills info " + sk.Name + "   (lists its versions)"}}
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

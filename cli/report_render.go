@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agent-skills/agent-skills/cli/internal/bump"
+	"github.com/agent-skills/agent-skills/cli/internal/ui"
+)
+
+// renderBumpReport prints a bump report as text: the two sides, the
+// recommendation, each change, then what is missing and how the review
+// was used. Every value read from a package or a review is escaped.
+func (e *env) renderBumpReport(r *bump.Report) {
+	side := func(s bump.SideInfo) string {
+		v := s.Version
+		if v == "" {
+			v = "(no version)"
+		}
+		return fmt.Sprintf("%s %s (%s)", ui.Field(s.Name), ui.Field(v), ui.Field(s.Label))
+	}
+	fmt.Fprintf(e.Out, "bump report: %s -> %s\n", side(r.Before), side(r.After))
+	rec := r.Recommendation
+	if r.Recommendation == bump.Undetermined {
+		rec += fmt.Sprintf(" (the decided changes need at least %s)", r.AtLeast)
+	}
+	fmt.Fprintf(e.Out, "recommendation: %s\n", rec)
+	if s := r.VersionStep; s != nil {
+		verdict := "enough as far as is known"
+		switch {
+		case s.Sufficient == nil:
+		case *s.Sufficient:
+			verdict = "enough"
+		default:
+			verdict = "too small"
+		}
+		fmt.Fprintf(e.Out, "version step %s -> %s: %s, %s\n", ui.Field(r.Before.Version), ui.Field(r.After.Version), s.Category, verdict)
+	}
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(e.Out, "no change: the two packages have the same files")
+	} else {
+		fmt.Fprintln(e.Out)
+		w := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "CHANGE\tCATEGORY\tRULE\tDETAIL")
+		for _, c := range r.Changes {
+			detail := c.Detail
+			if c.Before != "" || c.After != "" {
+				detail = strings.TrimPrefix(strings.Join(nonEmpty(quoteOrDash(c.Before)+" -> "+quoteOrDash(c.After), c.Detail), "; "), "; ")
+			}
+			if c.Verdict != nil {
+				detail = strings.Join(nonEmpty(detail, "verdict "+string(c.Verdict.Verdict)+note(c.Verdict.Note)), "; ")
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", ui.Field(c.ID), c.Category, c.Rule, ui.OneLine(detail))
+		}
+		w.Flush()
+	}
+	if len(r.Missing) > 0 {
+		fmt.Fprintln(e.Out, "\nmissing:")
+		for _, m := range r.Missing {
+			fmt.Fprintf(e.Out, "  %s\n", ui.OneLine(m))
+		}
+	}
+	if rv := r.Review; rv != nil {
+		fmt.Fprintf(e.Out, "\nreview %s: %d verdict(s) used\n", rv.Digest, len(rv.Used))
+		for _, l := range []struct {
+			what string
+			ids  []string
+		}{{"unused (no such change)", rv.Unused}, {"stale (given for other bytes)", rv.Stale}, {"conflicting", rv.Conflicts}} {
+			if len(l.ids) > 0 {
+				fmt.Fprintf(e.Out, "  %s: %s\n", l.what, ui.Fields(l.ids, ", "))
+			}
+		}
+	}
+}
+
+func quoteOrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func note(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// renderBumpRules prints the rules table.
+func (e *env) renderBumpRules() {
+	w := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "RULE\tCATEGORY\tEXAMPLE\tMATCHES")
+	for _, r := range bump.Rules {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Category, r.Example, r.Matches)
+	}
+	w.Flush()
+}
