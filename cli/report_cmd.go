@@ -83,7 +83,7 @@ func (c *reportBumpCmd) Run(e *env) error {
 			return err
 		}
 	} else {
-		e.renderBumpReport(rep)
+		e.renderBumpReport(e.Out, rep)
 	}
 	if c.FailOnUndetermined && rep.Recommendation == bump.Undetermined {
 		return &askerr.Error{Code: CodeBumpUndetermined, Message: "the recommendation is undetermined",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +13,7 @@ import (
 // renderBumpReport prints a bump report as text: the two sides, the
 // recommendation, each change, then what is missing and how the review
 // was used. Every value read from a package or a review is escaped.
-func (e *env) renderBumpReport(r *bump.Report) {
+func (e *env) renderBumpReport(out io.Writer, r *bump.Report) {
 	side := func(s bump.SideInfo) string {
 		v := s.Version
 		if v == "" {
@@ -20,12 +21,12 @@ func (e *env) renderBumpReport(r *bump.Report) {
 		}
 		return fmt.Sprintf("%s %s (%s)", ui.Field(s.Name), ui.Field(v), ui.Field(s.Label))
 	}
-	fmt.Fprintf(e.Out, "bump report: %s -> %s\n", side(r.Before), side(r.After))
+	fmt.Fprintf(out, "bump report: %s -> %s\n", side(r.Before), side(r.After))
 	rec := r.Recommendation
 	if r.Recommendation == bump.Undetermined {
 		rec += fmt.Sprintf(" (the decided changes need at least %s)", r.AtLeast)
 	}
-	fmt.Fprintf(e.Out, "recommendation: %s\n", rec)
+	fmt.Fprintf(out, "recommendation: %s\n", rec)
 	if s := r.VersionStep; s != nil {
 		verdict := "enough as far as is known"
 		switch {
@@ -35,13 +36,13 @@ func (e *env) renderBumpReport(r *bump.Report) {
 		default:
 			verdict = "too small"
 		}
-		fmt.Fprintf(e.Out, "version step %s -> %s: %s, %s\n", ui.Field(r.Before.Version), ui.Field(r.After.Version), s.Category, verdict)
+		fmt.Fprintf(out, "version step %s -> %s: %s, %s\n", ui.Field(r.Before.Version), ui.Field(r.After.Version), s.Category, verdict)
 	}
 	if len(r.Changes) == 0 {
-		fmt.Fprintln(e.Out, "no change: the two packages have the same files")
+		fmt.Fprintln(out, "no change: the two packages have the same files")
 	} else {
-		fmt.Fprintln(e.Out)
-		w := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(out)
+		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "CHANGE\tCATEGORY\tRULE\tDETAIL")
 		for _, c := range r.Changes {
 			detail := c.Detail
@@ -56,19 +57,19 @@ func (e *env) renderBumpReport(r *bump.Report) {
 		w.Flush()
 	}
 	if len(r.Missing) > 0 {
-		fmt.Fprintln(e.Out, "\nmissing:")
+		fmt.Fprintln(out, "\nmissing:")
 		for _, m := range r.Missing {
-			fmt.Fprintf(e.Out, "  %s\n", ui.OneLine(m))
+			fmt.Fprintf(out, "  %s\n", ui.OneLine(m))
 		}
 	}
 	if rv := r.Review; rv != nil {
-		fmt.Fprintf(e.Out, "\nreview %s: %d verdict(s) used\n", rv.Digest, len(rv.Used))
+		fmt.Fprintf(out, "\nreview %s: %d verdict(s) used\n", rv.Digest, len(rv.Used))
 		for _, l := range []struct {
 			what string
 			ids  []string
 		}{{"unused (no such change)", rv.Unused}, {"stale (given for other bytes)", rv.Stale}, {"conflicting", rv.Conflicts}} {
 			if len(l.ids) > 0 {
-				fmt.Fprintf(e.Out, "  %s: %s\n", l.what, ui.Fields(l.ids, ", "))
+				fmt.Fprintf(out, "  %s: %s\n", l.what, ui.Fields(l.ids, ", "))
 			}
 		}
 	}

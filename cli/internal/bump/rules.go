@@ -132,3 +132,7 @@ func ruleNamed(id string) Rule {
 	}
 	panic("bump: unknown rule " + id)
 }
+
+// Below reports whether category a is less severe than b (NeedsReview and
+// unknown values are below everything).
+func Below(a, b Category) bool { return a.rank() < b.rank() }
