@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/bump"
 	"github.com/agent-skills/agent-skills/cli/internal/snapshot"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -169,13 +171,30 @@ func onePackage(label string, n int) error {
 }
 
 func (e *env) folderSide(dir string) (bump.Side, error) {
-	s, err := snapshot.CapturePackage(os.DirFS(dir), snapshot.Options{Load: workspace.LoadOptions()})
-	if err != nil {
-		return bump.Side{}, err
-	}
 	label := filepath.ToSlash(e.Rel(dir))
 	if abs, err := filepath.Abs(dir); err == nil && label == abs {
 		label = filepath.Base(abs) // no local path in a report
+	}
+	return captureSide(label, os.DirFS(dir), "agent-skills validate "+e.Rel(dir))
+}
+
+// captureSide captures the package at the root of fsys. A package whose
+// manifest or entrypoint does not load is refused: its contract is not
+// known, and comparing it would report every field as removed.
+func captureSide(label string, fsys fs.FS, try string) (bump.Side, error) {
+	if _, ds := format.Load(fsys, workspace.LoadOptions()); ds.HasErrors() {
+		e := &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: ds,
+			Message: fmt.Sprintf("%s cannot be compared: its package does not load", label), Try: []string{try}}
+		for _, d := range ds {
+			if d.Severity == format.SeverityError {
+				e.Detail = append(e.Detail, d.String())
+			}
+		}
+		return bump.Side{}, e
+	}
+	s, err := snapshot.CapturePackage(fsys, snapshot.Options{Load: workspace.LoadOptions()})
+	if err != nil {
+		return bump.Side{}, err
 	}
 	return capturedSide(label, s)
 }
@@ -238,11 +257,7 @@ func (e *env) publishedSide(ctx context.Context, arg string) (bump.Side, error) 
 	if err != nil {
 		return bump.Side{}, err
 	}
-	s, err := snapshot.CapturePackage(pkg.FS, snapshot.Options{Load: workspace.LoadOptions()})
-	if err != nil {
-		return bump.Side{}, err
-	}
-	return capturedSide(ref.Name+"@"+v, s)
+	return captureSide(ref.Name+"@"+v, pkg.FS, "agent-skills info "+ref.Name+"@"+v)
 }
 
 // pickVersion returns the published version r names: itself, the latest
