@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -42,7 +43,8 @@ func (e *env) renderBumpReport(out io.Writer, r *bump.Report) {
 		fmt.Fprintln(out, "no change: the two packages have the same files")
 	} else {
 		fmt.Fprintln(out)
-		w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		var table bytes.Buffer
+		w := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "CHANGE\tCATEGORY\tRULE\tDETAIL")
 		for _, c := range r.Changes {
 			detail := c.Detail
@@ -55,6 +57,10 @@ func (e *env) renderBumpReport(out io.Writer, r *bump.Report) {
 			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", ui.Field(c.ID), c.Category, c.Rule, ui.OneLine(detail))
 		}
 		w.Flush()
+		for _, line := range strings.SplitAfter(table.String(), "\n") {
+			// A change without detail leaves the padding of its rule.
+			fmt.Fprint(out, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+		}
 	}
 	if len(r.Missing) > 0 {
 		fmt.Fprintln(out, "\nmissing:")
