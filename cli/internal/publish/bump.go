@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strings"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/bump"
@@ -40,13 +42,23 @@ type BumpCheck struct {
 // below the recommendation, or below what the decided changes need when
 // the recommendation is undetermined (which is only a warning otherwise:
 // the missing verdicts could only raise it).
-func checkBump(ctx context.Context, target Target, idx *registry.Index, fsys fs.FS, load format.LoadOptions, name, version string, check *BumpCheck, plan *Plan) error {
+//
+// A latest version that lives in pkgDir itself (a collection that is its
+// own registry folder, published in place) has no bytes left to compare
+// with: the check is skipped with a warning.
+func checkBump(ctx context.Context, target Target, idx *registry.Index, pkgDir string, fsys fs.FS, load format.LoadOptions, name, version string, check *BumpCheck, plan *Plan) error {
 	s, ok := idx.Skill(name)
 	if !ok || s.Latest == "" {
 		return nil
 	}
 	latest, ok := s.Version(s.Latest)
 	if !ok {
+		return nil
+	}
+	if ft, ok := target.(FolderTarget); ok && latest.Tarball == "" && latest.Path != "" &&
+		sameDir(filepath.Join(ft.Root, filepath.FromSlash(strings.TrimSuffix(latest.Path, "/"))), pkgDir) {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no bump report: %s@%s lives in the package folder itself, whose bytes are now %s's; "+
+			"compare a snapshot or a copy of %s with agent-skills report bump <before> %s", name, latest.Version, version, latest.Version, name))
 		return nil
 	}
 	var before bump.Side

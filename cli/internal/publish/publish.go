@@ -186,7 +186,7 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 			return nil, err
 		}
 		if opts.Bump != nil {
-			if err := checkBump(ctx, target, idx, fsys, opts.Load, m.Name, m.Version, opts.Bump, plan); err != nil {
+			if err := checkBump(ctx, target, idx, abs, fsys, opts.Load, m.Name, m.Version, opts.Bump, plan); err != nil {
 				return nil, err
 			}
 		}
