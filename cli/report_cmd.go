@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -21,6 +22,7 @@ import (
 	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
+	"github.com/agent-skills/agent-skills/validate"
 )
 
 type reportCmd struct {
@@ -84,19 +86,45 @@ func (c *reportBumpCmd) Run(e *env) error {
 		if err := e.JSON(rep); err != nil {
 			return err
 		}
-	} else {
-		e.renderBumpReport(e.Out, rep)
 	}
-	if c.FailOnUndetermined && rep.Recommendation == bump.Undetermined {
+	var missing []string
+	undetermined := false
+	switch r := rep.(type) {
+	case *bump.Report:
+		if !c.JSON {
+			e.renderBumpReport(e.Out, r)
+		}
+		undetermined, missing = r.Recommendation == bump.Undetermined, r.Missing
+	case *bump.CollectionReport:
+		if !c.JSON {
+			e.renderBumpCollection(e.Out, r)
+		}
+		undetermined = r.Undetermined()
+		for _, p := range r.Packages {
+			for _, m := range p.Missing {
+				missing = append(missing, p.After.Name+": "+m)
+			}
+		}
+	}
+	if c.FailOnUndetermined && undetermined {
 		return &askerr.Error{Code: CodeBumpUndetermined, Message: "the recommendation is undetermined",
-			Detail: rep.Missing, Try: []string{"give the missing verdicts in a review file: --review FILE"}}
+			Detail: missing, Try: []string{"give the missing verdicts in a review file: --review FILE"}}
 	}
 	return nil
 }
 
-// bumpReport builds the report of two sides, the same for the command,
-// publish and the MCP tool; reviewPath may be empty.
-func (e *env) bumpReport(ctx context.Context, before, after, reviewPath string) (*bump.Report, error) {
+// bumpInput is one side of a report: one package, or the packages of a
+// collection.
+type bumpInput struct {
+	label      string
+	collection bool
+	sides      []bump.Side
+}
+
+// bumpReport builds the report of two sides, the same for the command
+// and the MCP tool; reviewPath may be empty. Two packages give a
+// *bump.Report, two collections a *bump.CollectionReport.
+func (e *env) bumpReport(ctx context.Context, before, after, reviewPath string) (any, error) {
 	var review *bump.Review
 	if reviewPath != "" {
 		f, err := os.Open(reviewPath)
@@ -109,104 +137,161 @@ func (e *env) bumpReport(ctx context.Context, before, after, reviewPath string) 
 			return nil, err
 		}
 	}
-	b, err := e.bumpSide(ctx, before)
+	b, err := e.bumpInput(ctx, before)
 	if err != nil {
 		return nil, err
 	}
-	a, err := e.bumpSide(ctx, after)
+	a, err := e.bumpInput(ctx, after)
 	if err != nil {
 		return nil, err
 	}
-	return bump.Compare(b, a, review), nil
+	switch {
+	case !b.collection && !a.collection:
+		return bump.Compare(b.sides[0], a.sides[0], review), nil
+	case b.collection && a.collection:
+		return bump.CompareCollections(b.label, b.sides, a.label, a.sides, review), nil
+	}
+	kind := func(in bumpInput) string {
+		if in.collection {
+			return "a collection"
+		}
+		return "one package"
+	}
+	return nil, &askerr.Error{Code: bump.CodeInputInvalid,
+		Message: fmt.Sprintf("%s is %s and %s is %s: a report compares a package with a package, or a collection with a collection", b.label, kind(b), a.label, kind(a)),
+		Try:     []string{"name the package folder inside the collection, e.g. agent-skills report bump name@1.2.0 skills/name"}}
 }
 
-// bumpSide reads one side of a report: a folder (captured now), a
-// snapshot or observation file, or a published name@version.
-func (e *env) bumpSide(ctx context.Context, arg string) (bump.Side, error) {
+// bumpInput reads one side of a report: a folder (captured now: a
+// package, or a collection when its root is no package), a snapshot or
+// observation file, or a published name@version.
+func (e *env) bumpInput(ctx context.Context, arg string) (bumpInput, error) {
 	if fi, err := os.Stat(arg); err == nil {
 		if fi.IsDir() {
-			return e.folderSide(arg)
+			return e.folderInput(arg)
 		}
-		return e.fileSide(arg)
+		return e.fileInput(arg)
 	}
 	if strings.Contains(arg, "@") {
-		return e.publishedSide(ctx, arg)
+		s, err := e.publishedSide(ctx, arg)
+		return bumpInput{label: s.Label, sides: []bump.Side{s}}, err
 	}
-	return bump.Side{}, &askerr.Error{Code: bump.CodeInputInvalid,
+	return bumpInput{}, &askerr.Error{Code: bump.CodeInputInvalid,
 		Message: fmt.Sprintf("%s is neither a folder, a file nor a published name@version", arg),
 		Try:     []string{"agent-skills report bump <name>@<version> <package folder>"}}
 }
 
-// captured turns a one-package snapshot into a side whose files'
-// contents are known.
-func capturedSide(label string, s *snapshot.Snapshot) (bump.Side, error) {
-	enc, err := snapshot.Encode(s)
-	if err != nil {
-		return bump.Side{}, askerr.Internal("cannot encode a snapshot", err)
-	}
-	return observedSide(label, s, enc)
-}
-
-func observedSide(label string, s *snapshot.Snapshot, encoded []byte) (bump.Side, error) {
-	if len(s.Packages) != 1 {
-		return bump.Side{}, onePackage(label, len(s.Packages))
+// observedInput turns a snapshot into sides whose files' contents are
+// known; encoded are its bytes (nil: encode it).
+func observedInput(label string, s *snapshot.Snapshot, encoded []byte) (bumpInput, error) {
+	if encoded == nil {
+		var err error
+		if encoded, err = snapshot.Encode(s); err != nil {
+			return bumpInput{}, askerr.Internal("cannot encode a snapshot", err)
+		}
 	}
 	o, err := s.Observe(encoded, nil, nil)
 	if err != nil {
-		return bump.Side{}, err
+		return bumpInput{}, err
 	}
-	p := &s.Packages[0]
-	return bump.Side{Label: label, Package: o.Packages[0], Content: func(name string) []byte {
-		if f := p.File(name); f != nil {
-			return f.Content
+	in := bumpInput{label: label, collection: s.Kind == "collection"}
+	for i := range s.Packages {
+		p := &s.Packages[i]
+		side := bump.Side{Label: label, Package: o.Packages[i], Content: func(name string) []byte {
+			if f := p.File(name); f != nil {
+				return f.Content
+			}
+			return nil
+		}}
+		if in.collection {
+			side.Label = p.Path
 		}
-		return nil
-	}}, nil
+		in.sides = append(in.sides, side)
+	}
+	if !in.collection && len(in.sides) != 1 {
+		return bumpInput{}, onePackage(label, len(in.sides))
+	}
+	return in, nil
 }
 
 func onePackage(label string, n int) error {
 	return &askerr.Error{Code: bump.CodeInputInvalid,
-		Message: fmt.Sprintf("%s holds %d packages; a bump report compares one package with one package", label, n),
+		Message: fmt.Sprintf("%s holds %d packages where one package was expected", label, n),
 		Try:     []string{"capture the package itself: agent-skills snapshot capture <package folder>"}}
 }
 
-func (e *env) folderSide(dir string) (bump.Side, error) {
+func (e *env) folderInput(dir string) (bumpInput, error) {
 	label := filepath.ToSlash(e.Rel(dir))
 	if abs, err := filepath.Abs(dir); err == nil && label == abs {
 		label = filepath.Base(abs) // no local path in a report
 	}
-	return captureSide(label, os.DirFS(dir), "agent-skills validate "+e.Rel(dir))
+	fsys := os.DirFS(dir)
+	dirs, err := validate.PackageDirs(fsys)
+	if err != nil {
+		return bumpInput{}, askerr.IO("cannot list the packages of "+e.Rel(dir), err)
+	}
+	if len(dirs) == 0 || slices.Contains(dirs, ".") {
+		s, err := captureSide(label, fsys, "agent-skills validate "+e.Rel(dir))
+		return bumpInput{label: label, sides: []bump.Side{s}}, err
+	}
+	for _, d := range dirs {
+		sub, err := fs.Sub(fsys, d)
+		if err != nil {
+			return bumpInput{}, askerr.IO("cannot open "+d, err)
+		}
+		if err := loadable(label+"/"+d, sub, "agent-skills validate "+e.Rel(filepath.Join(dir, d))); err != nil {
+			return bumpInput{}, err
+		}
+	}
+	s, err := snapshot.CaptureCollection(fsys, snapshot.Options{Load: workspace.LoadOptions()})
+	if err != nil {
+		return bumpInput{}, err
+	}
+	return observedInput(label, s, nil)
 }
 
-// captureSide captures the package at the root of fsys. A package whose
-// manifest or entrypoint does not load is refused: its contract is not
-// known, and comparing it would report every field as removed.
+// captureSide captures the package at the root of fsys.
 func captureSide(label string, fsys fs.FS, try string) (bump.Side, error) {
-	if _, ds := format.Load(fsys, workspace.LoadOptions()); ds.HasErrors() {
-		e := &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: ds,
-			Message: fmt.Sprintf("%s cannot be compared: its package does not load", label), Try: []string{try}}
-		for _, d := range ds {
-			if d.Severity == format.SeverityError {
-				e.Detail = append(e.Detail, d.String())
-			}
-		}
-		return bump.Side{}, e
+	if err := loadable(label, fsys, try); err != nil {
+		return bump.Side{}, err
 	}
 	s, err := snapshot.CapturePackage(fsys, snapshot.Options{Load: workspace.LoadOptions()})
 	if err != nil {
 		return bump.Side{}, err
 	}
-	return capturedSide(label, s)
+	in, err := observedInput(label, s, nil)
+	if err != nil {
+		return bump.Side{}, err
+	}
+	return in.sides[0], nil
 }
 
-func (e *env) fileSide(file string) (bump.Side, error) {
+// loadable refuses a package whose manifest or entrypoint does not load:
+// its contract is not known, and comparing it would report every field
+// as removed.
+func loadable(label string, fsys fs.FS, try string) error {
+	_, ds := format.Load(fsys, workspace.LoadOptions())
+	if !ds.HasErrors() {
+		return nil
+	}
+	e := &askerr.Error{Code: askerr.CodeValidationFailed, Diagnostics: ds,
+		Message: fmt.Sprintf("%s cannot be compared: its package does not load", label), Try: []string{try}}
+	for _, d := range ds {
+		if d.Severity == format.SeverityError {
+			e.Detail = append(e.Detail, d.String())
+		}
+	}
+	return e
+}
+
+func (e *env) fileInput(file string) (bumpInput, error) {
 	label := filepath.Base(file)
 	b, err := atomicfile.ReadPlain(file, true, snapshot.MaxSize)
 	if errors.Is(err, atomicfile.ErrTooLarge) {
-		return bump.Side{}, &askerr.Error{Code: snapshot.CodeInvalid, Message: label + " is larger than a snapshot can be"}
+		return bumpInput{}, &askerr.Error{Code: snapshot.CodeInvalid, Message: label + " is larger than a snapshot can be"}
 	}
 	if err != nil {
-		return bump.Side{}, askerr.IO("cannot read "+e.Rel(file), err)
+		return bumpInput{}, askerr.IO("cannot read "+e.Rel(file), err)
 	}
 	var head struct {
 		Schema string `json:"schema"`
@@ -216,20 +301,28 @@ func (e *env) fileSide(file string) (bump.Side, error) {
 	case snapshot.ObservationSchema:
 		o, err := snapshot.DecodeObservation(bytes.NewReader(b), label)
 		if err != nil {
-			return bump.Side{}, err
+			return bumpInput{}, err
 		}
-		if len(o.Packages) != 1 {
-			return bump.Side{}, onePackage(label, len(o.Packages))
+		in := bumpInput{label: label, collection: o.Kind == "collection"}
+		for _, p := range o.Packages {
+			side := bump.Side{Label: label, Package: p}
+			if in.collection {
+				side.Label = p.Path
+			}
+			in.sides = append(in.sides, side)
 		}
-		return bump.Side{Label: label, Package: o.Packages[0]}, nil
+		if !in.collection && len(in.sides) != 1 {
+			return bumpInput{}, onePackage(label, len(in.sides))
+		}
+		return in, nil
 	case snapshot.Schema:
 		s, err := snapshot.Decode(bytes.NewReader(b), label)
 		if err != nil {
-			return bump.Side{}, err
+			return bumpInput{}, err
 		}
-		return observedSide(label, s, b)
+		return observedInput(label, s, b)
 	}
-	return bump.Side{}, &askerr.Error{Code: bump.CodeInputInvalid,
+	return bumpInput{}, &askerr.Error{Code: bump.CodeInputInvalid,
 		Message: fmt.Sprintf("%s is neither a snapshot (%s) nor an observation (%s)", label, snapshot.Schema, snapshot.ObservationSchema),
 		Try:     []string{"agent-skills snapshot capture <package folder> --out FILE"}}
 }

@@ -114,3 +114,35 @@ func (e *env) renderBumpRules() {
 	}
 	w.Flush()
 }
+
+// renderBumpCollection prints a collection report: the summary, the
+// packages only one side has, then the report of each paired package
+// that changed.
+func (e *env) renderBumpCollection(out io.Writer, c *bump.CollectionReport) {
+	fmt.Fprintf(out, "bump report: collection %s -> %s\n", ui.Field(c.Before), ui.Field(c.After))
+	var counts []string
+	for _, k := range []string{bump.Undetermined, string(bump.Major), string(bump.Minor), string(bump.Patch), string(bump.None)} {
+		if n := c.Summary[k]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	fmt.Fprintf(out, "packages: %d paired (%s), %d added, %d removed\n", len(c.Packages), strings.Join(counts, ", "), len(c.Added), len(c.Removed))
+	for _, l := range []struct {
+		what  string
+		sides []bump.SideInfo
+	}{{"added", c.Added}, {"removed", c.Removed}} {
+		for _, s := range l.sides {
+			fmt.Fprintf(out, "%s: %s %s (%s)\n", l.what, ui.Field(s.Name), ui.Field(s.Version), ui.Field(s.Label))
+		}
+	}
+	for _, r := range c.Packages {
+		if len(r.Changes) == 0 {
+			continue
+		}
+		fmt.Fprintln(out)
+		e.renderBumpReport(out, r)
+	}
+	if rv := c.Review; rv != nil && len(rv.Unused) > 0 {
+		fmt.Fprintf(out, "\nreview %s: unused (no such package or change, or no package named): %s\n", rv.Digest, ui.Fields(rv.Unused, ", "))
+	}
+}

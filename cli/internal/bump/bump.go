@@ -371,6 +371,10 @@ func applyReview(r *Report, review *Review) {
 	byID := map[string][]ReviewVerdict{}
 	var order []string
 	for _, v := range review.Verdicts {
+		if v.Package != "" && v.Package != r.After.Name && v.Package != r.Before.Name {
+			use.Unused = append(use.Unused, v.Package+":"+v.ID)
+			continue
+		}
 		if _, ok := byID[v.ID]; !ok {
 			order = append(order, v.ID)
 		}
@@ -421,6 +425,7 @@ func applyReview(r *Report, review *Review) {
 	}
 	for _, s := range []*[]string{&use.Used, &use.Unused, &use.Stale, &use.Conflicts} {
 		slices.Sort(*s)
+		*s = slices.Compact(*s)
 	}
 }
 

@@ -283,3 +283,36 @@ func TestVersionBump(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareCollections(t *testing.T) {
+	a1, a2 := base(), clone(base())
+	setFile(&a2, "SKILL.md", "d-skill2")
+	b1 := base()
+	b1.Contract.Name = "other"
+	gone := base()
+	gone.Contract.Name = "gone"
+	added := base()
+	added.Contract.Name = "new"
+	rv, err := DecodeReview(strings.NewReader(`{"schema":"agent-skills.bump-review/1","verdicts":[
+		{"package":"demo","id":"file:SKILL.md:changed","verdict":"patch"},
+		{"id":"file:SKILL.md:changed","verdict":"major"},
+		{"package":"other","id":"file:x:changed","verdict":"minor"},
+		{"package":"nowhere","id":"file:SKILL.md:changed","verdict":"minor"}]}`), "r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := CompareCollections("v1", []Side{{Package: a1}, {Package: b1}, {Package: gone}}, "v2", []Side{{Package: added}, {Package: b1}, {Package: a2}}, rv)
+	if len(c.Packages) != 2 || c.Packages[0].After.Name != "demo" || c.Packages[0].Recommendation != "patch" || c.Packages[1].Recommendation != "none" {
+		t.Fatalf("CompareCollections() packages = %+v, want demo patch, other none", c.Packages)
+	}
+	if len(c.Added) != 1 || c.Added[0].Name != "new" || len(c.Removed) != 1 || c.Removed[0].Name != "gone" {
+		t.Errorf("CompareCollections() added %v removed %v, want new, gone", c.Added, c.Removed)
+	}
+	want := []string{":file:SKILL.md:changed", "nowhere:file:SKILL.md:changed", "other:file:x:changed"}
+	if !slices.Equal(c.Review.Unused, want) {
+		t.Errorf("CompareCollections() unused = %v, want %v", c.Review.Unused, want)
+	}
+	if c.Summary["patch"] != 1 || c.Summary["none"] != 1 || c.Undetermined() {
+		t.Errorf("CompareCollections() summary = %v", c.Summary)
+	}
+}

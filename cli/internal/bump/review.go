@@ -32,10 +32,13 @@ type Review struct {
 	digest string
 }
 
-// ReviewVerdict is one verdict: the change id, the category, an optional
-// note and, optionally, the digest of the file after the change the
+// ReviewVerdict is one verdict: the package (for a collection), the
+// change id, the category, an optional note and, optionally, the digest of the file after the change the
 // verdict was given for (a verdict for other bytes is stale and unused).
 type ReviewVerdict struct {
+	// Package names the package the verdict is for: required when
+	// comparing collections, optional (but checked) for one package.
+	Package string   `json:"package,omitempty"`
 	ID      string   `json:"id"`
 	Verdict Category `json:"verdict"`
 	Note    string   `json:"note,omitempty"`
