@@ -243,7 +243,7 @@ func (c *comparer) contract() {
 		RuleOptionalRemoved, RuleOptionalAdded, RuleOptionalNarrowed, RuleOptionalWidened)
 	c.set("suggests", b.Suggests, a.Suggests, RuleSuggestionRemoved, RuleSuggestionAdded)
 	c.set("capabilities", b.Capabilities, a.Capabilities, RuleCapabilityRemoved, RuleCapabilityAdded)
-	c.set("manifestKeys", b.ManifestKeys, a.ManifestKeys, RuleManifestKeyRemoved, RuleManifestKeyAdded)
+	c.set("manifestKeys", uncovered(b.ManifestKeys), uncovered(a.ManifestKeys), RuleManifestKeyRemoved, RuleManifestKeyAdded)
 	c.set("frontMatterKeys", b.FrontMatterKeys, a.FrontMatterKeys, RuleFrontMatterRemoved, RuleFrontMatterKeyAdded)
 	c.compatibility(b.Compatibility, a.Compatibility)
 }
@@ -278,6 +278,15 @@ func (c *comparer) dependencies(field string, before, after []snapshot.Dependenc
 			c.contractChange(field+":"+d.Name+":added", added, "", d.Version, "")
 		}
 	}
+}
+
+// itemized are the manifest keys whose items the report compares one by
+// one: adding or removing the key is classified by its items (dropping
+// every optional dependency is the removal of each, minor), not as a key.
+var itemized = []string{"dependencies", "optionalDependencies", "suggests", "compatibility", "capabilities", "name", "kind", "version", "description"}
+
+func uncovered(keys []string) []string {
+	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(itemized, k) })
 }
 
 func (c *comparer) set(field string, before, after []string, removed, added string) {

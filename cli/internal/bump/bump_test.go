@@ -15,7 +15,7 @@ func base() snapshot.Observed {
 			OptionalDependencies: []snapshot.Dependency{{Name: "opt", Version: "^1.0.0"}},
 			Suggests:             []string{"hint"}, Capabilities: []string{"runs-scripts"},
 			Compatibility:   []snapshot.Compatibility{{Agent: "claude-code", MinVersion: "1.0.0"}, {Agent: "codex"}},
-			ManifestKeys:    []string{"compatibility", "dependencies", "description", "name", "version"},
+			ManifestKeys:    []string{"compatibility", "dependencies", "description", "license", "name", "optionalDependencies", "version"},
 			FrontMatterKeys: []string{"description", "name"},
 			Links:           []snapshot.Link{{From: "SKILL.md", Target: "references/a.md"}}},
 		Files: []snapshot.ObservedFile{{Path: "SKILL.md", Digest: "d-skill"}, {Path: "references/a.md", Digest: "d-a"},
@@ -94,7 +94,13 @@ func TestRules(t *testing.T) {
 		{"minimum lowered", func(o *snapshot.Observed) { o.Contract.Compatibility[0].MinVersion = "" }, "contract:compatibility:claude-code:lowered", RuleAgentMinLowered, "minor"},
 		{"capability removed", func(o *snapshot.Observed) { o.Contract.Capabilities = nil }, "contract:capabilities:runs-scripts:removed", RuleCapabilityRemoved, "major"},
 		{"capability added", func(o *snapshot.Observed) { o.Contract.Capabilities = append(o.Contract.Capabilities, "reads-source") }, "contract:capabilities:reads-source:added", RuleCapabilityAdded, "minor"},
-		{"manifest key removed", func(o *snapshot.Observed) { o.Contract.ManifestKeys = o.Contract.ManifestKeys[1:] }, "contract:manifestKeys:compatibility:removed", RuleManifestKeyRemoved, "major"},
+		{"manifest key removed", func(o *snapshot.Observed) {
+			o.Contract.ManifestKeys = slices.DeleteFunc(o.Contract.ManifestKeys, func(k string) bool { return k == "license" })
+		}, "contract:manifestKeys:license:removed", RuleManifestKeyRemoved, "major"},
+		{"itemized key removed", func(o *snapshot.Observed) {
+			o.Contract.OptionalDependencies = nil
+			o.Contract.ManifestKeys = slices.DeleteFunc(o.Contract.ManifestKeys, func(k string) bool { return k == "optionalDependencies" })
+		}, "contract:optionalDependencies:opt:removed", RuleOptionalRemoved, "minor"},
 		{"manifest key added", func(o *snapshot.Observed) { o.Contract.ManifestKeys = append(o.Contract.ManifestKeys, "keywords") }, "contract:manifestKeys:keywords:added", RuleManifestKeyAdded, "minor"},
 		{"front-matter key removed", func(o *snapshot.Observed) { o.Contract.FrontMatterKeys = o.Contract.FrontMatterKeys[1:] }, "contract:frontMatterKeys:description:removed", RuleFrontMatterRemoved, "major"},
 		{"front-matter key added", func(o *snapshot.Observed) { o.Contract.FrontMatterKeys = append(o.Contract.FrontMatterKeys, "license") }, "contract:frontMatterKeys:license:added", RuleFrontMatterKeyAdded, "minor"},

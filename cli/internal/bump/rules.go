@@ -97,7 +97,7 @@ var Rules = []Rule{
 	{RuleAgentRemoved, Major, "an agent was dropped from compatibility", "contract:compatibility:codex:removed"},
 	{RuleAgentMinRaised, Major, "an agent's minimum version was raised", "contract:compatibility:claude-code:raised"},
 	{RuleCapabilityRemoved, Major, "a declared capability was removed: the package stops doing something it said it does", "contract:capabilities:runs-scripts:removed"},
-	{RuleManifestKeyRemoved, Major, "a top-level skill.yaml key was removed", "contract:manifestKeys:compatibility:removed"},
+	{RuleManifestKeyRemoved, Major, "a top-level skill.yaml key was removed (keys whose items are compared one by one, such as dependencies, are classified by their items)", "contract:manifestKeys:agentOverrides:removed"},
 	{RuleFrontMatterRemoved, Major, "a top-level front-matter key of the entrypoint was removed", "contract:frontMatterKeys:allowed-tools:removed"},
 	{RuleFileAdded, Minor, "a file was added (a new reference, script or asset)", "file:references/gc-logs.md:added"},
 	{RuleDependencyAdded, Minor, "a required dependency was added", "contract:dependencies:jvm-gc-tuning:added"},
