@@ -70,7 +70,7 @@ func checkBump(ctx context.Context, target Target, idx *registry.Index, pkgDir s
 	if err != nil {
 		return err
 	}
-	after, err := side(name+"@"+version+" (to publish)", fsys, load)
+	after, err := side(filepath.Base(pkgDir), fsys, load)
 	if err != nil {
 		return err
 	}
