@@ -55,6 +55,7 @@ and writes no file but --out. The exit code is 0 whatever the recommendation, un
 Examples:
   agent-skills report bump java-basics@1.2.0 ./java-basics
   agent-skills report bump v1.observation.json v2.observation.json --review review.json
+  agent-skills report bump skills-last-release/ skills/ --fail-on-undetermined
   agent-skills report bump --rules`
 }
 
