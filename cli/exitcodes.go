@@ -155,6 +155,12 @@ var exitCodes = map[string]int{
 	"ASK_COLLECTION_DOCUMENT_INVALID": exitUsage,
 	"ASK_COLLECTION_MISMATCH":         exitUsage,
 
+	// bump reports (issue 21)
+	"ASK_BUMP_REVIEW_INVALID":    exitValidation,
+	"ASK_BUMP_INPUT_INVALID":     exitUsage,
+	"ASK_BUMP_UNDETERMINED":      exitValidation,
+	"ASK_PUBLISH_BUMP_TOO_SMALL": exitValidation,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -116,7 +116,9 @@ func killRegistry(t *testing.T, base string, pkgs []killPackage) string {
 		writeFile(t, filepath.Join(dir, "SKILL.md"), fmt.Sprintf(
 			"---\nname: %s\ndescription: Kill-point test skill %s. Use when testing.\n---\n# %s %s\n", p.name, p.name, p.name, p.version))
 		writeFile(t, filepath.Join(dir, "references", "notes.md"), strings.Repeat(p.name+" "+p.version+"\n", 50))
-		code, out, errs := pub.runNoRoot(t.Context(), "-q", "publish", dir, "--registry", reg, "--write")
+		// The fixture's history is made up (app 1.1.0 drops a dependency,
+		// a major change): --accept-bump publishes it as it is.
+		code, out, errs := pub.runNoRoot(t.Context(), "-q", "publish", dir, "--registry", reg, "--write", "--accept-bump")
 		if code != 0 {
 			t.Fatalf("publish %s@%s exited %d\n%s%s", p.name, p.version, code, out, errs)
 		}

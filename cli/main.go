@@ -87,9 +87,6 @@ type app struct {
 	Validate  validateCmd  `cmd:"" group:"Authoring" help:"Check skill packages: one package, or every package below a folder."`
 	Create    createCmd    `cmd:"" group:"Authoring" help:"Scaffold a new skill, command or workflow package."`
 	Publish   publishCmd   `cmd:"" group:"Authoring" help:"Validate a package and emit (or write) its registry index entry and archive."`
-	Snapshot  snapshotCmd  `cmd:"" group:"Authoring" help:"Capture a package or collection byte for byte; verify a tree against it; restore a package from it."`
-	Observe   observeCmd   `cmd:"" group:"Authoring" help:"Verify a snapshot and write its portable observation (no file bytes, no local paths) with source and check evidence."`
-	Upstream  upstreamCmd  `cmd:"" group:"Authoring" help:"Record where a collection's skills came from (upstreams.lock.json) and check what changed upstream."`
 	Registry  registryCmd  `cmd:"" group:"Registries" help:"List, add, remove or export registries."`
 	Catalog   catalogCmd   `cmd:"" group:"Agents" help:"Build and check skills-catalog.json; search, read and list the available skills; index several collections."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" group:"Agents" help:"Serve the catalog to agents over MCP (stdio), or print a host's registration."`
@@ -99,6 +96,10 @@ type app struct {
 	Plugin    pluginCmd    `cmd:"" group:"Agents" help:"Build host plugins (Claude Code, Codex, Copilot CLI) from a collection, or the skills-only folder and ZIP for a plugin directory."`
 
 	Collection collectionCmd `cmd:"" group:"Maintenance" help:"Audit a collection, plan the fixes, and apply the automatic ones (catalog sync) with rollback and a receipt."`
+	Snapshot   snapshotCmd   `cmd:"" group:"Maintenance" help:"Capture a package or collection byte for byte; verify a tree against it; restore a package from it."`
+	Observe    observeCmd    `cmd:"" group:"Maintenance" help:"Verify a snapshot and write its portable observation (no file bytes, no local paths) with source and check evidence."`
+	Upstream   upstreamCmd   `cmd:"" group:"Maintenance" help:"Record where a collection's skills came from (upstreams.lock.json) and check what changed upstream."`
+	Report     reportCmd     `cmd:"" group:"Maintenance" help:"Release reports: report bump compares two versions of a package and recommends patch, minor, major or undetermined."`
 
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command (the same as agent-skills COMMAND --help)."`

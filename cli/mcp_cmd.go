@@ -72,7 +72,7 @@ func (c *mcpServeCmd) Run(e *env) error {
 		return err
 	}
 	srv := mcpserver.New(b, mcpserver.Options{Version: release(), AllowWrite: c.AllowWrite, Skills: b,
-		Evidence: &mcpEvidence{e: e, loc: loc}})
+		Evidence: &mcpEvidence{e: e, loc: loc}, Bump: mcpBump{e: e}})
 	// Standard output carries JSON-RPC for a program, not text for a
 	// person: it bypasses the terminal backstop (JSON has no raw control
 	// characters anyway). Logs on standard error keep it.

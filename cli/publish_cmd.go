@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/bump"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/registry"
@@ -31,6 +32,9 @@ type publishCmd struct {
 	JSON     bool   `name:"json" help:"Print the index entry (and the write result) as JSON."`
 	// AllowRisk accepts blocking content-scan findings of these rules.
 	AllowRisk []string `name:"allow-risk" placeholder:"RULE" help:"Publish despite findings of these rules that would block installs (rule ids; comma-separated or repeated). Users' installs still refuse them unless they accept them too."`
+	// AcceptBump and Review: the bump check against the registry's latest.
+	AcceptBump bool   `name:"accept-bump" help:"Publish even when the version step is below what the bump report against the registry's latest version recommends."`
+	Review     string `type:"path" placeholder:"FILE" help:"A review file of per-change verdicts for the bump report (see agent-skills report bump --help)."`
 }
 
 func (c *publishCmd) Help() string {
@@ -39,7 +43,12 @@ the registry's latest; every dependency must resolve in the target registry; eve
 agent id in compatibility must be known; the integrity digest is computed. The content
 scanner runs as install runs it and its findings are shown: one that would block installs
 (critical) refuses the package (exit 5, ASK_CONTENT_RISK) unless --allow-risk <rule>
-accepts it. It prints the index entry. --write applies it: for a registry folder, the package is placed and
+accepts it. When the registry has a version of the package, publish compares the
+package with its latest version (agent-skills report bump) and prints the report: a
+version step below the recommendation is refused (exit 3, ASK_PUBLISH_BUMP_TOO_SMALL)
+unless --accept-bump; an undetermined recommendation (a changed file with no review
+verdict: --review FILE gives them) is refused only when the decided changes already
+need more than the step, and is otherwise a warning. It prints the index entry. --write applies it: for a registry folder, the package is placed and
 registry/skills.yaml patched in place (comments and order kept); for a git registry,
 the same happens on a branch publish/<name>-<version> of a fresh clone — open a pull
 request from it (--push pushes it).
@@ -78,6 +87,22 @@ func (c *publishCmd) Run(e *env) error {
 		Now:          time.Now,
 		AllowRisk:    c.AllowRisk,
 	}
+	if target != nil {
+		opts.Bump = &publish.BumpCheck{Accept: c.AcceptBump}
+		if c.Review != "" {
+			f, err := os.Open(c.Review)
+			if err != nil {
+				return askerr.IO("cannot read review "+e.Rel(c.Review), err)
+			}
+			opts.Bump.Review, err = bump.DecodeReview(f, e.Rel(c.Review))
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+	} else if c.Review != "" || c.AcceptBump {
+		return askerr.Usage("--review and --accept-bump need a registry to compare with: --registry <name or folder>")
+	}
 	if ft, ok := target.(publish.FolderTarget); ok && c.isBundledCollection(ft.Root) {
 		// The bundled index carries no time stamps, so that it stays equal
 		// to the index generated from the packages.
@@ -87,7 +112,10 @@ func (c *publishCmd) Run(e *env) error {
 	if err != nil {
 		var re *publish.RiskError
 		var pe *publish.Error
+		var be *publish.BumpError
 		switch {
+		case errors.As(err, &be):
+			e.renderBumpReport(e.Err, be.Report)
 		case errors.As(err, &re):
 			e.Findings(filepath.ToSlash(e.Rel(c.Path)), re.Findings)
 		case errors.As(err, &pe):
@@ -100,6 +128,9 @@ func (c *publishCmd) Run(e *env) error {
 	shown := filepath.ToSlash(e.Rel(c.Path))
 	if !c.JSON {
 		e.Findings(shown, plan.Findings)
+		if plan.Bump != nil && !e.g.Quiet {
+			e.renderBumpReport(e.Err, plan.Bump)
+		}
 	}
 	for _, a := range plan.Accepted {
 		e.Note("%s %s (%s) accepted by %s; installs still refuse it unless the user accepts it too",
@@ -127,6 +158,9 @@ func (c *publishCmd) Run(e *env) error {
 	}
 	if len(plan.Skipped) > 0 {
 		result.Plan["skipped"] = plan.Skipped
+	}
+	if plan.Bump != nil {
+		result.Plan["bump"] = plan.Bump
 	}
 	if c.Pack != "" {
 		pkg, diags := format.Load(os.DirFS(c.Path), workspace.LoadOptions())

@@ -96,6 +96,8 @@ type Options struct {
 	// Evidence, when set, adds the read-only evidence tools and, with
 	// AllowWrite, record_lifecycle.
 	Evidence Evidence
+	// Bump, when set, adds the read-only bump_report tool.
+	Bump BumpReporter
 }
 
 // SearchInput is search_skills' arguments.
@@ -154,6 +156,9 @@ func New(b Backend, opts Options) *mcp.Server {
 	addOnboarding(s)
 	if opts.Evidence != nil {
 		addEvidence(s, opts.Evidence, opts.AllowWrite)
+	}
+	if opts.Bump != nil {
+		addBump(s, opts.Bump)
 	}
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 

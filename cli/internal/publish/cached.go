@@ -3,6 +3,8 @@ package publish
 import (
 	"context"
 
+	"github.com/agent-skills/agent-skills/format"
+
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -40,6 +42,15 @@ func (t RegistryTarget) Requirements(ctx context.Context, name string, v *regist
 		return resolve.Requirements{}, nil
 	}
 	return requirementsOf(pkg.Manifest), nil
+}
+
+// Published hands use a published version's verified payload.
+func (t RegistryTarget) Published(ctx context.Context, name string, v *registry.Version, use func(*format.Package) error) error {
+	pkg, err := t.Registry.Package(ctx, name, v.Version)
+	if err != nil {
+		return err
+	}
+	return use(pkg)
 }
 
 // Write refuses: the registry is only read.

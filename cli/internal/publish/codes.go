@@ -9,6 +9,9 @@ const (
 	CodePublishPathConflict    = "ASK_PUBLISH_PATH_CONFLICT"
 	CodePublishVersionExists   = "ASK_PUBLISH_VERSION_EXISTS"
 	CodePublishVersionNotNewer = "ASK_PUBLISH_VERSION_NOT_NEWER"
+	// CodePublishBumpTooSmall is the refusal of a version step below what
+	// the bump report against the target's latest version needs.
+	CodePublishBumpTooSmall = "ASK_PUBLISH_BUMP_TOO_SMALL"
 	// CodeContentRisk is publish's refusal of a package with content-scan
 	// findings that would block its install (the install gate raises the
 	// same code).

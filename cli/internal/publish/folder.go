@@ -115,24 +115,38 @@ func locate(idx *registry.Index, name, inside string) (string, error) {
 // Requirements reads the edges of a published version from its payload,
 // verified against the index integrity.
 func (t FolderTarget) Requirements(ctx context.Context, name string, v *registry.Version) (resolve.Requirements, error) {
+	var req resolve.Requirements
+	err := t.Published(ctx, name, v, func(pkg *format.Package) error {
+		if pkg.Manifest != nil {
+			req = requirementsOf(pkg.Manifest)
+		}
+		return nil
+	})
+	return req, err
+}
+
+// Published hands use the payload of a published version, verified
+// against the index integrity; a tarball is extracted to a temporary
+// folder that is removed when use returns.
+func (t FolderTarget) Published(ctx context.Context, name string, v *registry.Version, use func(*format.Package) error) error {
 	var fsys fs.FS
 	if v.Tarball != "" {
 		if strings.Contains(v.Tarball, "://") {
-			return resolve.Requirements{}, fmt.Errorf("%s@%s: tarball URLs are not read by a folder registry", name, v.Version)
+			return fmt.Errorf("%s@%s: tarball URLs are not read by a folder registry", name, v.Version)
 		}
 		tmp, err := os.MkdirTemp("", "agent-skills-publish-")
 		if err != nil {
-			return resolve.Requirements{}, err
+			return err
 		}
 		defer os.RemoveAll(tmp)
 		f, err := os.Open(filepath.Join(t.Root, filepath.FromSlash(v.Tarball)))
 		if err != nil {
-			return resolve.Requirements{}, err
+			return err
 		}
 		_, err = registry.Extract(ctx, f, tmp, registry.DefaultExtractLimits())
 		f.Close()
 		if err != nil {
-			return resolve.Requirements{}, err
+			return err
 		}
 		fsys = os.DirFS(tmp)
 	} else {
@@ -140,12 +154,9 @@ func (t FolderTarget) Requirements(ctx context.Context, name string, v *registry
 	}
 	pkg, err := registry.Verify(fsys, name, v.Version, v.Integrity)
 	if err != nil {
-		return resolve.Requirements{}, err
+		return err
 	}
-	if pkg.Manifest == nil {
-		return resolve.Requirements{}, nil
-	}
-	return requirementsOf(pkg.Manifest), nil
+	return use(pkg)
 }
 
 // Write publishes the package at pkgDir into the registry:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 
+	"github.com/agent-skills/agent-skills/format"
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/registry/gitrun"
 	"github.com/agent-skills/agent-skills/resolve"
@@ -61,6 +62,11 @@ func (t GitTarget) Locate(idx *registry.Index, name, pkgDir string) (string, err
 // Requirements reads a published version's edges from the work tree.
 func (t GitTarget) Requirements(ctx context.Context, name string, v *registry.Version) (resolve.Requirements, error) {
 	return t.folder().Requirements(ctx, name, v)
+}
+
+// Published hands use a published version's payload from the work tree.
+func (t GitTarget) Published(ctx context.Context, name string, v *registry.Version, use func(*format.Package) error) error {
+	return t.folder().Published(ctx, name, v, use)
 }
 
 // Write commits the publication on branch publish/<name>-<version> of the

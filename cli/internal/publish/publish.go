@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-skills/agent-skills/agents"
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/bump"
 
 	"github.com/Masterminds/semver/v3"
 	"go.yaml.in/yaml/v3"
@@ -44,6 +45,10 @@ type Options struct {
 	// findings do not stop publishing. An id scan does not know is
 	// ASK_USAGE.
 	AllowRisk []string
+	// Bump, when set, compares the package with the target's latest
+	// version and refuses a version step below the recommendation
+	// (ASK_PUBLISH_BUMP_TOO_SMALL); nil skips the comparison.
+	Bump *BumpCheck
 }
 
 // Plan is a package ready to publish: what Prepare checked and computed,
@@ -80,6 +85,9 @@ type Plan struct {
 	// install and that AllowRisk let through.
 	Findings []scan.Finding  `json:"findings,omitempty"`
 	Accepted []scan.Accepted `json:"accepted,omitempty"`
+	// Bump is the report of the package against the target's latest
+	// version, when Options.Bump asked for it and there is one.
+	Bump *bump.Report `json:"bump,omitempty"`
 }
 
 // The checks Prepare skips without a target registry.
@@ -98,7 +106,10 @@ func (p *Plan) NewVersion() *registry.Version { return p.Skill.Versions[0] }
 //     ASK_VALIDATION_FAILED carrying every diagnostic;
 //  2. the version is not in the target index (ASK_PUBLISH_VERSION_EXISTS)
 //     and is greater than its latest, or than every version for a
-//     prerelease (ASK_PUBLISH_VERSION_NOT_NEWER);
+//     prerelease (ASK_PUBLISH_VERSION_NOT_NEWER); with opts.Bump, the
+//     version step from the latest is at least what the bump report
+//     against the latest needs (ASK_PUBLISH_BUMP_TOO_SMALL, a *BumpError
+//     carrying the report);
 //  3. the dependency graph resolves against the target registry (the
 //     resolver's errors, such as ASK_SKILL_NOT_FOUND); a missing optional
 //     dependency is a warning;
@@ -173,6 +184,11 @@ func Prepare(ctx context.Context, pkgDir string, target Target, opts Options) (*
 		}
 		if err := checkVersion(idx, m.Name, m.Version); err != nil {
 			return nil, err
+		}
+		if opts.Bump != nil {
+			if err := checkBump(ctx, target, idx, abs, fsys, opts.Load, m.Name, m.Version, opts.Bump, plan); err != nil {
+				return nil, err
+			}
 		}
 		if err := resolveDeps(ctx, target, idx, m, plan); err != nil {
 			return nil, err

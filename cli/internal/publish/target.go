@@ -3,6 +3,8 @@ package publish
 import (
 	"context"
 
+	"github.com/agent-skills/agent-skills/format"
+
 	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
@@ -22,6 +24,10 @@ type Target interface {
 	// read from its verified payload, so that Prepare can resolve the
 	// whole dependency graph against the target.
 	Requirements(ctx context.Context, name string, v *registry.Version) (resolve.Requirements, error)
+	// Published hands use the verified payload of the published version v
+	// of name (valid only during the call): publish compares the package
+	// with the latest version for its bump report.
+	Published(ctx context.Context, name string, v *registry.Version, use func(*format.Package) error) error
 	// Write publishes the prepared package at pkgDir into the registry.
 	Write(ctx context.Context, plan *Plan, pkgDir string) (*WriteResult, error)
 }
