@@ -133,15 +133,6 @@ func (w *killWorld) runNoRoot(ctx context.Context, args ...string) (int, string,
 	return code, out.String(), errb.String()
 }
 
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // killFixture is the registry of the kill-point tests: app needs lib and,
 // at 1.0.0, helper, which 1.1.0 no longer needs; s1…s5 stand alone; keep
@@ -638,9 +629,3 @@ func TestUnusableJournalStops(t *testing.T) {
 	w.must(t, "install", "other@1.0.0", "--project", "--agent", "claude-code")
 }
 
-// withFault returns ctx carrying hook, which every fault-injection point
-// (install.Point*, skillset.Point*) of a run started with it calls; an
-// error aborts the run there. Only tests set it.
-func withFault(ctx context.Context, hook func(point string) error) context.Context {
-	return context.WithValue(ctx, faultKey{}, hook)
-}
