@@ -80,6 +80,25 @@ type Plan struct {
 	// install and that AllowRisk let through.
 	Findings []scan.Finding  `json:"findings,omitempty"`
 	Accepted []scan.Accepted `json:"accepted,omitempty"`
+	// SignIndex, when set, signs the index document Write produces: its
+	// result is written atomically beside the index as
+	// registry/skills.yaml.sig (see Sign).
+	SignIndex func(index []byte) ([]byte, error) `json:"-"`
+}
+
+// Sign records the package signatures of the new version (compact SSH
+// signatures over registry.PackageStatement) and the index signer, and
+// renders the entry again so that it shows them.
+func (p *Plan) Sign(signatures []string, signIndex func([]byte) ([]byte, error)) error {
+	p.NewVersion().Signatures = signatures
+	p.SignIndex = signIndex
+	p.Entry = encodeItem(p.Skill)
+	j, err := json.MarshalIndent(p.Skill, "", "  ")
+	if err != nil {
+		return err
+	}
+	p.EntryJSON = append(j, '\n')
+	return nil
 }
 
 // The checks Prepare skips without a target registry.
