@@ -243,10 +243,6 @@ func (d *doctor) signing(rc config.Registry, idx *registry.Index, err error) {
 	fix := "agent-skills registry trust " + rc.Name + " --trust-key <allowed_signers>   (after a key rotation), or ask the registry's maintainers to publish with --sign-key"
 	if err != nil {
 		msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
-		var det askerr.Detailed
-		if errors.As(err, &det) && len(det.ErrorDetail()) > 0 && askerr.CodeOf(err) == registry.CodeSignatureInvalid {
-			msg += ": " + redact.Text(det.ErrorDetail()[0])
-		}
 		d.add("registries", subject, "fail", fmt.Sprintf("%s (%s); trusts %s", msg, askerr.CodeOf(err), keys), fix)
 		return
 	}

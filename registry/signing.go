@@ -147,7 +147,7 @@ func (t *Trust) VerifyIndex(reg, where string, data, sig []byte, now time.Time) 
 		return who, &Error{
 			Code:    CodeSignatureInvalid,
 			Message: fmt.Sprintf("registry %q: the signature of its index %s does not verify", reg, where),
-			Detail:  []string{err.Error(), "The index was not used."},
+			Detail:  []string{"The index was not used."},
 			Try: []string{
 				"do not use this registry until its maintainers re-sign the index",
 				"if the signing key was rotated: agent-skills registry trust " + reg + " --trust-key <allowed_signers>",
@@ -182,7 +182,7 @@ func (t *Trust) VerifyPackage(reg, name string, v *Version, now time.Time) (sshs
 	return sshsig.Signer{}, &Error{
 		Code:    CodeSignatureInvalid,
 		Message: fmt.Sprintf("no signature of %s in registry %q verifies", id, reg),
-		Detail:  append(errs, "Nothing was installed."),
+		Detail:  append(errs[1:], "Nothing was installed."),
 		Try:     []string{"do not install this package", "report it to the registry's maintainers"},
 		Err:     errors.New(errs[0]),
 	}

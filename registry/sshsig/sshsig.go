@@ -180,7 +180,7 @@ func Verify(armored, data []byte, namespace string, allowed []AllowedSigner, now
 		if len(refused) > 0 {
 			return Signer{}, fmt.Errorf("%w: key %s is listed but %s", ErrNotAllowed, fp, strings.Join(refused, "; "))
 		}
-		return Signer{}, fmt.Errorf("%w: key %s is not in the allowed signers", ErrNotAllowed, fp)
+		return Signer{}, fmt.Errorf("%w: key %s is not listed", ErrNotAllowed, fp)
 	}
 	return who, nil
 }
