@@ -26,6 +26,7 @@ type registryCmd struct {
 	Export registryExportCmd `cmd:"" help:"Write a static HTTP registry (index.json and archives) from a registry."`
 	Init   registryInitCmd   `cmd:"" help:"Create an empty registry in a folder (--git: a git repository with a first commit)."`
 	Trust  registryTrustCmd  `cmd:"" help:"Replace or clear the keys a registry's SSH signatures are checked against."`
+	Sign   registrySignCmd   `cmd:"" help:"Sign every version of a registry folder, and its index, with one SSH key."`
 }
 
 func (c *registryCmd) Help() string {

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/registry"
@@ -70,5 +73,45 @@ func (c *registryTrustCmd) Run(e *env) error {
 		return nil
 	}
 	e.Done("registry %s trusts %s", c.Name, ui.Field(signing.Describe(t)))
+	return nil
+}
+
+// registrySignCmd signs a registry folder again with one key: every
+// version and the index.
+type registrySignCmd struct {
+	Dir     string `arg:"" type:"path" help:"The registry folder (its root, holding registry/skills.yaml)."`
+	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" required:"" help:"The OpenSSH private key to sign with (an encrypted one reads its passphrase from AGENT_SKILLS_SIGN_KEY_PASSPHRASE)."`
+	JSON    bool   `name:"json" help:"Print what was signed as JSON."`
+}
+
+func (c *registrySignCmd) Help() string {
+	return `Verifies every version of the registry folder against its integrity, then replaces
+each version's package signatures with one by this key and signs the index
+(registry/skills.yaml.sig). It is how a registry moves to a new key after a rotation;
+publish --sign-key signs only what it publishes. On any failure nothing is written.
+For a git registry, run it in a checkout and commit the result.
+
+Example:
+  agent-skills registry sign ./my-registry --sign-key ~/.ssh/skills-release`
+}
+
+func (c *registrySignCmd) Run(e *env) error {
+	signer, err := signing.LoadSignKey(c.SignKey, e.ws.Getenv)
+	if err != nil {
+		return err
+	}
+	res, err := publish.FolderTarget{Root: c.Dir}.Resign(e.ctx, registry.Options{CacheDir: e.ws.CacheDir()},
+		func(name, version, integrity string) (string, error) {
+			return signing.SignPackage(signer, name, version, integrity)
+		},
+		func(b []byte) ([]byte, error) { return signing.SignIndex(signer, b) })
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return e.JSON(res)
+	}
+	e.Done("signed %d %s and the index (%s) with %s", len(res.Versions), ui.Plural(len(res.Versions), "version", "versions"),
+		e.Rel(res.Signature), ssh.FingerprintSHA256(signer.PublicKey()))
 	return nil
 }
