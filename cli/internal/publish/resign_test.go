@@ -26,7 +26,9 @@ func TestResignFlowIndex(t *testing.T) {
 
 	var signedIndex []byte
 	res, err := FolderTarget{Root: root}.Resign(context.Background(), registry.Options{CacheDir: t.TempDir()},
-		func(name, version, integ string) (string, error) { return base64.StdEncoding.EncodeToString([]byte(name + "@" + version)), nil },
+		func(name, version, integ string) (string, error) {
+			return base64.StdEncoding.EncodeToString([]byte(name + "@" + version)), nil
+		},
 		func(b []byte) ([]byte, error) { signedIndex = b; return []byte("SIG"), nil })
 	if err != nil {
 		t.Fatalf("Resign = %v", err)
