@@ -22,7 +22,7 @@ func TestPredictorTags(t *testing.T) {
 		t.Fatal(err)
 	}
 	installed := map[string]bool{"uninstall": true, "update": true, "disable": true, "enable": true, "outdated": true}
-	registryArgs := map[string]string{"registry remove": "name", "registry export": "from"}
+	registryArgs := map[string]string{"registry remove": "name", "registry export": "from", "registry trust": "name"}
 	seen := map[string]int{}
 	var walk func(n *kong.Node)
 	walk = func(n *kong.Node) {

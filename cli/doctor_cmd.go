@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/policy"
@@ -19,7 +20,9 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/install"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
+	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry"
 	"github.com/agent-skills/agent-skills/resolve"
 )
 
@@ -210,6 +213,10 @@ func (d *doctor) registries(cfg *config.Config, root string) {
 			continue
 		}
 		idx, err := reg.Index(e.ctx)
+		if code := askerr.CodeOf(err); code == registry.CodeSignatureMissing || code == registry.CodeSignatureInvalid {
+			d.signing(rc, nil, err)
+			continue
+		}
 		if err != nil {
 			msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
 			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s; %s", rc.Kind, shown, trust, msg, from),
@@ -217,7 +224,48 @@ func (d *doctor) registries(cfg *config.Config, root string) {
 			continue
 		}
 		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills; %s", rc.Kind, shown, trust, len(idx.Skills), from), "")
+		d.signing(rc, idx, nil)
 	}
+}
+
+// signing reports the signature state of a registry with trusted
+// signers: the keys and principals it trusts, whether its index
+// signature verified (idx loaded) or failed (err), and how many of its
+// versions carry a package signature that verifies. A registry without
+// trusted signers gets no finding: nothing about it is signed or checked.
+func (d *doctor) signing(rc config.Registry, idx *registry.Index, err error) {
+	t, perr := registry.ParseTrust(rc.TrustedSigners)
+	if t == nil || perr != nil {
+		return // no signers; a broken set already failed to open
+	}
+	subject := rc.Name + " signatures"
+	keys := signing.Describe(t)
+	fix := "agent-skills registry trust " + rc.Name + " --trust-key <allowed_signers>   (after a key rotation), or ask the registry's maintainers to publish with --sign-key"
+	if err != nil {
+		msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
+		d.add("registries", subject, "fail", fmt.Sprintf("%s (%s); trusts %s", msg, askerr.CodeOf(err), keys), fix)
+		return
+	}
+	total, bad := 0, []string{}
+	now := time.Now()
+	for _, s := range idx.Skills {
+		for _, v := range s.Versions {
+			total++
+			if _, verr := t.VerifyPackage(rc.Name, s.Name, v, now); verr != nil {
+				bad = append(bad, s.Name+"@"+v.Version)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		shown := bad
+		if len(shown) > 5 {
+			shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(bad)-5))
+		}
+		d.add("registries", subject, "warn", fmt.Sprintf("index signature verified; %d of %d versions are unsigned or fail their signature and will not install (%s); trusts %s",
+			len(bad), total, strings.Join(shown, ", "), keys), fix)
+		return
+	}
+	d.add("registries", subject, "ok", fmt.Sprintf("index signature verified; all %d versions signed; trusts %s", total, keys), "")
 }
 
 // agents checks detection and every root of every agent. A folder

@@ -161,6 +161,12 @@ var exitCodes = map[string]int{
 	"ASK_BUMP_UNDETERMINED":      exitValidation,
 	"ASK_PUBLISH_BUMP_TOO_SMALL": exitValidation,
 
+	// SSH signatures of registry indexes and packages (issue 22)
+	"ASK_SIGNATURE_MISSING": exitIntegrity,
+	"ASK_SIGNATURE_INVALID": exitIntegrity,
+	"ASK_TRUST_KEY_INVALID": exitUsage,
+	"ASK_SIGN_KEY_INVALID":  exitUsage,
+
 	// agents
 	"ASK_NO_AGENT": exitNoAgent,
 

@@ -133,7 +133,6 @@ func (w *killWorld) runNoRoot(ctx context.Context, args ...string) (int, string,
 	return code, out.String(), errb.String()
 }
 
-
 // killFixture is the registry of the kill-point tests: app needs lib and,
 // at 1.0.0, helper, which 1.1.0 no longer needs; s1…s5 stand alone; keep
 // is never touched; extra is new to the install test; other is installed
@@ -628,4 +627,3 @@ func TestUnusableJournalStops(t *testing.T) {
 	os.Remove(w.journalFile())
 	w.must(t, "install", "other@1.0.0", "--project", "--agent", "claude-code")
 }
-

@@ -12,8 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/bump"
+	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
 	"github.com/agent-skills/agent-skills/registry"
@@ -30,6 +33,7 @@ type publishCmd struct {
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
 	JSON     bool   `name:"json" help:"Print the index entry (and the write result) as JSON."`
+	SignKey  string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign with this OpenSSH private key: the version's package statement (kept in its index entry) and, with --write, the whole index (registry/skills.yaml.sig). An encrypted key reads its passphrase from AGENT_SKILLS_SIGN_KEY_PASSPHRASE."`
 	// AllowRisk accepts blocking content-scan findings of these rules.
 	AllowRisk []string `name:"allow-risk" placeholder:"RULE" help:"Publish despite findings of these rules that would block installs (rule ids; comma-separated or repeated). Users' installs still refuse them unless they accept them too."`
 	// AcceptBump and Review: the bump check against the registry's latest.
@@ -70,6 +74,13 @@ Examples:
 func (c *publishCmd) Run(e *env) error {
 	if c.Push && !c.Write {
 		return askerr.Usage("--push needs --write")
+	}
+	var signer ssh.Signer
+	if c.SignKey != "" {
+		var err error
+		if signer, err = signing.LoadSignKey(c.SignKey, e.ws.Getenv); err != nil {
+			return err
+		}
 	}
 	var target publish.Target
 	desc := "no registry"
@@ -122,6 +133,15 @@ func (c *publishCmd) Run(e *env) error {
 			e.Diagnostics(filepath.ToSlash(e.Rel(c.Path)), pe.Diagnostics)
 		}
 		return err
+	}
+	if signer != nil {
+		sig, err := signing.SignPackage(signer, plan.Name, plan.Version, plan.Integrity)
+		if err != nil {
+			return &askerr.Error{Code: signing.CodeSignKeyInvalid, Message: "cannot sign with " + e.Rel(c.SignKey), Err: err}
+		}
+		if err := plan.Sign([]string{sig}, func(b []byte) ([]byte, error) { return signing.SignIndex(signer, b) }); err != nil {
+			return err
+		}
 	}
 	// What the scanner found is what users will see on install: shown
 	// before the result (--json carries it in plan.findings).
@@ -205,6 +225,9 @@ func (c *publishCmd) Run(e *env) error {
 		}
 		for _, d := range r.Dropped {
 			e.Done("  dropped %s (its files were already replaced)", d)
+		}
+		if r.Signature != "" {
+			e.Done("  signed %s@%s and the index (%s) with %s", plan.Name, plan.Version, e.Rel(r.Signature), ssh.FingerprintSHA256(signer.PublicKey()))
 		}
 		if r.Branch != "" {
 			e.Done("  branch %s, commit %s", r.Branch, r.Commit)

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/publish"
 	"github.com/agent-skills/agent-skills/cli/internal/redact"
+	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/registry"
 )
 
@@ -24,6 +25,8 @@ type registryCmd struct {
 	Remove registryRemoveCmd `cmd:"" help:"Remove a registry."`
 	Export registryExportCmd `cmd:"" help:"Write a static HTTP registry (index.json and archives) from a registry."`
 	Init   registryInitCmd   `cmd:"" help:"Create an empty registry in a folder (--git: a git repository with a first commit)."`
+	Trust  registryTrustCmd  `cmd:"" help:"Replace or clear the keys a registry's SSH signatures are checked against."`
+	Sign   registrySignCmd   `cmd:"" help:"Sign every version of a registry folder, and its index, with one SSH key."`
 }
 
 func (c *registryCmd) Help() string {
@@ -103,6 +106,7 @@ type registryAddCmd struct {
 	Ref         string `help:"Git branch, tag or commit (git registries)."`
 	First       bool   `help:"Put the registry first, so that it owns every name it has (with --project: first of the project's)."`
 	Untrusted   bool   `help:"Mark the registry untrusted."`
+	TrustKey    string `type:"path" name:"trust-key" placeholder:"FILE" help:"An allowed_signers file: the registry's index and packages must then carry SSH signatures by these keys (its content is copied into your configuration; see registry trust)."`
 	Project     bool   `help:"Add it to the project's skills-registries.json, committed with the project, instead of your own configuration."`
 	ProjectRoot string `type:"path" help:"With --project: the project (default: the nearest project above the working folder)."`
 }
@@ -132,6 +136,10 @@ func (c *registryAddCmd) Run(e *env) error {
 		return saveError(e, err)
 	}
 	e.Done("added %s registry %s (%s)", r.Kind, c.Name, ui.Field(r.URL))
+	if r.TrustedSigners != "" {
+		t, _ := registry.ParseTrust(r.TrustedSigners)
+		e.Done("registry %s trusts %s", c.Name, ui.Field(signing.Describe(t)))
+	}
 	return nil
 }
 
@@ -176,6 +184,21 @@ func (c *registryAddCmd) entry(e *env, cfg *config.Config) (config.Registry, err
 		return config.Registry{}, askerr.Usage("--ref applies to git registries only; %s is a %s registry", c.URL, kind)
 	}
 	r := config.Registry{Name: c.Name, URL: url, Kind: kind, Ref: ref, Trusted: !c.Untrusted}
+	if c.TrustKey != "" {
+		if c.Project {
+			return config.Registry{}, &askerr.Error{Code: askerr.CodeUsage, Message: "--trust-key cannot be used with --project: which keys to trust is each user's own setting",
+				Detail: []string{"Nothing was added."},
+				Try:    []string{"agent-skills registry add --project " + c.Name + " " + c.URL + "   and then, in your own configuration, agent-skills registry add " + c.Name + " " + c.URL + " --trust-key FILE"}}
+		}
+		if kind == config.KindBundled {
+			return config.Registry{}, askerr.Usage("--trust-key does not apply to the bundled registry, which is part of agent-skills itself")
+		}
+		text, _, err := signing.LoadTrust(c.TrustKey)
+		if err != nil {
+			return config.Registry{}, err
+		}
+		r.TrustedSigners = text
+	}
 	// Refuse now what every later command would refuse — a plain-http
 	// index on a remote host, a ref or URL git must not be given
 	// (gitrun's rules) — rather than saving an entry that breaks them all.

@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 
 	"github.com/agent-skills/agent-skills/cli/internal/atomicfile"
@@ -17,6 +20,9 @@ import (
 type registryExportCmd struct {
 	From string `arg:"" predictor:"registry" help:"A configured registry, or the path of a registry folder."`
 	Dir  string `arg:"" type:"path" help:"Output folder for the static HTTP registry (index.json and archives/)."`
+	// SignKey signs the exported index.json (index.json.sig); the
+	// versions keep the package signatures they have.
+	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign index.json with this OpenSSH private key (index.json.sig beside it); package signatures are carried over as they are."`
 }
 
 func (c *registryExportCmd) Help() string {
@@ -44,6 +50,12 @@ func (c *registryExportCmd) Run(e *env) error {
 		abs, _ := filepath.Abs(c.From)
 		reg, err = registry.Open(registry.Spec{Name: filepath.Base(abs), URL: abs, Kind: registry.KindLocal}, e.ws.RegistryOptions(cfg))
 		if err != nil {
+			return err
+		}
+	}
+	var signer ssh.Signer
+	if c.SignKey != "" {
+		if signer, err = signing.LoadSignKey(c.SignKey, e.ws.Getenv); err != nil {
 			return err
 		}
 	}
@@ -83,8 +95,23 @@ func (c *registryExportCmd) Run(e *env) error {
 	if _, err := registry.DecodeIndex(data, "index.json"); err != nil {
 		return err
 	}
+	var sig []byte
+	if signer != nil {
+		if sig, err = signing.SignIndex(signer, data); err != nil {
+			return &askerr.Error{Code: signing.CodeSignKeyInvalid, Message: "cannot sign index.json with " + e.Rel(c.SignKey), Err: err}
+		}
+	}
 	if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"), data, 0o644); err != nil {
 		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write index.json", Err: err}
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, "index.json"+registry.SignatureSuffix)); err == nil && sig == nil {
+		e.Warn("index.json%s no longer matches index.json: clients that trust this registry's signers will refuse it until it is exported with --sign-key", registry.SignatureSuffix)
+	}
+	if sig != nil {
+		if err := atomicfile.WriteFile(filepath.Join(c.Dir, "index.json"+registry.SignatureSuffix), sig, 0o644); err != nil {
+			return &askerr.Error{Code: askerr.CodeIO, Message: "cannot write index.json" + registry.SignatureSuffix, Err: err}
+		}
+		e.Done("signed index.json (index.json%s) with %s", registry.SignatureSuffix, ssh.FingerprintSHA256(signer.PublicKey()))
 	}
 	e.Done("exported %d %s of %d %s to %s", count, ui.Plural(count, "version", "versions"),
 		len(out.Skills), ui.Plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.Rel(c.Dir), "/")+"/index.json")

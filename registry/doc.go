@@ -74,6 +74,17 @@
 // merely not portable (a Windows device name, case or NFC/NFD twins, …)
 // are not written and are all listed at the end as ASK_PACKAGE_UNSAFE_FILE.
 //
+// # Signatures
+//
+// A Spec with TrustedSigners (allowed_signers text, see sshsig) makes the
+// registry signed: the index is used only when its detached SSH signature
+// (the index file or URL + SignatureSuffix) verifies over its exact bytes,
+// checked before decoding and again for every cached copy, and Package,
+// Snapshot and Fetch read a version's payload only when one of its
+// Signatures verifies over PackageStatement(name, version, integrity).
+// Missing is ASK_SIGNATURE_MISSING, wrong ASK_SIGNATURE_INVALID. Without
+// TrustedSigners no signature is fetched or checked.
+//
 // # Precedence
 //
 // A Set orders registries: the first trusted registry that has a name owns

@@ -119,7 +119,7 @@ func mismatch(name, version, what, expected, actual string) *Error {
 
 // Package returns the verified package name@version.
 func (r *registry) Package(ctx context.Context, name, version string) (*format.Package, error) {
-	s, v, err := r.lookup(ctx, name, version)
+	s, v, err := r.lookupSigned(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (r *registry) Package(ctx context.Context, name, version string) (*format.P
 // verifies it there, removes any file outside the package's file set and
 // renames the directory to dest.
 func (r *registry) Fetch(ctx context.Context, name, version, dest string) (*Fetched, error) {
-	s, v, err := r.lookup(ctx, name, version)
+	s, v, err := r.lookupSigned(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}

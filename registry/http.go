@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry/sshsig"
 	"io"
 	"io/fs"
 	"net/http"
@@ -33,6 +34,7 @@ type httpBackend struct {
 	index  *url.URL
 	dir    string // CacheDir/http/<hash>
 	client *HTTPClient
+	trust  *Trust // nil: the index is not signed
 }
 
 // httpMeta is what is remembered about the cached index.
@@ -75,6 +77,9 @@ func newHTTP(spec Spec, opts *Options) (*httpBackend, error) {
 // cache heals on the next run instead of failing every run until its TTL
 // ends.
 func (h *httpBackend) loadIndex(ctx context.Context) (*Index, error) {
+	if h.trust != nil {
+		return h.loadSigned(ctx)
+	}
 	cached, meta := h.readCache()
 	if cached != nil && (h.opts.Offline || h.fresh(meta)) {
 		idx, err := h.decodeCached(cached)
@@ -363,4 +368,123 @@ func writeAtomic(file string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// sigFile is the cached copy of the index's detached signature.
+func (h *httpBackend) sigFile() string { return filepath.Join(h.dir, "index"+SignatureSuffix) }
+
+// verifiedCache returns the cached index when it is there with a
+// signature that verifies now; otherwise nil and why not.
+func (h *httpBackend) verifiedCache() ([]byte, httpMeta, error) {
+	cached, meta := h.readCache()
+	if cached == nil {
+		return nil, meta, nil
+	}
+	sig, err := readCapped(h.sigFile(), sshsig.MaxSignatureSize)
+	if err != nil {
+		sig = nil
+	}
+	if _, err := h.trust.VerifyIndex(h.spec.Name, redact(h.index)+" (cached)", cached, sig, h.opts.now()); err != nil {
+		return nil, meta, err
+	}
+	return cached, meta, nil
+}
+
+// loadSigned is loadIndex for a registry with trusted signers: the index
+// and its signature (<index URL>.sig) travel and are cached together, and
+// an index is decoded only after its signature verified over its exact
+// bytes, from the network or from the cache. The signature is fetched on
+// every revalidation, even when the index is unchanged (304), so that a
+// re-signature after a key rotation is seen. A signature that is missing
+// or does not verify is never replaced by the cached copy.
+func (h *httpBackend) loadSigned(ctx context.Context) (*Index, error) {
+	cached, meta, cacheErr := h.verifiedCache()
+	if h.opts.Offline {
+		switch {
+		case cacheErr != nil:
+			return nil, cacheErr
+		case cached == nil:
+			return nil, unavailable(h.spec.Name, "offline and no cached index", nil, "run the command once while online")
+		}
+		return h.decodeCached(cached)
+	}
+	if cached != nil && h.fresh(meta) {
+		if idx, err := h.decodeCached(cached); err == nil {
+			return idx, nil
+		}
+		cached = nil
+	}
+	etag := ""
+	if cached != nil {
+		etag = meta.ETag
+	}
+	body, newTag, err := h.getIndex(ctx, etag)
+	if err == nil && body == nil { // 304 Not Modified
+		body, newTag = cached, meta.ETag
+	}
+	var sig []byte
+	if err == nil {
+		sig, err = h.getSig(ctx)
+	}
+	if err != nil {
+		if cached != nil && !isIndexError(err) && !errors.Is(err, context.Canceled) {
+			idx, derr := h.decodeCached(cached)
+			if derr != nil {
+				return nil, err
+			}
+			h.opts.notify("registry %s: %s unreachable (%s); using the signed index cached %s",
+				h.spec.Name, redact(h.index), firstLine(err.Error()), meta.FetchedAt.Format(time.RFC3339))
+			return idx, nil
+		}
+		return nil, err
+	}
+	if _, err := h.trust.VerifyIndex(h.spec.Name, redact(h.index), body, sig, h.opts.now()); err != nil {
+		return nil, err
+	}
+	idx, err := decodeIndexCached(body, h.index.String(), h.opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	// The signature first: a crash between the two writes leaves a pair
+	// that fails verification and is fetched again, never a trusted one.
+	if werr := writeAtomic(h.sigFile(), sig); werr != nil {
+		h.opts.notify("registry %s: cannot cache the index signature: %v", h.spec.Name, werr)
+		return idx, nil
+	}
+	h.writeCache(body, httpMeta{URL: h.index.Redacted(), ETag: newTag, FetchedAt: h.opts.now().UTC()})
+	return idx, nil
+}
+
+// getSig downloads <index URL>.sig; a 404 or 410 answer is a missing
+// signature (nil, nil).
+func (h *httpBackend) getSig(ctx context.Context) ([]byte, error) {
+	u := *h.index
+	u.Path += SignatureSuffix
+	u.RawPath = ""
+	resp, err := h.client.Get(ctx, &u, nil)
+	if err == nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone) {
+		resp.Body.Close()
+		return nil, nil
+	}
+	if err != nil || resp.StatusCode != http.StatusOK {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		// Retries and the usual messages.
+		if resp, err = h.get(ctx, &u, ""); err != nil {
+			return nil, err
+		}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, sshsig.MaxSignatureSize+1))
+	if err != nil {
+		return nil, unavailable(h.spec.Name, "reading the index signature from "+redact(&u)+" failed", err, "check your network and retry")
+	}
+	if len(data) > sshsig.MaxSignatureSize {
+		data = data[:sshsig.MaxSignatureSize+1] // Verify refuses it as too large
+	}
+	return data, nil
 }

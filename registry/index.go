@@ -105,6 +105,10 @@ type Version struct {
 	Deprecated bool `json:"deprecated,omitempty" yaml:"deprecated,omitempty"`
 	// DeprecationReason says why, and what to use instead.
 	DeprecationReason string `json:"deprecationReason,omitempty" yaml:"deprecationReason,omitempty"`
+	// Signatures are SSH signatures (the SSHSIG blob in base64, one line
+	// each) over the version's package statement (see
+	// PackageStatement), verified when the registry has trusted signers.
+	Signatures []string `json:"signatures,omitempty" yaml:"signatures,omitempty"`
 
 	sv  *semver.Version
 	pos pos
@@ -406,6 +410,14 @@ func checkVersions(s *Skill, p string, lim IndexLimits, errs *problems) {
 		}
 		if len(v.DeprecationReason) > lim.MaxStringBytes {
 			errs.add(v.pos, vp()+".deprecationReason", fmt.Sprintf("longer than %d bytes", lim.MaxStringBytes))
+		}
+		if len(v.Signatures) > MaxVersionSignatures {
+			errs.add(v.pos, vp()+".signatures", fmt.Sprintf("%d signatures; the limit is %d", len(v.Signatures), MaxVersionSignatures))
+		}
+		for k, sig := range v.Signatures {
+			if why := checkCompactSignature(sig); why != "" {
+				errs.add(v.pos, vp()+".signatures["+strconv.Itoa(k)+"]", why)
+			}
 		}
 	}
 	if !ok {

@@ -256,6 +256,8 @@ func keyIndex(key string) int {
 		return 13
 	case "deprecated":
 		return 14
+	case "signatures":
+		return 15
 	}
 	return -1
 }
@@ -1054,6 +1056,10 @@ func (p *fastParser) version(v *Version) bool {
 		case "version", "path", "tarball", "integrity", "publishedAt", "deprecationReason", "deprecated":
 			s, plain, ok := p.scalarValue(col)
 			return ok && p.setVersion(v, key, s, plain)
+		case "signatures":
+			var ok bool
+			v.Signatures, ok = p.keywords(col)
+			return ok
 		}
 		return p.skipValue(col)
 	})
@@ -1076,6 +1082,8 @@ func (p *fastParser) setVersion(v *Version, key, s string, plain bool) bool {
 		dst = &v.PublishedAt
 	case "deprecationReason":
 		dst = &v.DeprecationReason
+	case "signatures":
+		return false // a list: the block form only, or the full decoder
 	case "deprecated":
 		if !plain {
 			return false

@@ -152,6 +152,10 @@ func FuzzFastIndexYAML(f *testing.F) {
 	small.Skills[0].Description = "multi\nline"
 	small.Skills[1].Keywords = []string{"c#", "x y"}
 	f.Add(small.EncodeYAML())
+	signed := bigIndexV(f, 2, 2)
+	signed.Skills[0].Versions[0].Signatures = []string{"U1NIU0lHAAAAAQ==", "U1NIU0lHAAAAAg=="}
+	f.Add(signed.EncodeYAML())
+	f.Add([]byte("schemaVersion: 1\nskills:\n  - name: a\n    versions:\n      - {version: 1.0.0, path: a, integrity: sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=, signatures: [U1NIU0lH]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFast(t, data)
 	})
@@ -183,6 +187,16 @@ func TestFastIndexYAMLRandomEncoded(t *testing.T) {
 			s.Keywords = []string{str(), str()}
 			for _, v := range s.Versions {
 				v.Path, v.DeprecationReason, v.PublishedAt = str(), str(), str()
+				if rng.IntN(2) == 0 {
+					// Signatures are base64 in practice; the hostile
+					// alphabet is exercised by the other strings.
+					const b64 = "ABCxyz019+/="
+					sig := []byte("U1NIU0lH")
+					for range rng.IntN(40) {
+						sig = append(sig, b64[rng.IntN(len(b64))])
+					}
+					v.Signatures = []string{string(sig)}
+				}
 			}
 		}
 		if checkFast(t, idx.EncodeYAML()) {

@@ -207,6 +207,8 @@ func (d *yamlDecoder) versions(v *yaml.Node, path string) []*Version {
 				ver.PublishedAt = d.str(v, p)
 			case "deprecationReason":
 				ver.DeprecationReason = d.str(v, p)
+			case "signatures":
+				ver.Signatures = d.strings(v, p)
 			case "deprecated":
 				if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 					d.typeErr(v, p, "true or false")

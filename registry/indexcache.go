@@ -46,7 +46,7 @@ const indexRacyWindow = 2 * time.Second
 
 // indexCacheMagic starts every cache file; bump the digit when the layout
 // changes.
-const indexCacheMagic = "ASKIDX2\n"
+const indexCacheMagic = "ASKIDX3\n"
 
 // fileIdentity is what vouches for a file's bytes without reading them.
 // The zero value is unknown: it matches nothing.
@@ -292,6 +292,10 @@ func appendIndex(b []byte, x *Index) []byte {
 			} else {
 				num(0)
 			}
+			num(len(v.Signatures))
+			for _, sig := range v.Signatures {
+				str(sig)
+			}
 		}
 	}
 	return b
@@ -316,7 +320,10 @@ func marshalIndexSize(x *Index) int {
 			n += v + len(k)
 		}
 		for _, e := range s.Versions {
-			n += 7*v + len(e.Version) + len(e.Path) + len(e.Tarball) + len(e.Integrity) + len(e.PublishedAt) + len(e.DeprecationReason)
+			n += 8*v + len(e.Version) + len(e.Path) + len(e.Tarball) + len(e.Integrity) + len(e.PublishedAt) + len(e.DeprecationReason)
+			for _, sig := range e.Signatures {
+				n += v + len(sig)
+			}
 		}
 	}
 	return n
@@ -428,6 +435,12 @@ func unmarshalIndex(raw string) (*Index, error) {
 			v.Version, v.Path, v.Tarball, v.Integrity = r.str(), r.str(), r.str(), r.str()
 			v.PublishedAt, v.DeprecationReason = r.str(), r.str()
 			v.Deprecated = r.num(1) == 1
+			if n := r.num(MaxVersionSignatures); n > 0 {
+				v.Signatures = make([]string, n)
+				for k := range v.Signatures {
+					v.Signatures[k] = r.str()
+				}
+			}
 			s.Versions[j] = v
 		}
 		versions = versions[k:]

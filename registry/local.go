@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry/sshsig"
 )
 
 // indexPath is where git and local registries keep their index.
@@ -24,7 +25,9 @@ type local struct {
 	url       string // for resolved strings
 	root      string
 	indexFile string
-	cacheDir  string // for the decoded-index cache; "" disables it
+	cacheDir  string   // for the decoded-index cache; "" disables it
+	trust     *Trust   // nil: the index is not signed
+	opts      *Options // the clock, when trust is set
 }
 
 // newLocal interprets a local registry URL: a directory (holding
@@ -54,7 +57,13 @@ func newLocal(spec Spec, cacheDir string) (*local, error) {
 
 // loadIndex reads and decodes the index file.
 func (l *local) loadIndex(ctx context.Context) (*Index, error) {
-	idx, err := loadIndexFile(l.indexFile, l.cacheDir, indexRacyWindow)
+	var idx *Index
+	var err error
+	if l.trust != nil {
+		idx, err = l.loadSigned()
+	} else {
+		idx, err = loadIndexFile(l.indexFile, l.cacheDir, indexRacyWindow)
+	}
 	var e *Error
 	switch {
 	case err == nil:
@@ -66,6 +75,26 @@ func (l *local) loadIndex(ctx context.Context) (*Index, error) {
 			"check the registry URL: a registry directory holds "+indexPath)
 	}
 	return nil, unavailable(l.name, "cannot read the index", err)
+}
+
+// loadSigned reads the index file and its detached signature, verifies
+// the signature over the exact bytes read, and only then decodes them.
+func (l *local) loadSigned() (*Index, error) {
+	data, err := readCapped(l.indexFile, int64(DefaultIndexLimits().MaxBytes))
+	if err != nil {
+		return nil, err
+	}
+	sig, err := readCapped(l.indexFile+SignatureSuffix, sshsig.MaxSignatureSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		sig = nil
+	case err != nil:
+		return nil, unavailable(l.name, "cannot read the index signature", err)
+	}
+	if _, err := l.trust.VerifyIndex(l.name, l.indexFile, data, sig, l.opts.now()); err != nil {
+		return nil, err
+	}
+	return decodeIndexCached(data, l.indexFile, l.cacheDir)
 }
 
 // payload returns the package directory, refusing symbolic links on the

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -77,6 +78,12 @@ type Spec struct {
 	Untrusted bool `json:"untrusted,omitempty"`
 	// AllowInsecure permits plain http:// to a host other than loopback.
 	AllowInsecure bool `json:"allowInsecure,omitempty"`
+	// TrustedSigners is the registry's allowed_signers text (ssh-keygen(1)
+	// "ALLOWED SIGNERS"). When set, the index is used only with a valid
+	// detached signature (the index file or URL + SignatureSuffix) and
+	// every version only with a valid package signature; empty means
+	// signatures are neither fetched nor checked.
+	TrustedSigners string `json:"trustedSigners,omitempty"`
 }
 
 // Options are the environment a registry runs in, supplied by the CLI.
@@ -186,14 +193,40 @@ func Open(spec Spec, opts Options) (Registry, error) {
 		return nil, configInvalid(spec, "the registry has no URL")
 	}
 	r := &registry{spec: spec, opts: opts}
-	var err error
+	trust, err := ParseTrust(spec.TrustedSigners)
+	if err != nil {
+		e := configInvalid(spec, "its trusted signers do not parse")
+		var pe interface{ Lines() []string }
+		if errors.As(err, &pe) {
+			e.Detail = pe.Lines()
+		}
+		e.Err = err
+		e.Try = []string{"agent-skills registry trust " + spec.Name + " --trust-key <allowed_signers>"}
+		return nil, e
+	}
+	r.trust = trust
 	switch kind {
 	case KindLocal:
-		r.be, err = newLocal(spec, opts.CacheDir)
+		var l *local
+		l, err = newLocal(spec, opts.CacheDir)
+		if l != nil {
+			l.trust, l.opts = trust, &r.opts
+		}
+		r.be = l
 	case KindGit:
-		r.be, err = newGit(spec, &r.opts)
+		var g *gitBackend
+		g, err = newGit(spec, &r.opts)
+		if g != nil {
+			g.local.trust, g.local.opts = trust, &r.opts
+		}
+		r.be = g
 	case KindHTTP:
-		r.be, err = newHTTP(spec, &r.opts)
+		var h *httpBackend
+		h, err = newHTTP(spec, &r.opts)
+		if h != nil {
+			h.trust = trust
+		}
+		r.be = h
 	case KindBundled:
 		if opts.Bundled == nil {
 			return nil, configInvalid(spec, "the bundled registry needs its embedded file system")
@@ -235,10 +268,15 @@ type registry struct {
 	opts Options
 	be   backend
 
+	trust *Trust // nil: no trusted signers
+
 	mu     sync.Mutex
 	idx    *Index
 	idxErr error
 }
+
+// Trust returns the registry's trusted signers, or nil when it has none.
+func (r *registry) Trust() *Trust { return r.trust }
 
 // Name returns the configured name.
 func (r *registry) Name() string { return r.spec.Name }
@@ -286,6 +324,20 @@ func (r *registry) Resolved(ctx context.Context, name, version string) (string, 
 		return "", err
 	}
 	return r.be.resolved(v), nil
+}
+
+// lookupSigned is lookup for reading a payload: when the registry has
+// trusted signers, the version must carry a package signature that
+// verifies, before a byte of the payload is read.
+func (r *registry) lookupSigned(ctx context.Context, name, version string) (*Skill, *Version, error) {
+	s, v, err := r.lookup(ctx, name, version)
+	if err != nil || r.trust == nil {
+		return s, v, err
+	}
+	if _, err := r.trust.VerifyPackage(r.spec.Name, name, v, r.opts.now()); err != nil {
+		return nil, nil, err
+	}
+	return s, v, nil
 }
 
 // lookup finds name@version in the index.

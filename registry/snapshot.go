@@ -37,7 +37,7 @@ func (r *registry) Snapshot(ctx context.Context, name, version string) (*format.
 // snapshotWith verifies name@version's payload with of (snapshotOf or
 // sealedSnapshotOf) against the integrity the index gives.
 func (r *registry) snapshotWith(ctx context.Context, name, version string, of func(fsys fs.FS, name, version, integrity string) (*format.Package, error)) (*format.Package, string, error) {
-	s, v, err := r.lookup(ctx, name, version)
+	s, v, err := r.lookupSigned(ctx, name, version)
 	if err != nil {
 		return nil, "", err
 	}

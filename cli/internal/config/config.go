@@ -67,6 +67,10 @@ type Registry struct {
 	Kind    string `json:"kind"`
 	Ref     string `json:"ref,omitempty"`
 	Trusted bool   `json:"trusted"`
+	// TrustedSigners is a copy of the allowed_signers file given to
+	// registry add/trust --trust-key: the keys whose SSH signatures the
+	// registry's index and packages must carry (docs/signatures.md).
+	TrustedSigners string `json:"trustedSigners,omitempty"`
 }
 
 // Agent holds per-agent settings. For a built-in agent: whether it is

@@ -234,8 +234,27 @@ func (t FolderTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (_ *
 	if err := os.MkdirAll(filepath.Dir(res.Index), 0o755); err != nil {
 		return nil, err
 	}
+	var sig []byte
+	if plan.SignIndex != nil {
+		// Signed before anything is written: a key that cannot sign
+		// leaves the registry as it was.
+		if sig, err = plan.SignIndex(out); err != nil {
+			return nil, err
+		}
+	}
 	if err := atomicfile.WriteFile(res.Index, out, 0o644); err != nil {
 		return nil, err
+	}
+	if sig == nil {
+		if _, err := os.Stat(res.Index + registry.SignatureSuffix); err == nil {
+			res.Warnings = append(res.Warnings, IndexFile+registry.SignatureSuffix+" no longer matches the index: users who trust this registry's signers will refuse it until it is published with --sign-key")
+		}
+	}
+	if sig != nil {
+		res.Signature = res.Index + registry.SignatureSuffix
+		if err := atomicfile.WriteFile(res.Signature, sig, 0o644); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }

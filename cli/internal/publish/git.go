@@ -94,6 +94,9 @@ func (t GitTarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 		return nil, err
 	}
 	res.Index = filepath.ToSlash(IndexFile)
+	if res.Signature != "" {
+		res.Signature = res.Index + registry.SignatureSuffix
+	}
 	if _, err := t.git(ctx, "add", "-A", "--"); err != nil {
 		return nil, err
 	}

@@ -88,6 +88,25 @@ type Plan struct {
 	// Bump is the report of the package against the target's latest
 	// version, when Options.Bump asked for it and there is one.
 	Bump *bump.Report `json:"bump,omitempty"`
+	// SignIndex, when set, signs the index document Write produces: its
+	// result is written atomically beside the index as
+	// registry/skills.yaml.sig (see Sign).
+	SignIndex func(index []byte) ([]byte, error) `json:"-"`
+}
+
+// Sign records the package signatures of the new version (compact SSH
+// signatures over registry.PackageStatement) and the index signer, and
+// renders the entry again so that it shows them.
+func (p *Plan) Sign(signatures []string, signIndex func([]byte) ([]byte, error)) error {
+	p.NewVersion().Signatures = signatures
+	p.SignIndex = signIndex
+	p.Entry = encodeItem(p.Skill)
+	j, err := json.MarshalIndent(p.Skill, "", "  ")
+	if err != nil {
+		return err
+	}
+	p.EntryJSON = append(j, '\n')
+	return nil
 }
 
 // The checks Prepare skips without a target registry.

@@ -41,6 +41,9 @@ type WriteResult struct {
 	Copied bool `json:"copied"`
 	// Index is the path of the patched index file.
 	Index string `json:"index"`
+	// Signature is the path of the index's detached signature, written
+	// when the plan was signed.
+	Signature string `json:"signature,omitempty"`
 	// Archived lists the older versions whose folder was replaced and
 	// which were packed into archive/ tarballs, as "name@version".
 	Archived []string `json:"archived,omitempty"`

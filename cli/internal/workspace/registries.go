@@ -24,7 +24,7 @@ const registryTimeout = 60 * time.Second
 
 // RegistrySpec converts a configured registry to the registry module's Spec.
 func RegistrySpec(r config.Registry) registry.Spec {
-	return registry.Spec{Name: r.Name, URL: r.URL, Kind: r.Kind, Ref: r.Ref, Untrusted: !r.Trusted}
+	return registry.Spec{Name: r.Name, URL: r.URL, Kind: r.Kind, Ref: r.Ref, Untrusted: !r.Trusted, TrustedSigners: r.TrustedSigners}
 }
 
 // RegistryOptions returns the environment every registry runs in.
