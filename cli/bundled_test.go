@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-skills/agent-skills/cli/internal/workspace"
@@ -17,7 +18,8 @@ import (
 //
 //	UPDATE_BUNDLED_INDEX=1 go test -run TestBundledIndexFresh ./cli
 //
-// or, package by package, with agent-skills publish <pkg> --registry skills --write.
+// (scripts/bundled-index.sh regenerates it and skills/skills-catalog.json
+// together), or, package by package, with agent-skills publish <pkg> --registry skills --write.
 func TestBundledIndexFresh(t *testing.T) {
 	built, err := registry.BuildIndex(skills.FS, "bundled")
 	if err != nil {
@@ -55,4 +57,26 @@ func indexIdentity(x *registry.Index) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// TestBundledCatalogFresh fails when skills/skills-catalog.json is not what
+// agent-skills catalog build skills writes, so that catalog build skills
+// --check passes on every commit. UPDATE_BUNDLED_INDEX=1 rewrites it (as
+// scripts/bundled-index.sh does).
+func TestBundledCatalogFresh(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("AGENT_SKILLS_HOME", filepath.Join(home, ".agent-skills"))
+	t.Setenv("AGENT_SKILLS_NO_UPDATE_NOTIFIER", "1")
+	t.Setenv("AGENT_SKILLS_OFFLINE", "1")
+	args := []string{"catalog", "build", filepath.Join("..", "skills")}
+	if os.Getenv("UPDATE_BUNDLED_INDEX") == "" {
+		args = append(args, "--check")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Errorf("agent-skills %s = exit %d:\n%s%s\n(run scripts/bundled-index.sh, or set UPDATE_BUNDLED_INDEX=1, to regenerate)",
+			strings.Join(args, " "), code, stdout.String(), stderr.String())
+	}
 }
