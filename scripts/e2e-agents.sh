@@ -253,10 +253,44 @@ for scope in global project; do
   [ -z "${E2E_AGENTS_KEEP:-}" ] || { mkdir -p "$E2E_AGENTS_KEEP"; cp -r "$dir" "$E2E_AGENTS_KEEP/"; }
 done
 
+# ---- the bundled authoring workflow: every meta-skill, for all five ----
+# In a home of its own: `install skill-authoring --with-suggests` brings the
+# creation workflow and the authoring kit; the maintenance skills are installed by
+# name. Each must be listed exactly once by every agent, with its description.
+scope=global dir=$work/bundled
+export HOME=$dir/home AGENT_SKILLS_HOME=$dir/home/.agent-skills
+proj=$dir/proj
+mkdir -p "$HOME" "$proj" "$dir/install"; : >"$dir/fails"
+git -C "$proj" init -q
+meta=(skill-authoring skill-discovery skill-domain-research skills-synthesis skill-design
+  skill-naming skill-descriptions skill-validation skill-evaluation skill-publishing
+  skill-evolution skill-optimization skills-maintenance-scheduling skill-lifecycle)
+inst skill-authoring --with-suggests --agent "$allids"
+inst skill-evolution skill-optimization skills-maintenance-scheduling skill-lifecycle --agent "$allids"
+ask "$dir/oracle.tsv"
+echo
+echo "=== bundled meta-skills (global, all five agents): times listed by claude codex copilot gemini opencode ==="
+for name in "${meta[@]}"; do
+  line=$(printf '%-30s' "$name")
+  want=$(description "$name")
+  for a in "${names[@]}"; do
+    n=$(count "$a" "$name" "$dir/oracle.tsv"); checks=$((checks + 1))
+    got=$(awk -F'\t' -v a="$a" -v s="$name" '$1==a && $2==s {print $3; exit}' "$dir/oracle.tsv")
+    if [ "$n" != 1 ]; then
+      line+=" $n!"; echo "FAIL: $a lists $name $n times, want 1" >>"$dir/fails"
+    elif [ "${want:0:60}" != "${got:0:60}" ]; then
+      line+=" 1!d"; printf 'FAIL: %s shows %s with another description:\n  want: %s\n  got:  %s\n' "$a" "$name" "${want:0:100}" "${got:0:100}" >>"$dir/fails"
+    else line+=" 1"; fi
+  done
+  echo "  $line"
+done
+if flush; then echo "e2e-agents: bundled meta-skills: each of the ${#meta[@]} is listed exactly once by every agent, with its description"; fi
+[ -z "${E2E_AGENTS_KEEP:-}" ] || { mkdir -p "$E2E_AGENTS_KEEP"; cp -r "$dir" "$E2E_AGENTS_KEEP/"; }
+
 echo
 vers=$(for a in "${names[@]}"; do printf '%s ' "${spec[$a]}"; done)
 if [ $fail = 0 ]; then
-  echo "e2e-agents: PASS — $checks checks: 31 subsets x 2 scopes, sample skills, a Claude command, disable/enable; with ${vers% }"
+  echo "e2e-agents: PASS — $checks checks: 31 subsets x 2 scopes, sample skills, a Claude command, disable/enable, the bundled meta-skills; with ${vers% }"
   exit 0
 fi
 echo "e2e-agents: FAIL — $fail of $checks checks failed; with ${vers% }"
