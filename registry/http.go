@@ -302,7 +302,7 @@ func (h *httpBackend) tarballURL(v *Version) (*url.URL, error) {
 }
 
 // resolved is the absolute tarball URL.
-func (h *httpBackend) resolved(v *Version) string {
+func (h *httpBackend) resolved(s *Skill, v *Version) string {
 	if u, err := h.tarballURL(v); err == nil {
 		return u.String()
 	}

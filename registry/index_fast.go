@@ -256,6 +256,8 @@ func keyIndex(key string) int {
 		return 13
 	case "deprecated":
 		return 14
+	case "manifest":
+		return 15
 	}
 	return -1
 }
@@ -1051,7 +1053,7 @@ func (p *fastParser) version(v *Version) bool {
 	v.pos = pos{int32(p.line), int32(col + 1)}
 	return p.mapping(col, func(key string) bool {
 		switch key {
-		case "version", "path", "tarball", "integrity", "publishedAt", "deprecationReason", "deprecated":
+		case "version", "path", "tarball", "manifest", "integrity", "publishedAt", "deprecationReason", "deprecated":
 			s, plain, ok := p.scalarValue(col)
 			return ok && p.setVersion(v, key, s, plain)
 		}
@@ -1070,6 +1072,8 @@ func (p *fastParser) setVersion(v *Version, key, s string, plain bool) bool {
 		dst = &v.Path
 	case "tarball":
 		dst = &v.Tarball
+	case "manifest":
+		dst = &v.Manifest
 	case "integrity":
 		dst = &v.Integrity
 	case "publishedAt":

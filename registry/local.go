@@ -100,7 +100,7 @@ func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version, 
 }
 
 // resolved names the payload as "<url>:<path>".
-func (l *local) resolved(v *Version) string {
+func (l *local) resolved(s *Skill, v *Version) string {
 	if v.Path != "" {
 		return l.url + ":" + strings.TrimSuffix(v.Path, "/")
 	}

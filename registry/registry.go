@@ -18,6 +18,7 @@ const (
 	KindGit     = "git"
 	KindHTTP    = "http"
 	KindBundled = "bundled"
+	// KindOCI is declared in oci.go.
 )
 
 // Registry is one configured registry, whatever its kind. Every method
@@ -110,6 +111,9 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Bundled is the file system of the bundled registry (KindBundled).
 	Bundled fs.FS
+	// Getenv reads the environment (the OCI token variables); nil means
+	// os.Getenv.
+	Getenv func(string) string
 	// BundledIndex is the committed index of the bundled registry; nil
 	// means build it from Bundled with BuildIndex.
 	BundledIndex []byte
@@ -154,6 +158,8 @@ func InferKind(url string) string {
 	base, ref, hasRef := strings.Cut(url, "#")
 	lower := strings.ToLower(base)
 	switch {
+	case strings.HasPrefix(lower, "oci://"):
+		return KindOCI
 	case strings.HasPrefix(lower, "git@"), strings.HasPrefix(lower, "ssh://"),
 		strings.HasPrefix(lower, "git://"), strings.HasSuffix(lower, ".git"),
 		strings.HasSuffix(lower, ".git/"):
@@ -194,13 +200,15 @@ func Open(spec Spec, opts Options) (Registry, error) {
 		r.be, err = newGit(spec, &r.opts)
 	case KindHTTP:
 		r.be, err = newHTTP(spec, &r.opts)
+	case KindOCI:
+		r.be, err = newOCI(spec, &r.opts)
 	case KindBundled:
 		if opts.Bundled == nil {
 			return nil, configInvalid(spec, "the bundled registry needs its embedded file system")
 		}
 		r.be = &bundled{fsys: opts.Bundled, name: spec.Name, index: opts.BundledIndex}
 	default:
-		return nil, configInvalid(spec, fmt.Sprintf("unknown registry kind %q (want local, git, http or bundled)", kind))
+		return nil, configInvalid(spec, fmt.Sprintf("unknown registry kind %q (want local, git, http, oci or bundled)", kind))
 	}
 	if err != nil {
 		return nil, err
@@ -226,7 +234,7 @@ type backend interface {
 	// read-only view of its directory (in place, or in the payload cache).
 	payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error)
 	// resolved says where v comes from, for the lock file.
-	resolved(v *Version) string
+	resolved(s *Skill, v *Version) string
 }
 
 // registry is the one Registry implementation, parameterised by backend.
@@ -281,11 +289,11 @@ func (r *registry) ReleaseIndex() {
 
 // Resolved says where name@version's payload comes from.
 func (r *registry) Resolved(ctx context.Context, name, version string) (string, error) {
-	_, v, err := r.lookup(ctx, name, version)
+	s, v, err := r.lookup(ctx, name, version)
 	if err != nil {
 		return "", err
 	}
-	return r.be.resolved(v), nil
+	return r.be.resolved(s, v), nil
 }
 
 // lookup finds name@version in the index.
