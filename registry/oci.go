@@ -407,11 +407,19 @@ func (o *ociBackend) payload(ctx context.Context, r *registry, s *Skill, v *Vers
 	if v.Manifest == "" {
 		return nil, invalidIndex(o.loc.URL(), []string{fmt.Sprintf("%s@%s has no OCI manifest digest", s.Name, v.Version)})
 	}
+	manifest := v.Manifest
+	if locked, ok := ctx.Value(lockedKey{}).(string); ok {
+		// A restore pulls the digest the lock records, whatever the index
+		// says now: a moved tag or index entry cannot change the bytes.
+		if d, ok := strings.CutPrefix(locked, ociResolved(o.loc, s.Name, "")); ok && checkManifestDigest(d) == "" {
+			manifest = d
+		}
+	}
 	return r.tarballPayload(ctx, v, s.Name, func(ctx context.Context) (io.ReadCloser, error) {
 		if o.opts.Offline {
 			return nil, unavailable(o.spec.Name, fmt.Sprintf("offline and %s@%s is not cached", s.Name, v.Version), nil, "run the command once while online")
 		}
-		data, err := PullOCIPackage(ctx, o.loc, o.client, o.spec.Name, s.Name, v.Version, v.Manifest, v.Integrity)
+		data, err := PullOCIPackage(ctx, o.loc, o.client, o.spec.Name, s.Name, v.Version, manifest, v.Integrity)
 		if err != nil {
 			return nil, err
 		}
@@ -464,6 +472,17 @@ func PullOCIPackage(ctx context.Context, loc OCILocation, client *auth.Client, r
 		return nil, ociError(regName, "downloading "+where, err)
 	}
 	return data, nil
+}
+
+// lockedKey is the context key of WithLocked.
+type lockedKey struct{}
+
+// WithLocked returns ctx carrying where a lock file records a package
+// came from (Fetched.Resolved). An OCI registry then pulls that manifest
+// digest instead of the one its index lists now; other kinds ignore it.
+// The canonical digest is checked as always.
+func WithLocked(ctx context.Context, resolved string) context.Context {
+	return context.WithValue(ctx, lockedKey{}, resolved)
 }
 
 // resolved is oci://host/path/name@sha256:….

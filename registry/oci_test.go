@@ -164,6 +164,17 @@ func TestOCITamperAndRetag(t *testing.T) {
 	if _, err := reg.Package(ctx, "alpha", "1.0.0"); codeOf(err) != CodeIntegrityMismatch {
 		t.Fatalf("moved manifest: %v, want %s", errText(err), CodeIntegrityMismatch)
 	}
+	// A restore from a lock pulls the digest the lock records: the
+	// original bytes, whatever the index says now.
+	locked := "oci://" + srv.Addr + "/acme/skills/alpha@" + v.Manifest
+	reg, _ = Open(spec, Options{CacheDir: t.TempDir()})
+	pkg, err = reg.Package(WithLocked(ctx, locked), "alpha", "1.0.0")
+	if err != nil {
+		t.Fatal(errText(err))
+	}
+	if got, _ := readPkgFile(pkg, "SKILL.md"); !strings.Contains(got, "original") {
+		t.Fatalf("restore by digest: %q", got)
+	}
 
 	// A tampered layer blob is refused by its OCI digest.
 	m, err := PullOCIPackage(ctx, w.Loc, w.client, "team", "alpha", "1.0.0", v.Manifest, v.Integrity)

@@ -42,6 +42,10 @@ type Options struct {
 	// User and Password, when set, protect the registry with htpasswd
 	// basic authentication (a bcrypt entry written here).
 	User, Password string
+	// Addr is the loopback host:port to listen on; empty picks a free
+	// port. A restarted server passes its old one, so that configured
+	// URLs stay valid.
+	Addr string
 }
 
 // Server is a running registry.
@@ -66,12 +70,15 @@ func Start(dir string, o Options) (*Server, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	addr := o.Addr
+	if addr == "" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		addr = l.Addr().String()
+		l.Close()
 	}
-	addr := l.Addr().String()
-	l.Close()
 	cfg := fmt.Sprintf("version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: %s\n  delete:\n    enabled: true\nhttp:\n  addr: %s\n", root, addr)
 	if o.User != "" {
 		hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), bcrypt.MinCost)
