@@ -12,7 +12,7 @@ type want struct {
 	// resolved is where the lock records the payload came from; an OCI
 	// registry pulls a locked version by the manifest digest it names.
 	resolved string
-	deps                    map[string]string
+	deps     map[string]string
 	// keepRole keeps the role of an existing install's receipt: for a
 	// restore, and for an installed skill that moves only because another
 	// one needs it.
