@@ -29,7 +29,11 @@ const ociFixedCreated = "1970-01-01T00:00:00Z"
 const (
 	ociIndexAttempts = 10
 	ociFirstBackoff  = 50 * time.Millisecond
-	ociSettle        = 300 * time.Millisecond
+	// The settle delay is four times the window between our re-resolve
+	// of the tag and the end of our tag write — a competitor that read
+	// the same digest tags within a window of its own — within bounds.
+	ociMinSettle = 25 * time.Millisecond
+	ociMaxSettle = 2 * time.Second
 )
 
 // OCIWriter pushes packages and the index of one OCI registry.
@@ -170,7 +174,8 @@ type IndexUpdate struct {
 // push the new index manifest by digest (untagged), re-resolve the tag,
 // and tag the new manifest only if the tag still names the digest read;
 // if it moved, read and edit again (bounded, with jittered backoff).
-// After tagging, the tag is read again at once and after a settle delay:
+// After tagging, the tag is read again at once and after a settle delay
+// (four times the re-resolve-to-tag window, 25 ms to 2 s):
 // if the index it names lacks what edit added (check reports it), a
 // concurrent publisher overwrote it between the re-resolve and the tag,
 // and the edit is applied again on top of theirs. The window that remains
@@ -212,6 +217,7 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 		if err != nil {
 			return nil, ociError(w.name, "pushing the index manifest", err)
 		}
+		window := time.Now()
 		if cur, _ := w.tagDigest(ctx); cur != base {
 			continue // another publisher moved the index: merge again
 		}
@@ -220,7 +226,8 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 		if err := repo.Tag(ctx, desc, OCIIndexTag); err != nil {
 			return nil, ociError(w.name, "tagging the index", err)
 		}
-		if w.landed(ctx, check, 0) && w.landed(ctx, check, ociSettle) {
+		settle := min(max(4*time.Since(window), ociMinSettle), ociMaxSettle)
+		if w.landed(ctx, check, 0) && w.landed(ctx, check, settle) {
 			return &IndexUpdate{Digest: desc.Digest.String(), Attempts: attempt}, nil
 		}
 	}
