@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -138,21 +139,22 @@ func newOCI(spec Spec, opts *Options) (*ociBackend, error) {
 	}, nil
 }
 
-// ociClient is the authenticating client: the token environment variable
+// ociClient is the authenticating client, with the HTTP registries'
+// connect, handshake, header and total time limits: the token environment variable
 // when set, else the Docker credential store (DOCKER_CONFIG or
 // ~/.docker/config.json, with credsStore and credHelpers).
 func ociClient(opts *Options) *auth.Client {
-	t := opts.HTTPTimeouts
-	d := DefaultHTTPTimeouts()
-	if t.Total == 0 {
-		t.Total = d.Total
-	}
+	t := opts.HTTPTimeouts.orDefaults()
 	tr := opts.HTTPTransport
 	if tr == nil {
-		tr = http.DefaultTransport
+		base := http.DefaultTransport.(*http.Transport).Clone()
+		base.DialContext = (&net.Dialer{Timeout: t.Connect, KeepAlive: 30 * time.Second}).DialContext
+		base.TLSHandshakeTimeout = t.TLSHandshake
+		base.ResponseHeaderTimeout = t.ResponseHeader
+		tr = base
 	}
 	c := &auth.Client{
-		Client: &http.Client{Transport: tr, Timeout: max(t.Total, 5*time.Minute)},
+		Client: &http.Client{Transport: tr, Timeout: t.Total},
 		Cache:  auth.NewCache(),
 	}
 	c.SetUserAgent("agent-skills")

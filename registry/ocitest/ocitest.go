@@ -21,6 +21,10 @@ import (
 // Env names an explicit registry binary, taking precedence over PATH.
 const Env = "AGENT_SKILLS_OCI_REGISTRY_BIN"
 
+// RequireEnv, when set (.ci/run sets it), makes the tests that need the
+// server fail instead of skipping without one.
+const RequireEnv = "AGENT_SKILLS_REQUIRE_OCI"
+
 // ErrNoServer is returned when no registry binary can be found.
 var ErrNoServer = errors.New("no OCI registry server: install Debian's docker-registry (apt-get install -y docker-registry) or set " + Env)
 
