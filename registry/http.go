@@ -265,7 +265,7 @@ func (h *httpBackend) sleep(ctx context.Context, d time.Duration) error {
 // payload downloads and extracts a tarball into the payload cache.
 func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if v.Tarball == "" {
-		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("%s@%s has a path but an http registry serves tarballs only", s.Name, v.Version)})
+		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("%s@%s has no tarball, and an http registry serves tarballs only", s.Name, v.Version)})
 	}
 	u, err := h.tarballURL(v)
 	if err != nil {
