@@ -26,7 +26,7 @@ const (
 type Registry interface {
 	// Name returns the configured name, used in "name:skill" references.
 	Name() string
-	// Kind returns KindLocal, KindGit, KindHTTP or KindBundled.
+	// Kind returns KindLocal, KindGit, KindHTTP, KindOCI or KindBundled.
 	Kind() string
 	// Spec returns the configuration the registry was opened with.
 	Spec() Spec
@@ -66,7 +66,7 @@ type Spec struct {
 	// URL locates the registry: a path or file:// URL (local), a git URL
 	// with an optional "#ref" (git), or an index URL (http).
 	URL string `json:"url"`
-	// Kind is KindLocal, KindGit, KindHTTP or KindBundled; empty means
+	// Kind is KindLocal, KindGit, KindHTTP, KindOCI or KindBundled; empty means
 	// inferred from URL by InferKind.
 	Kind string `json:"kind,omitempty"`
 	// Ref is the git branch, tag or commit; a "#ref" in URL wins.
