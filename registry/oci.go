@@ -25,7 +25,6 @@ import (
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 	"oras.land/oras-go/v2/registry/remote/credentials"
-	"oras.land/oras-go/v2/registry/remote/errcode"
 )
 
 // KindOCI is a registry held in an OCI-distribution registry
@@ -387,9 +386,7 @@ func ociError(regName, what string, err error) error {
 			Try:     []string{"report the registry's corrupted content to its maintainers"}}
 	}
 	try := "check the registry URL (agent-skills registry list) and your network, then retry"
-	var re *errcode.ErrorResponse
-	if errors.As(err, &re) && (re.StatusCode == http.StatusUnauthorized || re.StatusCode == http.StatusForbidden) ||
-		errors.Is(err, auth.ErrBasicCredentialNotFound) {
+	if isAuthError(err) {
 		try = "log in to the registry (docker login, or set " + OCITokenEnv + ")"
 	}
 	if errors.Is(err, errdef.ErrNotFound) {

@@ -57,13 +57,34 @@ func ociPackage(t testing.TB, name, version, body string) (*format.Package, stri
 
 func publishOCI(t testing.TB, w *OCIWriter, name, version, body string) *Version {
 	t.Helper()
-	pkg, sum := ociPackage(t, name, version, body)
+	v, err := tryPublishOCI(t, w, name, version, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// tryPublishOCI is publishOCI for a goroutine, which must not call
+// t.Fatal.
+func tryPublishOCI(t testing.TB, w *OCIWriter, name, version, body string) (*Version, error) {
+	fsys := fstest.MapFS{
+		"skill.yaml": {Data: []byte(fmt.Sprintf("name: %s\nversion: %s\ndescription: About %s.\nkeywords: [oci]\nfiles: [SKILL.md]\n", name, version, name))},
+		"SKILL.md":   {Data: []byte(fmt.Sprintf("---\nname: %s\ndescription: About %s.\n---\n# %s\n%s\n", name, name, name, body))},
+	}
+	pkg, diags := format.Load(fsys, format.LoadOptions{})
+	if pkg == nil || diags.HasErrors() {
+		return nil, fmt.Errorf("load: %v", diags)
+	}
+	sum, err := format.Digest(pkg.FS, pkg.Files)
+	if err != nil {
+		return nil, err
+	}
 	v, _, err := w.Publish(context.Background(), pkg, &Skill{Name: name, Description: "About " + name + ".", Keywords: []string{"oci"}},
 		&Version{Version: version, Integrity: sum})
 	if err != nil {
-		t.Fatalf("publish %s@%s: %v", name, version, errText(err))
+		return nil, fmt.Errorf("publish %s@%s: %v", name, version, errText(err))
 	}
-	return v
+	return v, nil
 }
 
 func TestOCIPublishInstallOffline(t *testing.T) {
@@ -80,7 +101,12 @@ func TestOCIPublishInstallOffline(t *testing.T) {
 	var wg sync.WaitGroup
 	for _, n := range []string{"alpha", "beta"} {
 		wg.Add(1)
-		go func() { defer wg.Done(); publishOCI(t, w, n, "1.0.0", "one") }()
+		go func() {
+			defer wg.Done()
+			if _, err := tryPublishOCI(t, w, n, "1.0.0", "one"); err != nil {
+				t.Error(err)
+			}
+		}()
 	}
 	wg.Wait()
 	v2 := publishOCI(t, w, "alpha", "1.1.0", "two")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"time"
 
@@ -16,7 +17,9 @@ import (
 	"oras.land/oras-go/v2"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/errdef"
+	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
+	"oras.land/oras-go/v2/registry/remote/errcode"
 )
 
 // ociFixedCreated is the org.opencontainers.image.created annotation of
@@ -206,16 +209,16 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 		if _, err := DecodeIndex(data, w.Loc.URL()+":"+OCIIndexTag); err != nil {
 			return nil, err
 		}
-		layer := content.NewDescriptorFromBytes(OCIIndexLayerMediaType, data)
-		if err := pushBlob(ctx, repo, layer, data); err != nil {
-			return nil, ociError(w.name, "pushing the index", err)
-		}
-		desc, err := oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, OCIIndexArtifactType, oras.PackManifestOptions{
-			Layers:              []ocispec.Descriptor{layer},
-			ManifestAnnotations: map[string]string{ocispec.AnnotationCreated: ociFixedCreated},
-		})
+		desc, err := w.pushIndex(ctx, repo, data)
 		if err != nil {
-			return nil, ociError(w.name, "pushing the index manifest", err)
+			// Concurrent uploads of one blob (the empty config every index
+			// shares) can fail one of them with "blob unknown" for a
+			// moment: a refused login ends the attempts, anything else is
+			// tried again.
+			if isAuthError(err) || attempt == ociIndexAttempts {
+				return nil, ociError(w.name, "pushing the index", err)
+			}
+			continue
 		}
 		window := time.Now()
 		if cur, _ := w.tagDigest(ctx); cur != base {
@@ -234,6 +237,31 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 	return nil, &Error{Code: CodeRegistryUnavailable,
 		Message: fmt.Sprintf("registry %q: the index kept changing while publishing; gave up after %d attempts", w.name, ociIndexAttempts),
 		Try:     []string{"publish again: the package itself is pushed and will be listed on the next attempt"}}
+}
+
+// pushIndex pushes the index JSON, the empty config and the index
+// manifest (untagged) and returns the manifest's descriptor.
+func (w *OCIWriter) pushIndex(ctx context.Context, repo *remote.Repository, data []byte) (ocispec.Descriptor, error) {
+	layer := content.NewDescriptorFromBytes(OCIIndexLayerMediaType, data)
+	if err := pushBlob(ctx, repo, layer, data); err != nil {
+		return ocispec.Descriptor{}, err
+	}
+	empty := ocispec.DescriptorEmptyJSON
+	if err := pushBlob(ctx, repo, empty, empty.Data); err != nil {
+		return ocispec.Descriptor{}, err
+	}
+	return oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, OCIIndexArtifactType, oras.PackManifestOptions{
+		Layers:              []ocispec.Descriptor{layer},
+		ConfigDescriptor:    &empty,
+		ManifestAnnotations: map[string]string{ocispec.AnnotationCreated: ociFixedCreated},
+	})
+}
+
+// isAuthError reports a refused or missing login.
+func isAuthError(err error) bool {
+	var re *errcode.ErrorResponse
+	return errors.As(err, &re) && (re.StatusCode == http.StatusUnauthorized || re.StatusCode == http.StatusForbidden) ||
+		errors.Is(err, auth.ErrBasicCredentialNotFound)
 }
 
 // tagDigest is the digest the index tag names now, "" when none.
