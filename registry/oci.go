@@ -450,7 +450,7 @@ func PullOCIPackage(ctx context.Context, loc OCILocation, client *auth.Client, r
 			m.ArtifactType, OCIPackageArtifactType, OCIPackageLayerMediaType)})
 	}
 	if got := m.Annotations[AnnotationIntegrity]; !format.SameIntegrity(got, integrity) {
-		return nil, mismatch(name, version, "the "+AnnotationIntegrity+" annotation of "+where, integrity, got)
+		return nil, mismatch(name, version, "the "+AnnotationIntegrity+" annotation of "+where, integrity, fmt.Sprintf("%q", got))
 	}
 	if m.Config.Size > maxOCIConfigBytes {
 		return nil, archiveTooLarge(where, fmt.Sprintf("config larger than %d bytes", maxOCIConfigBytes))
@@ -461,7 +461,7 @@ func PullOCIPackage(ctx context.Context, loc OCILocation, client *auth.Client, r
 	}
 	var cfg OCIPackageConfig
 	if err := json.Unmarshal(raw, &cfg); err != nil || cfg.Name != name || cfg.Version != version || !format.SameIntegrity(cfg.Integrity, integrity) {
-		return nil, mismatch(name, version, "the config of "+where, integrity, cfg.Name+"@"+cfg.Version+" "+cfg.Integrity)
+		return nil, mismatch(name, version, "the config of "+where, integrity, fmt.Sprintf("%q@%q %q", cfg.Name, cfg.Version, cfg.Integrity))
 	}
 	if m.Layers[0].Size > maxTarballBytes {
 		return nil, archiveTooLarge(where, fmt.Sprintf("layer larger than %d bytes", maxTarballBytes))
