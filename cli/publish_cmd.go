@@ -283,7 +283,11 @@ func (c *publishCmd) ociTarget(e *env, cfg *config.Config, r config.Registry) (p
 	if err != nil {
 		return nil, "", err
 	}
-	reg, err := workspace.OpenRegistry(r, opts)
+	// The reader answers for the versions the writer's fresh index lists:
+	// it revalidates its cached index instead of trusting the TTL.
+	ropts := opts
+	ropts.TTL = 0
+	reg, err := workspace.OpenRegistry(r, ropts)
 	if err != nil {
 		return nil, "", err
 	}
