@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,28 +132,26 @@ func newOCI(spec Spec, opts *Options) (*ociBackend, error) {
 	sum := sha256.Sum256([]byte(loc.URL()))
 	return &ociBackend{spec: spec, opts: opts, loc: loc,
 		dir:    filepath.Join(opts.CacheDir, "oci", hex.EncodeToString(sum[:16])),
-		client: ociClient(opts),
+		client: ociClient(spec, opts),
 	}, nil
 }
 
-// ociClient is the authenticating client, with the HTTP registries'
-// connect, handshake, header and total time limits: the token environment variable
+// ociClient is the authenticating client over agent-skills' HTTP client
+// (NewHTTPClient): the http kind's time limits and redirect policy —
+// registries send blob downloads to a CDN — with the whole request bounded
+// by the total limit. Its credential is the token environment variable
 // when set, else the Docker credential store (DOCKER_CONFIG or
 // ~/.docker/config.json, with credsStore and credHelpers).
-func ociClient(opts *Options) *auth.Client {
-	t := opts.HTTPTimeouts.orDefaults()
-	tr := opts.HTTPTransport
-	if tr == nil {
-		base := http.DefaultTransport.(*http.Transport).Clone()
-		base.DialContext = (&net.Dialer{Timeout: t.Connect, KeepAlive: 30 * time.Second}).DialContext
-		base.TLSHandshakeTimeout = t.TLSHandshake
-		base.ResponseHeaderTimeout = t.ResponseHeader
-		tr = base
-	}
-	c := &auth.Client{
-		Client: &http.Client{Transport: tr, Timeout: t.Total},
-		Cache:  auth.NewCache(),
-	}
+func ociClient(spec Spec, opts *Options) *auth.Client {
+	hc := NewHTTPClient(HTTPOptions{
+		Timeouts:      opts.HTTPTimeouts,
+		AllowInsecure: spec.AllowInsecure,
+		Transport:     opts.HTTPTransport,
+		Notify:        func(msg string) { opts.notify("registry %s: %s", spec.Name, msg) },
+	})
+	cl := *hc.client
+	cl.Timeout = hc.timeouts.Total
+	c := &auth.Client{Client: &cl, Cache: auth.NewCache()}
 	c.SetUserAgent("agent-skills")
 	c.Credential = ociCredential(opts)
 	return c

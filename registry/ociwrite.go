@@ -54,7 +54,7 @@ func NewOCIWriter(spec Spec, opts Options) (*OCIWriter, error) {
 	if err != nil {
 		return nil, configInvalid(spec, err.Error())
 	}
-	w := &OCIWriter{Loc: loc, name: spec.Name, client: ociClient(&opts), sleep: opts.Sleep}
+	w := &OCIWriter{Loc: loc, name: spec.Name, client: ociClient(spec, &opts), sleep: opts.Sleep}
 	if w.sleep == nil {
 		w.sleep = func(ctx context.Context, d time.Duration) error {
 			t := time.NewTimer(d)

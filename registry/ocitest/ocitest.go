@@ -64,8 +64,18 @@ type Server struct {
 }
 
 // Start runs a registry storing under dir (created), on a free loopback
-// port, and waits until it answers.
+// port (o.Addr when set), and waits until it answers. A free port taken
+// by another process before the server bound it is replaced, twice.
 func Start(dir string, o Options) (*Server, error) {
+	for try := 0; ; try++ {
+		s, err := start(dir, o)
+		if err == nil || o.Addr != "" || try == 2 || !strings.Contains(err.Error(), "address already in use") {
+			return s, err
+		}
+	}
+}
+
+func start(dir string, o Options) (*Server, error) {
 	bin, err := Binary()
 	if err != nil {
 		return nil, err
