@@ -186,9 +186,11 @@ func (d *doctor) registries(cfg *config.Config, root string) {
 	}
 	_, statErr := os.Stat(e.ws.ConfigPath())
 	opts := e.ws.RegistryOptions(cfg)
-	opts.Notify = func(string) {}
+	var notes []string
+	opts.Notify = func(n string) { notes = append(notes, n) }
 	for _, lr := range list.Registries {
 		rc := lr.Registry
+		notes = nil
 		// A URL edited into the configuration by hand may carry a
 		// password: findings show it masked, in --json too.
 		shown := redact.URL(rc.URL)
@@ -221,6 +223,13 @@ func (d *doctor) registries(cfg *config.Config, root string) {
 			msg := redact.Text(strings.SplitN(err.Error(), "\n", 2)[0])
 			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s: unreachable: %s; %s", rc.Kind, shown, trust, msg, from),
 				"check the network and the URL; skills it owns cannot be installed until it answers")
+			continue
+		}
+		if rc.Kind == config.KindOCI && len(notes) > 0 {
+			// An OCI registry that did not answer serves its cached index:
+			// reachability is what doctor reports.
+			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s, %d skills from the cache: %s; %s", rc.Kind, shown, trust, len(idx.Skills),
+				redact.Text(notes[0]), from), "check the network, the URL and your login (docker login, or AGENT_SKILLS_OCI_TOKEN)")
 			continue
 		}
 		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills; %s", rc.Kind, shown, trust, len(idx.Skills), from), "")

@@ -28,7 +28,7 @@ import (
 
 type publishCmd struct {
 	Path     string `arg:"" optional:"" default:"." type:"path" help:"The package folder to publish."`
-	Registry string `predictor:"registry" help:"Target: a configured registry (local or git), or the path of a registry folder (agent-skills registry init creates one). Default: official; with --pack alone, none."`
+	Registry string `predictor:"registry" help:"Target: a configured registry (local, git or oci), or the path of a registry folder (agent-skills registry init creates one). Default: official; with --pack alone, none."`
 	Write    bool   `help:"Write the package and patch the registry's registry/skills.yaml (for git: commit on a new branch of a clone)."`
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
@@ -290,6 +290,8 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 				ref = "main"
 			}
 			return publish.GitTarget{URL: r.URL, Ref: ref, WorkDir: work, Push: c.Push}, "registry " + r.Name, nil
+		case config.KindOCI:
+			return c.ociTarget(e, cfg, r.Registry)
 		case config.KindBundled:
 			return nil, "", &askerr.Error{Code: askerr.CodeUsage, Message: "the bundled registry is built into agent-skills and cannot be written",
 				Try: []string{"publish into the skills/ folder of the agent-skills source: --registry path/to/skills"}}
@@ -325,6 +327,28 @@ func (c *publishCmd) target(e *env) (publish.Target, string, error) {
 		Detail: []string{"configured: " + strings.Join(names, ", ")},
 		Try: []string{"agent-skills registry add <name> <url>", "--registry <path of a registry folder>",
 			"agent-skills registry init <dir>   (to start a registry)"}}
+}
+
+// ociTarget is the target of an OCI registry: read for the checks,
+// pushed to by --write (which implies --push).
+func (c *publishCmd) ociTarget(e *env, cfg *config.Config, r config.Registry) (publish.Target, string, error) {
+	if c.Write && e.ws.Offline() {
+		return nil, "", askerr.Usage("publishing to OCI registry %s needs the network; drop --offline", r.Name)
+	}
+	opts := e.ws.RegistryOptions(cfg)
+	w, err := registry.NewOCIWriter(workspace.RegistrySpec(r), opts)
+	if err != nil {
+		return nil, "", err
+	}
+	// The reader answers for the versions the writer's fresh index lists:
+	// it revalidates its cached index instead of trusting the TTL.
+	ropts := opts
+	ropts.TTL = 0
+	reg, err := workspace.OpenRegistry(r, ropts)
+	if err != nil {
+		return nil, "", err
+	}
+	return publish.OCITarget{Writer: w, Reader: reg, Load: workspace.LoadOptions()}, "registry " + r.Name, nil
 }
 
 // offlineGit is the target of a git registry under --offline: its cached

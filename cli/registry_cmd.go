@@ -102,7 +102,7 @@ func (c *registryListCmd) Run(e *env) error {
 type registryAddCmd struct {
 	Name        string `arg:"" help:"A short name for the registry (used in registry:skill references and the lock file)."`
 	URL         string `arg:"" help:"A path, file:// URL, git URL (…/repo.git#ref) or the https URL of an index.json."`
-	Kind        string `enum:",local,git,http" default:"" help:"local, git or http; inferred from the URL when omitted."`
+	Kind        string `enum:",local,git,http,oci" default:"" help:"local, git, http or oci; inferred from the URL when omitted (oci:// is oci)."`
 	Ref         string `help:"Git branch, tag or commit (git registries)."`
 	First       bool   `help:"Put the registry first, so that it owns every name it has (with --project: first of the project's)."`
 	Untrusted   bool   `help:"Mark the registry untrusted."`
@@ -315,11 +315,11 @@ func suggestName(name, kind string) string {
 
 // urlSchemes are the URL schemes a registry may have: anything else
 // written scheme://… is refused, never taken for a relative folder.
-var urlSchemes = []string{"file", "http", "https", "ssh", "git", "git+ssh", "ssh+git"}
+var urlSchemes = []string{"file", "http", "https", "ssh", "git", "git+ssh", "ssh+git", "oci"}
 
 // checkScheme refuses a URL whose scheme agent-skills cannot read, such
-// as oci://host/x, which would otherwise be saved as the folder
-// ./oci:/host/x.
+// as s3://host/x, which would otherwise be saved as the folder
+// ./s3:/host/x.
 func checkScheme(url string) error {
 	scheme, _, ok := strings.Cut(url, "://")
 	if !ok || slices.Contains(urlSchemes, strings.ToLower(scheme)) {
@@ -327,7 +327,7 @@ func checkScheme(url string) error {
 	}
 	return &askerr.Error{Code: askerr.CodeUsage,
 		Message: fmt.Sprintf("%s: agent-skills cannot read %s:// registries", ui.Field(url), ui.Field(scheme)),
-		Detail:  []string{"Nothing was added. A registry is a folder, a git repository (https, ssh, git or file URL) or an https index.json."},
+		Detail:  []string{"Nothing was added. A registry is a folder, a git repository (https, ssh, git or file URL), an https index.json or an oci:// registry."},
 		Try:     []string{"agent-skills registry add <name> https://host/org/skills.git", "agent-skills registry add <name> ./folder   (for a folder whose name has \"://\" in it)"}}
 }
 

@@ -28,7 +28,7 @@ func TestRegistryURLReading(t *testing.T) {
 		}
 	}
 	for url, refused := range map[string]bool{
-		"oci://host/x": true, "s3://bucket/x": true, "HTTPS://host/x.git": false,
+		"oci://host/x": false, "s3://bucket/x": true, "HTTPS://host/x.git": false,
 		"file:///x": false, "git+ssh://host/x": false, "./plain": false, "git@host:x.git": false,
 	} {
 		if err := checkScheme(url); (err != nil) != refused {

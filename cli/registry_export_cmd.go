@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/config"
 	"github.com/agent-skills/agent-skills/cli/internal/signing"
 	"github.com/agent-skills/agent-skills/cli/internal/ui"
 
@@ -19,10 +20,10 @@ import (
 
 type registryExportCmd struct {
 	From string `arg:"" predictor:"registry" help:"A configured registry, or the path of a registry folder."`
-	Dir  string `arg:"" type:"path" help:"Output folder for the static HTTP registry (index.json and archives/)."`
+	Dir  string `arg:"" help:"Output folder for the static HTTP registry (index.json and archives/), or an oci://host[:port]/path OCI registry to mirror into."`
 	// SignKey signs the exported index.json (index.json.sig); the
 	// versions keep the package signatures they have.
-	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign index.json with this OpenSSH private key (index.json.sig beside it); package signatures are carried over as they are."`
+	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign index.json with this OpenSSH private key (index.json.sig beside it); package signatures are carried over as they are. Not for an oci:// destination."`
 }
 
 func (c *registryExportCmd) Help() string {
@@ -30,9 +31,14 @@ func (c *registryExportCmd) Help() string {
 serve: every version is verified, packed into a reproducible archives/<name>-<version>.tar.gz,
 and listed in index.json with its integrity. Point clients at <base-url>/index.json.
 
+Given an oci://host[:port]/path destination instead, every version is pushed there as an
+OCI artifact (repository <path>/<name>, tag <version>) and the registry's index artifact
+(tag "index") is updated to list them all, merged with what it already lists.
+
 Example:
   agent-skills registry export ./my-registry ./public
-  agent-skills registry add mirror https://skills.example.com/index.json`
+  agent-skills registry add mirror https://skills.example.com/index.json
+  agent-skills registry export official oci://ghcr.io/acme/skills`
 }
 
 func (c *registryExportCmd) Run(e *env) error {
@@ -53,6 +59,10 @@ func (c *registryExportCmd) Run(e *env) error {
 			return err
 		}
 	}
+	if c.SignKey != "" && strings.HasPrefix(c.Dir, "oci://") {
+		return &askerr.Error{Code: askerr.CodeUsage, Message: "--sign-key cannot sign an oci:// destination: OCI signatures (referrers of the index artifact) are not written yet",
+			Try: []string{"export to a folder with --sign-key and serve it as an http registry", "or export to oci:// without --sign-key"}}
+	}
 	var signer ssh.Signer
 	if c.SignKey != "" {
 		if signer, err = signing.LoadSignKey(c.SignKey, e.ws.Getenv); err != nil {
@@ -62,6 +72,12 @@ func (c *registryExportCmd) Run(e *env) error {
 	idx, err := reg.Index(e.ctx)
 	if err != nil {
 		return err
+	}
+	if strings.HasPrefix(c.Dir, "oci://") {
+		return c.toOCI(e, cfg, reg, idx)
+	}
+	if abs, err := filepath.Abs(c.Dir); err == nil {
+		c.Dir = abs
 	}
 	if err := os.MkdirAll(filepath.Join(c.Dir, "archives"), 0o755); err != nil {
 		return &askerr.Error{Code: askerr.CodeIO, Message: "cannot create " + e.Rel(c.Dir), Err: err}
@@ -115,5 +131,71 @@ func (c *registryExportCmd) Run(e *env) error {
 	}
 	e.Done("exported %d %s of %d %s to %s", count, ui.Plural(count, "version", "versions"),
 		len(out.Skills), ui.Plural(len(out.Skills), "skill", "skills"), strings.TrimSuffix(e.Rel(c.Dir), "/")+"/index.json")
+	return nil
+}
+
+// toOCI mirrors every version of reg into the OCI registry c.Dir, then
+// lists them all in its index with one optimistic update.
+func (c *registryExportCmd) toOCI(e *env, cfg *config.Config, reg registry.Registry, idx *registry.Index) error {
+	if e.ws.Offline() {
+		return askerr.Usage("exporting to an OCI registry needs the network; drop --offline")
+	}
+	w, err := registry.NewOCIWriter(registry.Spec{Name: "export", URL: c.Dir, Kind: registry.KindOCI}, e.ws.RegistryOptions(cfg))
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		s *registry.Skill
+		v registry.Version
+	}
+	var entries []entry
+	for _, s := range idx.Skills {
+		for _, v := range s.Versions {
+			pkg, err := reg.Package(e.ctx, s.Name, v.Version)
+			if err != nil {
+				return err
+			}
+			var buf bytes.Buffer
+			if err := registry.Pack(pkg.FS, pkg.Files, &buf); err != nil {
+				return &askerr.Error{Code: askerr.CodeIO, Message: fmt.Sprintf("cannot pack %s@%s", s.Name, v.Version), Err: err}
+			}
+			ocfg := registry.OCIPackageConfig{Name: s.Name, Version: v.Version, Description: s.Description, Integrity: v.Integrity}
+			if pkg.Manifest != nil {
+				ocfg.Kind = string(pkg.Manifest.Kind)
+			}
+			manifest, err := w.PushPackage(e.ctx, ocfg, buf.Bytes())
+			if err != nil {
+				return err
+			}
+			nv := *v
+			nv.Path, nv.Tarball, nv.Manifest = "", "", manifest
+			entries = append(entries, entry{s, nv})
+		}
+	}
+	upd, err := w.UpdateIndex(e.ctx, func(out *registry.Index) error {
+		for _, en := range entries {
+			if err := registry.MergeVersion(out, en.s, &en.v); err != nil {
+				return err
+			}
+		}
+		for _, s := range idx.Skills {
+			if o, ok := out.Skill(s.Name); ok && s.Latest != "" {
+				o.Latest = s.Latest
+			}
+		}
+		return nil
+	}, func(out *registry.Index) bool {
+		for _, en := range entries {
+			if !registry.HasVersion(out, en.s.Name, en.v.Version, en.v.Manifest) {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	e.Done("exported %d %s of %d %s to %s (index %s)", len(entries), ui.Plural(len(entries), "version", "versions"),
+		len(idx.Skills), ui.Plural(len(idx.Skills), "skill", "skills"), w.Loc.URL(), upd.Digest)
 	return nil
 }

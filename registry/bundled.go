@@ -39,7 +39,9 @@ func (b *bundled) payload(ctx context.Context, r *registry, s *Skill, v *Version
 }
 
 // resolved names the payload as "bundled:<path>".
-func (b *bundled) resolved(v *Version) string { return "bundled:" + strings.TrimSuffix(v.Path, "/") }
+func (b *bundled) resolved(s *Skill, v *Version) string {
+	return "bundled:" + strings.TrimSuffix(v.Path, "/")
+}
 
 // BuildIndex generates the index of a collection of packages: every
 // top-level directory of fsys (hidden ones skipped) is loaded with

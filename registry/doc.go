@@ -1,5 +1,5 @@
 // Package registry reads skill registries (DESIGN §4): the index
-// document, the local, git, http and bundled registry kinds behind one
+// document, the local, git, http, oci and bundled registry kinds behind one
 // interface, precedence between registries, search, and safe packing and
 // extraction of .tar.gz payloads.
 //

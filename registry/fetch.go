@@ -187,7 +187,7 @@ func (r *registry) Fetch(ctx context.Context, name, version, dest string) (*Fetc
 		Name:      name,
 		Version:   version,
 		Integrity: v.Integrity,
-		Resolved:  r.be.resolved(v),
+		Resolved:  r.be.resolved(s, v),
 		Files:     pkg.Files,
 	}, nil
 }

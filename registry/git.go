@@ -87,7 +87,7 @@ func (g *gitBackend) payload(ctx context.Context, r *registry, s *Skill, v *Vers
 }
 
 // resolved names the payload as "<url>#<ref>:<path>".
-func (g *gitBackend) resolved(v *Version) string { return g.local.resolved(v) }
+func (g *gitBackend) resolved(s *Skill, v *Version) string { return g.local.resolved(s, v) }
 
 // stampFile records when the clone was last fetched.
 func (g *gitBackend) stampFile() string { return g.dir + ".fetched" }

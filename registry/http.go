@@ -270,7 +270,7 @@ func (h *httpBackend) sleep(ctx context.Context, d time.Duration) error {
 // payload downloads and extracts a tarball into the payload cache.
 func (h *httpBackend) payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error) {
 	if v.Tarball == "" {
-		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("%s@%s has a path but an http registry serves tarballs only", s.Name, v.Version)})
+		return nil, invalidIndex(h.index.String(), []string{fmt.Sprintf("%s@%s has no tarball, and an http registry serves tarballs only", s.Name, v.Version)})
 	}
 	u, err := h.tarballURL(v)
 	if err != nil {
@@ -307,7 +307,7 @@ func (h *httpBackend) tarballURL(v *Version) (*url.URL, error) {
 }
 
 // resolved is the absolute tarball URL.
-func (h *httpBackend) resolved(v *Version) string {
+func (h *httpBackend) resolved(s *Skill, v *Version) string {
 	if u, err := h.tarballURL(v); err == nil {
 		return u.String()
 	}

@@ -87,8 +87,8 @@ type Skill struct {
 	pos pos
 }
 
-// Version is one published version of a skill. Exactly one of Path and
-// Tarball is set.
+// Version is one published version of a skill. Exactly one of Path,
+// Tarball and Manifest (an OCI registry's) is set.
 type Version struct {
 	// Version is a strict semantic version.
 	Version string `json:"version" yaml:"version"`
@@ -96,6 +96,10 @@ type Version struct {
 	Path string `json:"path,omitempty" yaml:"path,omitempty"`
 	// Tarball is a .tar.gz URL or a path relative to the index.
 	Tarball string `json:"tarball,omitempty" yaml:"tarball,omitempty"`
+	// Manifest is the digest ("sha256:<hex>") of the OCI image manifest
+	// of the version, in an OCI registry's index; the version is pulled by
+	// it, never by its tag.
+	Manifest string `json:"manifest,omitempty" yaml:"manifest,omitempty"`
 	// Integrity is the canonical digest, "sha256-" + base64 of 32 bytes.
 	Integrity string `json:"integrity" yaml:"integrity"`
 	// PublishedAt is an RFC 3339 time stamp; informational.
@@ -384,6 +388,12 @@ func checkVersions(s *Skill, p string, lim IndexLimits, errs *problems) {
 			}
 		}
 		switch {
+		case v.Manifest != "":
+			if v.Path != "" || v.Tarball != "" {
+				errs.add(v.pos, vp(), "an OCI manifest digest excludes path and tarball")
+			} else if why := checkManifestDigest(v.Manifest); why != "" {
+				errs.add(v.pos, vp()+".manifest", why)
+			}
 		case v.Path == "" && v.Tarball == "":
 			errs.add(v.pos, vp(), "needs exactly one of path or tarball; found neither")
 		case v.Path != "" && v.Tarball != "":
@@ -462,6 +472,16 @@ func defaultLatest(vs []*Version) string {
 func checkName(name string) string {
 	if reasons := format.CheckName(name); len(reasons) > 0 {
 		return fmt.Sprintf("name %q %s", name, strings.Join(reasons, "; "))
+	}
+	return ""
+}
+
+// checkManifestDigest says why m is not "sha256:" and 64 lowercase
+// hexadecimal digits, or "".
+func checkManifestDigest(m string) string {
+	hex, ok := strings.CutPrefix(m, "sha256:")
+	if !ok || len(hex) != 64 || strings.Trim(hex, "0123456789abcdef") != "" {
+		return fmt.Sprintf("%q is not an OCI digest (sha256: and 64 lowercase hexadecimal digits)", m)
 	}
 	return ""
 }

@@ -258,6 +258,8 @@ func keyIndex(key string) int {
 		return 14
 	case "signatures":
 		return 15
+	case "manifest":
+		return 16
 	}
 	return -1
 }
@@ -1053,7 +1055,7 @@ func (p *fastParser) version(v *Version) bool {
 	v.pos = pos{int32(p.line), int32(col + 1)}
 	return p.mapping(col, func(key string) bool {
 		switch key {
-		case "version", "path", "tarball", "integrity", "publishedAt", "deprecationReason", "deprecated":
+		case "version", "path", "tarball", "manifest", "integrity", "publishedAt", "deprecationReason", "deprecated":
 			s, plain, ok := p.scalarValue(col)
 			return ok && p.setVersion(v, key, s, plain)
 		case "signatures":
@@ -1076,6 +1078,8 @@ func (p *fastParser) setVersion(v *Version, key, s string, plain bool) bool {
 		dst = &v.Path
 	case "tarball":
 		dst = &v.Tarball
+	case "manifest":
+		dst = &v.Manifest
 	case "integrity":
 		dst = &v.Integrity
 	case "publishedAt":

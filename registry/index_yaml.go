@@ -201,6 +201,8 @@ func (d *yamlDecoder) versions(v *yaml.Node, path string) []*Version {
 				ver.Path = d.str(v, p)
 			case "tarball":
 				ver.Tarball = d.str(v, p)
+			case "manifest":
+				ver.Manifest = d.str(v, p)
 			case "integrity":
 				ver.Integrity = d.str(v, p)
 			case "publishedAt":

@@ -46,7 +46,7 @@ const indexRacyWindow = 2 * time.Second
 
 // indexCacheMagic starts every cache file; bump the digit when the layout
 // changes.
-const indexCacheMagic = "ASKIDX3\n"
+const indexCacheMagic = "ASKIDX4\n"
 
 // fileIdentity is what vouches for a file's bytes without reading them.
 // The zero value is unknown: it matches nothing.
@@ -284,6 +284,7 @@ func appendIndex(b []byte, x *Index) []byte {
 			str(v.Version)
 			str(v.Path)
 			str(v.Tarball)
+			str(v.Manifest)
 			str(v.Integrity)
 			str(v.PublishedAt)
 			str(v.DeprecationReason)
@@ -320,7 +321,7 @@ func marshalIndexSize(x *Index) int {
 			n += v + len(k)
 		}
 		for _, e := range s.Versions {
-			n += 8*v + len(e.Version) + len(e.Path) + len(e.Tarball) + len(e.Integrity) + len(e.PublishedAt) + len(e.DeprecationReason)
+			n += 9*v + len(e.Version) + len(e.Path) + len(e.Tarball) + len(e.Manifest) + len(e.Integrity) + len(e.PublishedAt) + len(e.DeprecationReason)
 			for _, sig := range e.Signatures {
 				n += v + len(sig)
 			}
@@ -403,10 +404,10 @@ func unmarshalIndex(raw string) (*Index, error) {
 	x.SchemaVersion = r.num(IndexSchemaVersion)
 	x.Name = r.str()
 	x.UpdatedAt = r.str()
-	// A skill takes at least 5 bytes, a version 7, a keyword 1.
+	// A skill takes at least 5 bytes, a version 8, a keyword 1.
 	left := len(raw) - r.off
 	n := r.num(min(lim.MaxSkills, left/5))
-	nv := r.num(min(lim.MaxVersions, left/7))
+	nv := r.num(min(lim.MaxVersions, left/8))
 	nk := r.num(min(lim.MaxSkills*lim.MaxKeywords, left))
 	if r.err != nil {
 		return nil, r.err
@@ -432,7 +433,7 @@ func unmarshalIndex(raw string) (*Index, error) {
 		s.Versions, vptrs = vptrs[:k:k], vptrs[k:]
 		for j := range s.Versions {
 			v := &versions[j]
-			v.Version, v.Path, v.Tarball, v.Integrity = r.str(), r.str(), r.str(), r.str()
+			v.Version, v.Path, v.Tarball, v.Manifest, v.Integrity = r.str(), r.str(), r.str(), r.str(), r.str()
 			v.PublishedAt, v.DeprecationReason = r.str(), r.str()
 			v.Deprecated = r.num(1) == 1
 			if n := r.num(MaxVersionSignatures); n > 0 {

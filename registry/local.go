@@ -116,6 +116,10 @@ func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version, 
 			return f, nil
 		}, verify)
 	}
+	if v.Path == "" {
+		return nil, unavailable(l.name, fmt.Sprintf("%s@%s: the index names an OCI manifest, which only OCI registries serve", s.Name, v.Version), nil,
+			"report the broken entry to the registry's maintainers")
+	}
 	rel := strings.TrimSuffix(v.Path, "/")
 	if err := noSymlinks(l.root, rel); err != nil {
 		return nil, err
@@ -129,7 +133,7 @@ func (l *local) payload(ctx context.Context, r *registry, s *Skill, v *Version, 
 }
 
 // resolved names the payload as "<url>:<path>".
-func (l *local) resolved(v *Version) string {
+func (l *local) resolved(s *Skill, v *Version) string {
 	if v.Path != "" {
 		return l.url + ":" + strings.TrimSuffix(v.Path, "/")
 	}

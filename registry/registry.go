@@ -19,6 +19,7 @@ const (
 	KindGit     = "git"
 	KindHTTP    = "http"
 	KindBundled = "bundled"
+	// KindOCI is declared in oci.go.
 )
 
 // Registry is one configured registry, whatever its kind. Every method
@@ -26,7 +27,7 @@ const (
 type Registry interface {
 	// Name returns the configured name, used in "name:skill" references.
 	Name() string
-	// Kind returns KindLocal, KindGit, KindHTTP or KindBundled.
+	// Kind returns KindLocal, KindGit, KindHTTP, KindOCI or KindBundled.
 	Kind() string
 	// Spec returns the configuration the registry was opened with.
 	Spec() Spec
@@ -66,7 +67,7 @@ type Spec struct {
 	// URL locates the registry: a path or file:// URL (local), a git URL
 	// with an optional "#ref" (git), or an index URL (http).
 	URL string `json:"url"`
-	// Kind is KindLocal, KindGit, KindHTTP or KindBundled; empty means
+	// Kind is KindLocal, KindGit, KindHTTP, KindOCI or KindBundled; empty means
 	// inferred from URL by InferKind.
 	Kind string `json:"kind,omitempty"`
 	// Ref is the git branch, tag or commit; a "#ref" in URL wins.
@@ -117,6 +118,9 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Bundled is the file system of the bundled registry (KindBundled).
 	Bundled fs.FS
+	// Getenv reads the environment (the OCI token variables); nil means
+	// os.Getenv.
+	Getenv func(string) string
 	// BundledIndex is the committed index of the bundled registry; nil
 	// means build it from Bundled with BuildIndex.
 	BundledIndex []byte
@@ -161,6 +165,8 @@ func InferKind(url string) string {
 	base, ref, hasRef := strings.Cut(url, "#")
 	lower := strings.ToLower(base)
 	switch {
+	case strings.HasPrefix(lower, "oci://"):
+		return KindOCI
 	case strings.HasPrefix(lower, "git@"), strings.HasPrefix(lower, "ssh://"),
 		strings.HasPrefix(lower, "git://"), strings.HasSuffix(lower, ".git"),
 		strings.HasSuffix(lower, ".git/"):
@@ -227,13 +233,24 @@ func Open(spec Spec, opts Options) (Registry, error) {
 			h.trust = trust
 		}
 		r.be = h
+	case KindOCI:
+		if trust != nil {
+			// The OCI kind keeps its signatures as referrers of the index
+			// artifact, which are not written or checked yet: refuse rather
+			// than serve an index that was asked to be verified.
+			e := configInvalid(spec, "signature verification is not supported for oci registries yet")
+			e.Try = []string{"agent-skills registry trust " + spec.Name + " --clear, to use it unverified",
+				"serve the registry as a folder, git or http registry to verify its signatures"}
+			return nil, e
+		}
+		r.be, err = newOCI(spec, &r.opts)
 	case KindBundled:
 		if opts.Bundled == nil {
 			return nil, configInvalid(spec, "the bundled registry needs its embedded file system")
 		}
 		r.be = &bundled{fsys: opts.Bundled, name: spec.Name, index: opts.BundledIndex}
 	default:
-		return nil, configInvalid(spec, fmt.Sprintf("unknown registry kind %q (want local, git, http or bundled)", kind))
+		return nil, configInvalid(spec, fmt.Sprintf("unknown registry kind %q (want local, git, http, oci or bundled)", kind))
 	}
 	if err != nil {
 		return nil, err
@@ -259,7 +276,7 @@ type backend interface {
 	// read-only view of its directory (in place, or in the payload cache).
 	payload(ctx context.Context, r *registry, s *Skill, v *Version, verify func(fs.FS) (*format.Package, error)) (*format.Package, error)
 	// resolved says where v comes from, for the lock file.
-	resolved(v *Version) string
+	resolved(s *Skill, v *Version) string
 }
 
 // registry is the one Registry implementation, parameterised by backend.
@@ -319,11 +336,11 @@ func (r *registry) ReleaseIndex() {
 
 // Resolved says where name@version's payload comes from.
 func (r *registry) Resolved(ctx context.Context, name, version string) (string, error) {
-	_, v, err := r.lookup(ctx, name, version)
+	s, v, err := r.lookup(ctx, name, version)
 	if err != nil {
 		return "", err
 	}
-	return r.be.resolved(v), nil
+	return r.be.resolved(s, v), nil
 }
 
 // lookupSigned is lookup for reading a payload: when the registry has

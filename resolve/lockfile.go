@@ -32,6 +32,7 @@ const (
 	lockKindGit     = "git"
 	lockKindHTTP    = "http"
 	lockKindBundled = "bundled"
+	lockKindOCI     = "oci"
 )
 
 // Lock is the content of skills.lock (DESIGN §6): the exact version,
@@ -57,7 +58,7 @@ type Lock struct {
 // the CLI turns it into a path, and back, when it reads and writes the
 // file.
 type LockedRegistry struct {
-	// Kind is "local", "git", "http" or "bundled".
+	// Kind is "local", "git", "http", "oci" or "bundled".
 	Kind string
 	// URL locates the registry as its configuration did, with no password
 	// or, for http(s), no user information.
@@ -543,9 +544,9 @@ func decodeRegistries(regs *yaml.Node, l *Lock, bad func(*yaml.Node, string, ...
 			case "kind":
 				r.Kind = stringValue(fv, path, bad)
 				switch r.Kind {
-				case lockKindLocal, lockKindGit, lockKindHTTP, lockKindBundled, "":
+				case lockKindLocal, lockKindGit, lockKindHTTP, lockKindOCI, lockKindBundled, "":
 				default:
-					bad(fv, "%s %q is not one of local, git, http, bundled", path, r.Kind)
+					bad(fv, "%s %q is not one of local, git, http, oci, bundled", path, r.Kind)
 				}
 			case "url":
 				r.URL = stringValue(fv, path, bad)

@@ -343,7 +343,7 @@ registries:
     colour: red
 ` + skill, []string{
 			`skills.lock:3:3: "Team" is not a valid registry name (1-64 lowercase letters, digits and hyphens)`,
-			`skills.lock:4:11: registries.Team.kind "svn" is not one of local, git, http, bundled`,
+			`skills.lock:4:11: registries.Team.kind "svn" is not one of local, git, http, oci, bundled`,
 			`skills.lock:6:3: registries.nourl has no url`,
 			`skills.lock:11:10: registries.local.ref applies to git registries only, not local`,
 			`skills.lock:15:5: unknown key "colour" in registries.odd (expected kind, url or ref)`,

@@ -5,7 +5,14 @@ go 1.26.0
 require github.com/agent-skills/agent-skills/cli v0.0.0
 
 require (
-	github.com/agent-skills/agent-skills/registry v0.0.0 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
+	github.com/opencontainers/image-spec v1.1.1 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
+	oras.land/oras-go/v2 v2.7.0 // indirect
+)
+
+require (
+	github.com/agent-skills/agent-skills/registry v0.0.0
 	github.com/agent-skills/agent-skills/resolve v0.0.0 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -23,7 +30,6 @@ require (
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
 	github.com/willabides/kongplete v0.4.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/term v0.48.0 // indirect

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli"
+	"github.com/agent-skills/agent-skills/registry/ocitest"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	_ "github.com/ncruces/go-sqlite3/driver"
@@ -37,6 +38,8 @@ func TestScripts(t *testing.T) {
 			"exitcode":  exitcode,
 			"httpserve": httpserve,
 			"gitserve":  gitserve,
+			// The real OCI-distribution registry on loopback.
+			"ociserve": ociserve,
 			// Servers that misbehave, for the HTTP client policy.
 			"httpredirect": httpredirect,
 			"httpstall":    httpstall,
@@ -186,6 +189,14 @@ func condition(cond string) (bool, error) {
 	case "root":
 		// Permission bits do not stop root.
 		return os.Geteuid() == 0, nil
+	case "ociregistry":
+		// .ci/run installs the server and sets ocitest.RequireEnv: there,
+		// its absence fails.
+		_, err := ocitest.Binary()
+		if err != nil && os.Getenv(ocitest.RequireEnv) != "" {
+			return false, err
+		}
+		return err == nil, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
@@ -390,3 +401,42 @@ func evidenceRows(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s holds %d rows of %s, want %d", args[0], n, args[1], want)
 	}
 }
+
+// ociserve starts the real OCI-distribution registry (ocitest: Debian's
+// docker-registry) on loopback for the rest of the script, storing under
+// $WORK/oci, and sets $OCIADDR to its host:port and $OCIROOT to its
+// storage folder. With a user and a password, it requires them (htpasswd
+// basic authentication). "ociserve stop" stops it; a later ociserve
+// starts it again on the same address and storage. Guard a script with
+// [!ociregistry] skip.
+//
+//	ociserve
+//	ociserve alice s3cret
+func ociserve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 && len(args) != 1 && len(args) != 2 || len(args) == 1 && args[0] != "stop" {
+		ts.Fatalf("usage: ociserve [user password] | ociserve stop")
+	}
+	if len(args) == 1 {
+		if s, ok := ociServers.LoadAndDelete(ts); ok {
+			s.(*ocitest.Server).Close()
+		}
+		return
+	}
+	o := ocitest.Options{Addr: ts.Getenv("OCIADDR")}
+	if len(args) == 2 {
+		o.User, o.Password = args[0], args[1]
+	}
+	s, err := ocitest.Start(ts.MkAbs("oci"), o)
+	ts.Check(err)
+	ociServers.Store(ts, s)
+	ts.Defer(func() {
+		if s, ok := ociServers.LoadAndDelete(ts); ok {
+			s.(*ocitest.Server).Close()
+		}
+	})
+	ts.Setenv("OCIADDR", s.Addr)
+	ts.Setenv("OCIROOT", s.Root)
+}
+
+// ociServers holds each running script's OCI registry.
+var ociServers sync.Map

@@ -35,6 +35,7 @@ const (
 	KindGit     = "git"
 	KindHTTP    = "http"
 	KindBundled = "bundled"
+	KindOCI     = "oci"
 )
 
 // OfficialURL is the public git registry named by the design.
@@ -338,8 +339,8 @@ func (c *Config) check() error {
 			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d]: the name %q is used twice", i, r.Name)}
 		case r.URL == "":
 			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d] (%s): url is empty", i, r.Name)}
-		case !slices.Contains([]string{KindLocal, KindGit, KindHTTP, KindBundled}, r.Kind):
-			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d] (%s): kind %q is not one of local, git, http, bundled", i, r.Name, r.Kind)}
+		case !slices.Contains([]string{KindLocal, KindGit, KindHTTP, KindOCI, KindBundled}, r.Kind):
+			return &Error{Line: -(i + 1), Message: fmt.Sprintf("registries[%d] (%s): kind %q is not one of local, git, http, oci, bundled", i, r.Name, r.Kind)}
 		}
 		seen[r.Name] = true
 	}

@@ -250,11 +250,11 @@ func CheckProject(r ProjectRegistry) []string {
 	switch kind {
 	case "":
 		kind = registry.InferKind(r.URL)
-	case KindLocal, KindGit, KindHTTP:
+	case KindLocal, KindGit, KindHTTP, KindOCI:
 	case KindBundled:
 		out = append(out, "a project cannot add the bundled collection: every user has it")
 	default:
-		out = append(out, fmt.Sprintf("kind %q is not one of local, git, http", r.Kind))
+		out = append(out, fmt.Sprintf("kind %q is not one of local, git, http, oci", r.Kind))
 	}
 	if r.Ref != "" && kind != KindGit {
 		out = append(out, "ref applies to git registries only")

@@ -273,7 +273,11 @@ func (p *op) fetchOne(w want, vopts validate.Options) (install.Item, format.Diag
 			Message: fmt.Sprintf("%s@%s comes from registry %q, which is not configured", w.name, w.version, w.registry),
 			Try:     []string{"agent-skills registry add " + w.registry + " <url>", "agent-skills update " + w.name + "   (to resolve it again)"}}
 	}
-	pkg, integrity, resolved, err := p.Registries.Fetch(p.ctx, reg.Name(), w.name, w.version)
+	ctx := p.ctx
+	if w.resolved != "" {
+		ctx = registry.WithLocked(ctx, w.resolved)
+	}
+	pkg, integrity, resolved, err := p.Registries.Fetch(ctx, reg.Name(), w.name, w.version)
 	if err != nil {
 		return install.Item{}, nil, nil, err
 	}

@@ -295,7 +295,7 @@ func restoreWants(l *resolve.Lock, roles map[string]resolve.Role) []want {
 			role = resolve.RoleRequested
 		}
 		out = append(out, want{name: n, version: s.Version, registry: s.Registry, role: role,
-			integrity: s.Integrity, deps: s.Dependencies, keepRole: true})
+			integrity: s.Integrity, resolved: s.Resolved, deps: s.Dependencies, keepRole: true})
 	}
 	return out
 }

@@ -116,6 +116,10 @@ func placeProblem(r resolve.LockedRegistry) string {
 		if s, _, ok := strings.Cut(u, "://"); !ok || !strings.EqualFold(s, "http") && !strings.EqualFold(s, "https") {
 			return fmt.Sprintf("the index %q is not an http(s) URL", r.URL)
 		}
+	case config.KindOCI:
+		if !strings.HasPrefix(u, "oci://") {
+			return fmt.Sprintf("the OCI registry %q is not an oci:// URL", r.URL)
+		}
 	case config.KindBundled:
 		if u != config.BundledURL {
 			return fmt.Sprintf("a bundled registry's url is %s, not %q", config.BundledURL, r.URL)

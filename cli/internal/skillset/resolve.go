@@ -9,7 +9,10 @@ type want struct {
 	name, version, registry string
 	role                    resolve.Role
 	integrity               string // expected, from the lock; "" when not locked
-	deps                    map[string]string
+	// resolved is where the lock records the payload came from; an OCI
+	// registry pulls a locked version by the manifest digest it names.
+	resolved string
+	deps     map[string]string
 	// keepRole keeps the role of an existing install's receipt: for a
 	// restore, and for an installed skill that moves only because another
 	// one needs it.
@@ -27,7 +30,7 @@ func (p *op) wantsFromPlan(plan *resolve.Plan) []want {
 		w := want{name: s.Name, version: s.Version, registry: s.Registry, role: s.Role, deps: s.Dependencies}
 		if p.lock != nil {
 			if l, ok := p.lock.Skills[s.Name]; ok && l.Version == s.Version && l.Registry == s.Registry {
-				w.integrity = l.Integrity
+				w.integrity, w.resolved = l.Integrity, l.Resolved
 			}
 		}
 		out = append(out, w)

@@ -38,6 +38,7 @@ func (m *Machine) RegistryOptions(cfg *config.Config) registry.Options {
 		Notify:       m.notify,
 		Bundled:      skills.FS,
 		BundledIndex: idx,
+		Getenv:       m.Getenv,
 	}
 }
 
