@@ -234,16 +234,12 @@ func Open(spec Spec, opts Options) (Registry, error) {
 		}
 		r.be = h
 	case KindOCI:
-		if trust != nil {
-			// The OCI kind keeps its signatures as referrers of the index
-			// artifact, which are not written or checked yet: refuse rather
-			// than serve an index that was asked to be verified.
-			e := configInvalid(spec, "signature verification is not supported for oci registries yet")
-			e.Try = []string{"agent-skills registry trust " + spec.Name + " --clear, to use it unverified",
-				"serve the registry as a folder, git or http registry to verify its signatures"}
-			return nil, e
+		var o *ociBackend
+		o, err = newOCI(spec, &r.opts)
+		if o != nil {
+			o.trust = trust
 		}
-		r.be, err = newOCI(spec, &r.opts)
+		r.be = o
 	case KindBundled:
 		if opts.Bundled == nil {
 			return nil, configInvalid(spec, "the bundled registry needs its embedded file system")
