@@ -489,9 +489,8 @@ var ErrOCINoIndex = errors.New("the registry has no index yet")
 // and the index manifest's descriptor. With haveCached and the tag still
 // at known, it returns nil data and the descriptor. A missing tag is
 // ErrOCINoIndex (wrapped in ASK_REGISTRY_UNAVAILABLE).
-//
-// Seam for signatures: the index manifest's descriptor is what an index
-// signature (an OCI referrer of it) would be verified against.
+// The index manifest's descriptor is the subject of its signature
+// referrers (FetchOCIIndexSignatures).
 func FetchOCIIndex(ctx context.Context, loc OCILocation, client *auth.Client, regName, known string, haveCached bool) ([]byte, ocispec.Descriptor, error) {
 	repo, err := openOCIRepo(loc, "", client)
 	if err != nil {
@@ -619,8 +618,8 @@ func (o *ociBackend) payload(ctx context.Context, r *registry, s *Skill, v *Vers
 // it is read; the caller checks the canonical digest of what it
 // extracts.
 //
-// Seam for signatures: the manifest digest is what a package signature
-// (an OCI referrer of it) would be verified against.
+// Package signatures are not referrers: they travel in the index
+// entries' signatures, over the package statement.
 func PullOCIPackage(ctx context.Context, loc OCILocation, client *auth.Client, regName, name, version, manifest, integrity string) ([]byte, error) {
 	repo, err := openOCIRepo(loc, name, client)
 	if err != nil {

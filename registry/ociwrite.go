@@ -97,8 +97,8 @@ func (w *OCIWriter) Index(ctx context.Context) (*Index, string, error) {
 // <version>, and returns its manifest digest. Pushing the same package
 // again is harmless: the manifest is the same.
 //
-// Seam for signatures: a package signature would be pushed here as a
-// referrer of the returned manifest.
+// Package signatures are not referrers: they travel in the index
+// entries' signatures, over the package statement.
 func (w *OCIWriter) PushPackage(ctx context.Context, cfg OCIPackageConfig, archive []byte) (string, error) {
 	repo, err := openOCIRepo(w.Loc, cfg.Name, w.client)
 	if err != nil {

@@ -81,7 +81,8 @@ type Spec struct {
 	AllowInsecure bool `json:"allowInsecure,omitempty"`
 	// TrustedSigners is the registry's allowed_signers text (ssh-keygen(1)
 	// "ALLOWED SIGNERS"). When set, the index is used only with a valid
-	// detached signature (the index file or URL + SignatureSuffix) and
+	// detached signature (the index file or URL + SignatureSuffix; for
+	// an OCI registry, a signature referrer of the index manifest) and
 	// every version only with a valid package signature; empty means
 	// signatures are neither fetched nor checked.
 	TrustedSigners string `json:"trustedSigners,omitempty"`
