@@ -1,11 +1,13 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-skills/agent-skills/registry/ocitest"
 	"github.com/agent-skills/agent-skills/registry/sshsig"
@@ -133,4 +135,72 @@ func TestOCISignedIndex(t *testing.T) {
 	want("k3's index, trusting k1", err, CodeSignatureInvalid)
 	_, err = index(allowedFor("a", k1)+allowedFor("a", k3), cache, false)
 	want("k3's index, trusting both", err, "")
+}
+
+// TestOCISignedConcurrentPublish: two signed publishers at once both
+// land, and the index the tag names is signed (a retry re-signs the
+// index it merged).
+func TestOCISignedConcurrentPublish(t *testing.T) {
+	srv := startOCI(t, ocitest.Options{})
+	spec := Spec{Name: "team", URL: "oci://" + srv.Addr + "/acme/skills"}
+	k := signingKey(t, 1)
+	errs := make(chan error, 2)
+	for _, name := range []string{"alpha", "beta"} {
+		go func() {
+			w, _ := NewOCIWriter(spec, Options{})
+			w.SignIndex = signWith(k)
+			_, err := tryPublishOCI(t, w, name, "1.0.0", name)
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec.TrustedSigners = allowedFor("a", k)
+	r, err := Open(spec, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := r.Index(context.Background())
+	if err != nil {
+		t.Fatalf("signed index after two publishers: %v", errText(err))
+	}
+	if len(idx.Skills) != 2 {
+		t.Fatalf("index has %d skills, want 2", len(idx.Skills))
+	}
+}
+
+// TestVerifyOCIIndex: no referrer is missing; a malformed one (an empty
+// signature) or one over other bytes is invalid; one good among bad ones
+// is enough.
+func TestVerifyOCIIndex(t *testing.T) {
+	k := signingKey(t, 1)
+	trust, err := ParseTrust(allowedFor("a", k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(`{"schemaVersion":1}`)
+	good := mustSign(t, k, data)
+	bad := mustSign(t, k, []byte("other"))
+	now := time.Now()
+	for _, c := range []struct {
+		name string
+		sigs [][]byte
+		code string
+	}{
+		{"none", nil, CodeSignatureMissing},
+		{"malformed", [][]byte{{}}, CodeSignatureInvalid},
+		{"other bytes", [][]byte{bad}, CodeSignatureInvalid},
+		{"one good", [][]byte{{}, bad, good}, ""},
+	} {
+		sig, err := verifyOCIIndex(trust, "team", "oci://h/p:index", data, c.sigs, now)
+		if codeOf(err) != c.code {
+			t.Errorf("%s: err = %v, want %q", c.name, errText(err), c.code)
+		}
+		if c.code == "" && !bytes.Equal(sig, good) {
+			t.Errorf("%s: returned another signature", c.name)
+		}
+	}
 }
