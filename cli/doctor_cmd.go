@@ -230,6 +230,7 @@ func (d *doctor) registries(cfg *config.Config, root string) {
 			// reachability is what doctor reports.
 			d.add("registries", rc.Name, "warn", fmt.Sprintf("%s %s, %s, %d skills from the cache: %s; %s", rc.Kind, shown, trust, len(idx.Skills),
 				redact.Text(notes[0]), from), "check the network, the URL and your login (docker login, or AGENT_SKILLS_OCI_TOKEN)")
+			d.signing(rc, idx, nil) // the cached index's signature verified again
 			continue
 		}
 		d.add("registries", rc.Name, "ok", fmt.Sprintf("%s %s, %s, %d skills; %s", rc.Kind, shown, trust, len(idx.Skills), from), "")

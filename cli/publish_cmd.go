@@ -33,7 +33,7 @@ type publishCmd struct {
 	Push     bool   `help:"With --write on a git registry: push the branch, ready for a pull request."`
 	Pack     string `type:"path" placeholder:"DIR" help:"Also write a reproducible <name>-<version>.tar.gz into DIR."`
 	JSON     bool   `name:"json" help:"Print the index entry (and the write result) as JSON."`
-	SignKey  string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign with this OpenSSH private key: the version's package statement (kept in its index entry) and, with --write, the whole index (registry/skills.yaml.sig). An encrypted key reads its passphrase from AGENT_SKILLS_SIGN_KEY_PASSPHRASE."`
+	SignKey  string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign with this OpenSSH private key: the version's package statement (kept in its index entry) and, with --write, the whole index (registry/skills.yaml.sig; for an OCI registry, a signature referrer of the index artifact). An encrypted key reads its passphrase from AGENT_SKILLS_SIGN_KEY_PASSPHRASE."`
 	// AllowRisk accepts blocking content-scan findings of these rules.
 	AllowRisk []string `name:"allow-risk" placeholder:"RULE" help:"Publish despite findings of these rules that would block installs (rule ids; comma-separated or repeated). Users' installs still refuse them unless they accept them too."`
 	// AcceptBump and Review: the bump check against the registry's latest.

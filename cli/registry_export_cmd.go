@@ -23,7 +23,7 @@ type registryExportCmd struct {
 	Dir  string `arg:"" help:"Output folder for the static HTTP registry (index.json and archives/), or an oci://host[:port]/path OCI registry to mirror into."`
 	// SignKey signs the exported index.json (index.json.sig); the
 	// versions keep the package signatures they have.
-	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign index.json with this OpenSSH private key (index.json.sig beside it); package signatures are carried over as they are. Not for an oci:// destination."`
+	SignKey string `type:"path" name:"sign-key" placeholder:"KEY" help:"Sign index.json with this OpenSSH private key (index.json.sig beside it; for an oci:// destination, a signature referrer of the index artifact); package signatures are carried over as they are."`
 }
 
 func (c *registryExportCmd) Help() string {
@@ -59,10 +59,6 @@ func (c *registryExportCmd) Run(e *env) error {
 			return err
 		}
 	}
-	if c.SignKey != "" && strings.HasPrefix(c.Dir, "oci://") {
-		return &askerr.Error{Code: askerr.CodeUsage, Message: "--sign-key cannot sign an oci:// destination: OCI signatures (referrers of the index artifact) are not written yet",
-			Try: []string{"export to a folder with --sign-key and serve it as an http registry", "or export to oci:// without --sign-key"}}
-	}
 	var signer ssh.Signer
 	if c.SignKey != "" {
 		if signer, err = signing.LoadSignKey(c.SignKey, e.ws.Getenv); err != nil {
@@ -74,7 +70,7 @@ func (c *registryExportCmd) Run(e *env) error {
 		return err
 	}
 	if strings.HasPrefix(c.Dir, "oci://") {
-		return c.toOCI(e, cfg, reg, idx)
+		return c.toOCI(e, cfg, reg, idx, signer)
 	}
 	if abs, err := filepath.Abs(c.Dir); err == nil {
 		c.Dir = abs
@@ -136,13 +132,24 @@ func (c *registryExportCmd) Run(e *env) error {
 
 // toOCI mirrors every version of reg into the OCI registry c.Dir, then
 // lists them all in its index with one optimistic update.
-func (c *registryExportCmd) toOCI(e *env, cfg *config.Config, reg registry.Registry, idx *registry.Index) error {
+func (c *registryExportCmd) toOCI(e *env, cfg *config.Config, reg registry.Registry, idx *registry.Index, signer ssh.Signer) error {
 	if e.ws.Offline() {
 		return askerr.Usage("exporting to an OCI registry needs the network; drop --offline")
 	}
 	w, err := registry.NewOCIWriter(registry.Spec{Name: "export", URL: c.Dir, Kind: registry.KindOCI}, e.ws.RegistryOptions(cfg))
 	if err != nil {
 		return err
+	}
+	if signer != nil {
+		// Every index the update writes is signed; the signature is a
+		// referrer of the index manifest, pushed before the tag moves.
+		w.SignIndex = func(b []byte) ([]byte, error) {
+			sig, err := signing.SignIndex(signer, b)
+			if err != nil {
+				return nil, &askerr.Error{Code: signing.CodeSignKeyInvalid, Message: "cannot sign the index with " + e.Rel(c.SignKey), Err: err}
+			}
+			return sig, nil
+		}
 	}
 	type entry struct {
 		s *registry.Skill
@@ -197,5 +204,8 @@ func (c *registryExportCmd) toOCI(e *env, cfg *config.Config, reg registry.Regis
 	}
 	e.Done("exported %d %s of %d %s to %s (index %s)", len(entries), ui.Plural(len(entries), "version", "versions"),
 		len(idx.Skills), ui.Plural(len(idx.Skills), "skill", "skills"), w.Loc.URL(), upd.Digest)
+	if upd.Signature != "" {
+		e.Done("signed the index (referrer %s@%s) with %s", w.Loc.URL(), upd.Signature, ssh.FingerprintSHA256(signer.PublicKey()))
+	}
 	return nil
 }

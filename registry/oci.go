@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/format"
+	"github.com/agent-skills/agent-skills/registry/sshsig"
 	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/content"
@@ -44,6 +45,13 @@ const (
 	OCIIndexArtifactType = "application/vnd.agent-skills.index.v1"
 	// OCIIndexLayerMediaType is the index's one layer: the index JSON.
 	OCIIndexLayerMediaType = "application/vnd.agent-skills.index.v1+json"
+	// OCISignatureArtifactType is the artifactType of an index
+	// signature: a referrer (subject) of the index manifest.
+	OCISignatureArtifactType = "application/vnd.agent-skills.signature.v1"
+	// OCISignatureLayerMediaType is its one layer: the armoured SSHSIG
+	// (ssh-keygen -Y sign, namespace agent-skills) of the exact bytes of
+	// the index layer.
+	OCISignatureLayerMediaType = "application/vnd.agent-skills.signature.v1+sshsig"
 	// OCIIndexTag is the tag of the index in the registry's repository.
 	OCIIndexTag = "index"
 	// AnnotationIntegrity carries the canonical package digest.
@@ -112,6 +120,7 @@ type ociBackend struct {
 	loc    OCILocation
 	dir    string // CacheDir/oci/<hash>
 	client *auth.Client
+	trust  *Trust // nil: the index is not signed
 }
 
 // ociMeta is what is remembered about the cached index.
@@ -209,6 +218,9 @@ func openOCIRepo(loc OCILocation, name string, client *auth.Client) (*remote.Rep
 // downloads the index when its digest changed, falling back to the
 // cached copy with a notice when the registry cannot be reached.
 func (o *ociBackend) loadIndex(ctx context.Context) (*Index, error) {
+	if o.trust != nil {
+		return o.loadSigned(ctx)
+	}
 	cached, meta := o.readCache()
 	file := o.loc.URL() + ":" + OCIIndexTag
 	if cached != nil && (o.opts.Offline || o.fresh(meta)) {
@@ -251,6 +263,184 @@ func (o *ociBackend) loadIndex(ctx context.Context) (*Index, error) {
 		return idx, nil
 	}
 	return nil, err
+}
+
+// sigFile is the cached copy of the index signature that verified.
+func (o *ociBackend) sigFile() string { return filepath.Join(o.dir, "index"+SignatureSuffix) }
+
+// verifiedCache returns the cached index when it is there with a cached
+// signature that verifies now, under today's trusted signers; otherwise
+// nil and why not.
+func (o *ociBackend) verifiedCache() ([]byte, ociMeta, error) {
+	cached, meta := o.readCache()
+	if cached == nil {
+		return nil, meta, nil
+	}
+	sig, err := readCapped(o.sigFile(), sshsig.MaxSignatureSize)
+	if err != nil {
+		sig = nil
+	}
+	if _, err := o.trust.VerifyIndex(o.spec.Name, o.loc.URL()+":"+OCIIndexTag+" (cached)", cached, sig, o.opts.now()); err != nil {
+		return nil, meta, ociSignatureError(err)
+	}
+	return cached, meta, nil
+}
+
+// loadSigned is loadIndex for a registry with trusted signers: the index
+// is decoded only after one of its signature referrers verified over its
+// exact bytes, from the network or from the cache (where the signature
+// that verified is kept beside the index, and verified again on every
+// use, --offline included). A cached index is reused when the tag still
+// names it only if its cached signature verifies under today's trust;
+// otherwise (a key rotated or revoked) the index and its referrers are
+// fetched again. A signature that is missing or does not verify is never
+// replaced by the cached copy.
+func (o *ociBackend) loadSigned(ctx context.Context) (*Index, error) {
+	file := o.loc.URL() + ":" + OCIIndexTag
+	cached, meta, cacheErr := o.verifiedCache()
+	if o.opts.Offline {
+		switch {
+		case cacheErr != nil:
+			return nil, cacheErr
+		case cached == nil:
+			return nil, unavailable(o.spec.Name, "offline and no cached index", nil, "run the command once while online")
+		}
+		return o.decodeCached(cached, file)
+	}
+	if cached != nil && o.fresh(meta) {
+		if idx, err := o.decodeCached(cached, file); err == nil {
+			return idx, nil
+		}
+		cached = nil
+	}
+	data, desc, err := FetchOCIIndex(ctx, o.loc, o.client, o.spec.Name, meta.Digest, cached != nil)
+	if err == nil && data == nil { // unchanged, and its cached signature verifies
+		if idx, derr := o.decodeCached(cached, file); derr == nil {
+			meta.FetchedAt = o.opts.now().UTC()
+			o.writeMeta(meta)
+			return idx, nil
+		}
+		cached = nil
+		data, desc, err = FetchOCIIndex(ctx, o.loc, o.client, o.spec.Name, "", false)
+	}
+	var sigs [][]byte
+	if err == nil {
+		sigs, err = FetchOCIIndexSignatures(ctx, o.loc, o.client, o.spec.Name, desc)
+	}
+	if err != nil {
+		if cached != nil && !isIndexError(err) && !isIntegrity(err) && !errors.Is(err, context.Canceled) {
+			idx, derr := o.decodeCached(cached, file)
+			if derr != nil {
+				return nil, err
+			}
+			o.opts.notify("registry %s: %s unreachable (%s); using the signed index cached %s",
+				o.spec.Name, o.loc.URL(), firstLine(err.Error()), meta.FetchedAt.Format(time.RFC3339))
+			return idx, nil
+		}
+		return nil, err
+	}
+	sig, err := verifyOCIIndex(o.trust, o.spec.Name, file+"@"+desc.Digest.String(), data, sigs, o.opts.now())
+	if err != nil {
+		return nil, err
+	}
+	idx, err := decodeIndexCached(data, file, o.opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	// The signature first: a crash between the writes leaves a pair that
+	// fails verification and is fetched again, never a trusted one.
+	if werr := writeAtomic(o.sigFile(), sig); werr != nil {
+		o.opts.notify("registry %s: cannot cache the index signature: %v", o.spec.Name, werr)
+		return idx, nil
+	}
+	if err := writeAtomic(filepath.Join(o.dir, "index"), data); err == nil {
+		o.writeMeta(ociMeta{URL: o.loc.URL(), Digest: desc.Digest.String(), FetchedAt: o.opts.now().UTC()})
+	}
+	return idx, nil
+}
+
+// verifyOCIIndex accepts the index bytes data when one of sigs (the
+// signature referrers of its manifest) verifies, and returns that one;
+// none is ASK_SIGNATURE_MISSING, none verifying ASK_SIGNATURE_INVALID.
+func verifyOCIIndex(t *Trust, reg, where string, data []byte, sigs [][]byte, now time.Time) ([]byte, error) {
+	if len(sigs) == 0 {
+		_, err := t.VerifyIndex(reg, where, data, nil, now)
+		return nil, ociSignatureError(err)
+	}
+	var first error
+	for _, sig := range sigs {
+		_, err := t.VerifyIndex(reg, where, data, sig, now)
+		if err == nil {
+			return sig, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// ociSignatureError says where an OCI index signature is expected.
+func ociSignatureError(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeSignatureMissing {
+		e.Detail = []string{"expected a referrer of the index manifest with artifactType " + OCISignatureArtifactType}
+	}
+	return err
+}
+
+// maxOCIIndexSignatures caps the signature referrers read for one index
+// (the newest listed first); maxOCIReferrerPages the pages of a
+// Referrers API listing.
+const (
+	maxOCIIndexSignatures = 16
+	maxOCIReferrerPages   = 16
+)
+
+// FetchOCIIndexSignatures lists the referrers of the index manifest desc
+// with artifactType OCISignatureArtifactType (the Referrers API, or the
+// referrers tag schema on registries without it) and returns their
+// signatures, at most maxOCIIndexSignatures, each bounded by
+// sshsig.MaxSignatureSize; none is nil. A referrer that is not a
+// well-formed signature artifact of desc contributes an empty signature,
+// which fails verification.
+func FetchOCIIndexSignatures(ctx context.Context, loc OCILocation, client *auth.Client, regName string, desc ocispec.Descriptor) ([][]byte, error) {
+	repo, err := openOCIRepo(loc, "", client)
+	if err != nil {
+		return nil, err
+	}
+	repo.ReferrerListMaxPages = maxOCIReferrerPages
+	what := "listing the index signatures of " + loc.URL()
+	var refs []ocispec.Descriptor
+	err = repo.Referrers(ctx, ocispec.Descriptor{MediaType: desc.MediaType, Digest: desc.Digest, Size: desc.Size}, OCISignatureArtifactType,
+		func(page []ocispec.Descriptor) error {
+			refs = append(refs, page...)
+			return nil
+		})
+	if err != nil {
+		return nil, ociError(regName, what, err)
+	}
+	var sigs [][]byte
+	for i := len(refs) - 1; i >= 0 && len(sigs) < maxOCIIndexSignatures; i-- {
+		if refs[i].ArtifactType != OCISignatureArtifactType {
+			continue
+		}
+		m, err := fetchOCIManifest(ctx, repo, regName, refs[i].Digest.String())
+		if err != nil {
+			return nil, err
+		}
+		if m.ArtifactType != OCISignatureArtifactType || m.Subject == nil || m.Subject.Digest != desc.Digest ||
+			len(m.Layers) != 1 || m.Layers[0].MediaType != OCISignatureLayerMediaType || m.Layers[0].Size > sshsig.MaxSignatureSize {
+			sigs = append(sigs, []byte{})
+			continue
+		}
+		sig, err := content.FetchAll(ctx, repo.Blobs(), m.Layers[0])
+		if err != nil {
+			return nil, ociError(regName, "downloading the index signature "+refs[i].Digest.String()+" of "+loc.URL(), err)
+		}
+		sigs = append(sigs, sig)
+	}
+	return sigs, nil
 }
 
 // isIntegrity reports an ASK_INTEGRITY_MISMATCH.
@@ -299,9 +489,8 @@ var ErrOCINoIndex = errors.New("the registry has no index yet")
 // and the index manifest's descriptor. With haveCached and the tag still
 // at known, it returns nil data and the descriptor. A missing tag is
 // ErrOCINoIndex (wrapped in ASK_REGISTRY_UNAVAILABLE).
-//
-// Seam for signatures: the index manifest's descriptor is what an index
-// signature (an OCI referrer of it) would be verified against.
+// The index manifest's descriptor is the subject of its signature
+// referrers (FetchOCIIndexSignatures).
 func FetchOCIIndex(ctx context.Context, loc OCILocation, client *auth.Client, regName, known string, haveCached bool) ([]byte, ocispec.Descriptor, error) {
 	repo, err := openOCIRepo(loc, "", client)
 	if err != nil {
@@ -429,8 +618,8 @@ func (o *ociBackend) payload(ctx context.Context, r *registry, s *Skill, v *Vers
 // it is read; the caller checks the canonical digest of what it
 // extracts.
 //
-// Seam for signatures: the manifest digest is what a package signature
-// (an OCI referrer of it) would be verified against.
+// Package signatures are not referrers: they travel in the index
+// entries' signatures, over the package statement.
 func PullOCIPackage(ctx context.Context, loc OCILocation, client *auth.Client, regName, name, version, manifest, integrity string) ([]byte, error) {
 	repo, err := openOCIRepo(loc, name, client)
 	if err != nil {

@@ -45,6 +45,11 @@ type OCIWriter struct {
 	name   string
 	client *auth.Client
 	sleep  func(context.Context, time.Duration) error
+	// SignIndex, when set, signs the exact bytes of every index
+	// UpdateIndex writes (an armoured SSH signature); the signature is
+	// pushed as a referrer of the index manifest before the index tag
+	// moves to it.
+	SignIndex func(index []byte) ([]byte, error)
 }
 
 // NewOCIWriter prepares writes to the OCI registry spec describes, with
@@ -92,8 +97,8 @@ func (w *OCIWriter) Index(ctx context.Context) (*Index, string, error) {
 // <version>, and returns its manifest digest. Pushing the same package
 // again is harmless: the manifest is the same.
 //
-// Seam for signatures: a package signature would be pushed here as a
-// referrer of the returned manifest.
+// Package signatures are not referrers: they travel in the index
+// entries' signatures, over the package statement.
 func (w *OCIWriter) PushPackage(ctx context.Context, cfg OCIPackageConfig, archive []byte) (string, error) {
 	repo, err := openOCIRepo(w.Loc, cfg.Name, w.client)
 	if err != nil {
@@ -169,6 +174,9 @@ type IndexUpdate struct {
 	// Attempts counts the index writes, more than one when another
 	// publisher changed the index meanwhile.
 	Attempts int `json:"attempts"`
+	// Signature is the manifest digest of the index's signature
+	// referrer, when SignIndex signed it.
+	Signature string `json:"signature,omitempty"`
 }
 
 // UpdateIndex applies edit to the current index and tags the result as
@@ -209,6 +217,15 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 		if _, err := DecodeIndex(data, w.Loc.URL()+":"+OCIIndexTag); err != nil {
 			return nil, err
 		}
+		var sig []byte
+		if w.SignIndex != nil {
+			// Signed before anything is pushed: a key that cannot sign
+			// leaves the registry as it was. Every attempt signs the index
+			// it merged.
+			if sig, err = w.SignIndex(data); err != nil {
+				return nil, err
+			}
+		}
 		desc, err := w.pushIndex(ctx, repo, data)
 		if err != nil {
 			// Concurrent uploads of one blob (the empty config every index
@@ -224,14 +241,23 @@ func (w *OCIWriter) UpdateIndex(ctx context.Context, edit func(*Index) error, ch
 		if cur, _ := w.tagDigest(ctx); cur != base {
 			continue // another publisher moved the index: merge again
 		}
-		// Seam for signatures: an index signature would be pushed here, as a
-		// referrer of desc, before the tag moves to it.
+		// The signature is a referrer of the index manifest, pushed before
+		// the tag moves: a reader never sees a tagged index whose
+		// signature is not there yet.
+		sigDigest := ""
+		if sig != nil {
+			sd, err := PushOCIIndexSignature(ctx, repo, desc, sig)
+			if err != nil {
+				return nil, ociError(w.name, "pushing the index signature", err)
+			}
+			sigDigest = sd.Digest.String()
+		}
 		if err := repo.Tag(ctx, desc, OCIIndexTag); err != nil {
 			return nil, ociError(w.name, "tagging the index", err)
 		}
 		settle := min(max(4*time.Since(window), ociMinSettle), ociMaxSettle)
 		if w.landed(ctx, check, 0) && w.landed(ctx, check, settle) {
-			return &IndexUpdate{Digest: desc.Digest.String(), Attempts: attempt}, nil
+			return &IndexUpdate{Digest: desc.Digest.String(), Attempts: attempt, Signature: sigDigest}, nil
 		}
 	}
 	return nil, &Error{Code: CodeRegistryUnavailable,
@@ -251,6 +277,30 @@ func (w *OCIWriter) pushIndex(ctx context.Context, repo *remote.Repository, data
 		return ocispec.Descriptor{}, err
 	}
 	return oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, OCIIndexArtifactType, oras.PackManifestOptions{
+		Layers:              []ocispec.Descriptor{layer},
+		ConfigDescriptor:    &empty,
+		ManifestAnnotations: map[string]string{ocispec.AnnotationCreated: ociFixedCreated},
+	})
+}
+
+// PushOCIIndexSignature pushes sig, an armoured SSH signature of the
+// index layer of the manifest index, as a referrer of index in repo: an
+// artifact of type OCISignatureArtifactType with the empty config and one
+// OCISignatureLayerMediaType layer. It returns the signature manifest's
+// descriptor. On a registry without the Referrers API, oras keeps the
+// referrers tag schema (tag sha256-<hex of index's digest>) up to date.
+func PushOCIIndexSignature(ctx context.Context, repo *remote.Repository, index ocispec.Descriptor, sig []byte) (ocispec.Descriptor, error) {
+	layer := content.NewDescriptorFromBytes(OCISignatureLayerMediaType, sig)
+	if err := pushBlob(ctx, repo, layer, sig); err != nil {
+		return ocispec.Descriptor{}, err
+	}
+	empty := ocispec.DescriptorEmptyJSON
+	if err := pushBlob(ctx, repo, empty, empty.Data); err != nil {
+		return ocispec.Descriptor{}, err
+	}
+	subject := ocispec.Descriptor{MediaType: index.MediaType, Digest: index.Digest, Size: index.Size}
+	return oras.PackManifest(ctx, repo, oras.PackManifestVersion1_1, OCISignatureArtifactType, oras.PackManifestOptions{
+		Subject:             &subject,
 		Layers:              []ocispec.Descriptor{layer},
 		ConfigDescriptor:    &empty,
 		ManifestAnnotations: map[string]string{ocispec.AnnotationCreated: ociFixedCreated},

@@ -81,7 +81,8 @@ type Spec struct {
 	AllowInsecure bool `json:"allowInsecure,omitempty"`
 	// TrustedSigners is the registry's allowed_signers text (ssh-keygen(1)
 	// "ALLOWED SIGNERS"). When set, the index is used only with a valid
-	// detached signature (the index file or URL + SignatureSuffix) and
+	// detached signature (the index file or URL + SignatureSuffix; for
+	// an OCI registry, a signature referrer of the index manifest) and
 	// every version only with a valid package signature; empty means
 	// signatures are neither fetched nor checked.
 	TrustedSigners string `json:"trustedSigners,omitempty"`
@@ -234,16 +235,12 @@ func Open(spec Spec, opts Options) (Registry, error) {
 		}
 		r.be = h
 	case KindOCI:
-		if trust != nil {
-			// The OCI kind keeps its signatures as referrers of the index
-			// artifact, which are not written or checked yet: refuse rather
-			// than serve an index that was asked to be verified.
-			e := configInvalid(spec, "signature verification is not supported for oci registries yet")
-			e.Try = []string{"agent-skills registry trust " + spec.Name + " --clear, to use it unverified",
-				"serve the registry as a folder, git or http registry to verify its signatures"}
-			return nil, e
+		var o *ociBackend
+		o, err = newOCI(spec, &r.opts)
+		if o != nil {
+			o.trust = trust
 		}
-		r.be, err = newOCI(spec, &r.opts)
+		r.be = o
 	case KindBundled:
 		if opts.Bundled == nil {
 			return nil, configInvalid(spec, "the bundled registry needs its embedded file system")

@@ -248,17 +248,3 @@ func TestSignaturesRoundTrip(t *testing.T) {
 		t.Fatalf("PackageStatement = %s", got)
 	}
 }
-
-// TestSignedOCIRegistryRefused: an OCI registry's signatures are not
-// written or checked yet, so trusted signers on one are refused at Open
-// rather than silently not verified.
-func TestSignedOCIRegistryRefused(t *testing.T) {
-	k := signingKey(t, 1)
-	_, err := Open(Spec{Name: "team", URL: "oci://127.0.0.1:5000/acme/skills", TrustedSigners: allowedFor("a", k)}, Options{CacheDir: t.TempDir()})
-	if codeOf(err) != CodeRegistryConfigInvalid || !strings.Contains(err.Error(), "not supported for oci registries") {
-		t.Fatalf("Open(oci with trusted signers) = %v, want %s saying signatures are not supported", err, CodeRegistryConfigInvalid)
-	}
-	if _, err := Open(Spec{Name: "team", URL: "oci://127.0.0.1:5000/acme/skills"}, Options{CacheDir: t.TempDir()}); err != nil {
-		t.Fatalf("Open(oci without trust) = %v", err)
-	}
-}

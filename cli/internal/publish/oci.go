@@ -68,7 +68,12 @@ func (t OCITarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 			Message: fmt.Sprintf("%s changed while publishing (digest %s, checked %s)", pkgDir, sum, plan.Integrity),
 			Try:     []string{"publish again once nothing writes to the folder"}}
 	}
-	v, upd, err := t.Writer.Publish(ctx, pkg, plan.Skill, plan.NewVersion())
+	// The plan's index signer signs every index the update writes (its
+	// retries included); the signature is pushed as a referrer of the
+	// index manifest before the index tag moves.
+	w := *t.Writer
+	w.SignIndex = plan.SignIndex
+	v, upd, err := w.Publish(ctx, pkg, plan.Skill, plan.NewVersion())
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +82,9 @@ func (t OCITarget) Write(ctx context.Context, plan *Plan, pkgDir string) (*Write
 		Copied: true,
 		Index:  fmt.Sprintf("%s:%s@%s", t.Writer.Loc.URL(), registry.OCIIndexTag, upd.Digest),
 		Pushed: true,
+	}
+	if upd.Signature != "" {
+		res.Signature = t.Writer.Loc.URL() + "@" + upd.Signature
 	}
 	if upd.Attempts > 1 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the index changed while publishing; merged and written again (%d attempts)", upd.Attempts))
