@@ -100,8 +100,15 @@ func registryGone(ctx context.Context, set *registry.Set, reg, name, version str
 		if ctx.Err() != nil {
 			return notGone, "", ctx.Err()
 		}
-		if askerr.Is(err, registry.CodeRegistryInvalidIndex) {
-			return notGone, "", err
+		// An index that is there but cannot be trusted — malformed, unsigned,
+		// wrongly signed — is a failure, never "cannot be reached": an
+		// installed copy must not stay silently on a registry that fails
+		// its checks.
+		for _, code := range []string{registry.CodeRegistryInvalidIndex, registry.CodeSignatureMissing,
+			registry.CodeSignatureInvalid, registry.CodeIntegrityMismatch} {
+			if askerr.Is(err, code) {
+				return notGone, "", err
+			}
 		}
 		return goneUnreachable, fmt.Sprintf("registry %q cannot be reached (%s)", reg, firstLine(err.Error())), nil
 	}
