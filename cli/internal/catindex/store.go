@@ -11,7 +11,6 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 
-	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
 )
 
 // Index is an open catalog index. A writable one (Open) runs each write
@@ -31,23 +30,18 @@ func (ix *Index) Path() string { return ix.path }
 // a later read-only open creates no file: SQLite opens the -wal file even
 // for a read-only connection when the header says WAL.
 func (ix *Index) Close() error {
-	ctx := context.Background()
+	closeDB := ix.db.Close
 	if !ix.readOnly {
-		if c, err := ix.db.Conn(ctx); err == nil {
-			if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
-				_, _ = c.ExecContext(ctx, `PRAGMA journal_mode = DELETE`)
-			}
-			_ = c.Close()
-		}
+		closeDB = func() error { return sqlitedb.CloseWriter(ix.db) }
 	}
-	if err := ix.db.Close(); err != nil {
+	if err := closeDB(); err != nil {
 		return storeErr(ix.path, "closing", err)
 	}
 	return nil
 }
 
-// dsn returns the driver's data source name for path, with foreign keys on.
-func dsn(path string, readOnly bool) string { return sqlitedb.DSN(path, readOnly, "foreign_keys(1)") }
+// foreignKeys is the pragma every connection of the index gets.
+const foreignKeys = "foreign_keys(1)"
 
 // checkFile inspects path without SQLite: exists=false when missing; a
 // symbolic link, a non-regular file and a non-empty file without the
@@ -109,14 +103,9 @@ func open(ctx context.Context, dir string, create bool) (*Index, error) {
 		}
 		_ = r.Close()
 	}
-	db, err := sql.Open("sqlite3", dsn(path, false))
+	db, err := sqlitedb.OpenWriter(ctx, path, foreignKeys)
 	if err != nil {
-		return nil, storeErr(path, "cannot open", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := connect(ctx, db); err != nil {
-		db.Close()
-		return nil, sqlErr(ctx, path, "cannot open", err)
+		return nil, historyErr(ctx, path, err)
 	}
 	if err := migrate(ctx, db, path); err != nil {
 		db.Close()
@@ -144,11 +133,10 @@ func openReader(ctx context.Context, path string, current bool) (*Index, error) 
 	if !exists || empty {
 		return nil, ErrNoIndex
 	}
-	db, err := sql.Open("sqlite3", dsn(path, true))
+	db, err := sqlitedb.OpenReader(path, foreignKeys)
 	if err != nil {
-		return nil, storeErr(path, "cannot open", err)
+		return nil, historyErr(ctx, path, err)
 	}
-	db.SetMaxOpenConns(1)
 	ix := &Index{db: db, path: path, readOnly: true}
 	var version int
 	err = ix.view(ctx, "reading the schema history", func(tx *sql.Tx) error {
@@ -171,9 +159,6 @@ func openReader(ctx context.Context, path string, current bool) (*Index, error) 
 	}
 	return ix, nil
 }
-
-// connect opens the first connection (see sqlitedb.Connect).
-func connect(ctx context.Context, db *sql.DB) error { return sqlitedb.Connect(ctx, db) }
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction and commits it; fn's
 // error rolls it back.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
+	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 )
 
 // Reader is a read-only evidence store.
@@ -49,11 +50,10 @@ func openReader(ctx context.Context, path string, current bool) (*Reader, error)
 	if !exists || empty {
 		return nil, ErrNoStore
 	}
-	db, err := sql.Open("sqlite3", dsn(path, true))
+	db, err := sqlitedb.OpenReader(path)
 	if err != nil {
-		return nil, storeErr(path, "cannot open", err)
+		return nil, historyErr(ctx, path, err)
 	}
-	db.SetMaxOpenConns(1)
 	r := &Reader{db: db, path: path}
 	err = r.view(ctx, "reading the schema history", func(tx *sql.Tx) error {
 		v, err := readHistory(ctx, tx, path)

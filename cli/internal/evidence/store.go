@@ -14,7 +14,6 @@ import (
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
 
-	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
 )
 
 // Store is a writable evidence store. It is safe for one goroutine at a
@@ -27,29 +26,14 @@ type Store struct {
 // Path returns the store's file path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the store. The last writer to close switches the file back
-// to rollback-journal mode (checkpointing and removing the -wal and -shm
-// files), so that a later read-only open finds a file it can read without
-// creating any: SQLite opens (and so creates) the -wal file even for a
-// read-only connection whenever the database's header says WAL. While
-// another connection is open the switch fails at once (busy_timeout 0)
-// and the file stays in WAL mode for that connection's own close.
+// Close closes the store, leaving an idle file in rollback-journal mode
+// (see sqlitedb.CloseWriter) so that queries create no file.
 func (s *Store) Close() error {
-	ctx := context.Background()
-	if c, err := s.db.Conn(ctx); err == nil {
-		if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
-			_, _ = c.ExecContext(ctx, `PRAGMA journal_mode = DELETE`)
-		}
-		_ = c.Close()
-	}
-	if err := s.db.Close(); err != nil {
+	if err := sqlitedb.CloseWriter(s.db); err != nil {
 		return storeErr(s.path, "closing", err)
 	}
 	return nil
 }
-
-// dsn returns the driver's data source name for path.
-func dsn(path string, readOnly bool) string { return sqlitedb.DSN(path, readOnly) }
 
 // checkFile inspects path without opening it with SQLite: it returns
 // exists=false when it is missing, refuses a symbolic link, a non-regular
@@ -125,14 +109,9 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 		}
 		_ = r.Close()
 	}
-	db, err := sql.Open("sqlite3", dsn(path, false))
+	db, err := sqlitedb.OpenWriter(ctx, path)
 	if err != nil {
-		return nil, storeErr(path, "cannot open", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := connect(ctx, db); err != nil {
-		db.Close()
-		return nil, sqlErr(ctx, path, "cannot open", err)
+		return nil, historyErr(ctx, path, err)
 	}
 	if err := migrate(ctx, db, path); err != nil {
 		db.Close()
@@ -150,9 +129,6 @@ func openWriter(ctx context.Context, loc Location, create bool) (*Store, error) 
 	}
 	return &Store{db: db, path: path}, nil
 }
-
-// connect opens the first connection (see sqlitedb.Connect).
-func connect(ctx context.Context, db *sql.DB) error { return sqlitedb.Connect(ctx, db) }
 
 // busyTimeout is the DSN's busy_timeout.
 const busyTimeout = sqlitedb.BusyTimeout

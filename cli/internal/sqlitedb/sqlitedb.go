@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
 )
 
 // BusyTimeout is how long a connection waits for another process's lock:
@@ -136,4 +138,49 @@ func Connect(ctx context.Context, db *sql.DB) error {
 func IsBusy(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "database is locked") || strings.Contains(s, "busy")
+}
+
+// OpenWriter opens path for writing (DSN with readOnly false and extra):
+// one connection, since every write is a BEGIN IMMEDIATE transaction, and
+// that connection made at once with Connect's retry. A failure is a
+// *StepError.
+func OpenWriter(ctx context.Context, path string, extra ...string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", DSN(path, false, extra...))
+	if err != nil {
+		return nil, &StepError{"cannot open", err}
+	}
+	db.SetMaxOpenConns(1)
+	if err := Connect(ctx, db); err != nil {
+		db.Close()
+		return nil, &StepError{"cannot open", err}
+	}
+	return db, nil
+}
+
+// OpenReader opens path read-only with one connection, made on first use.
+func OpenReader(path string, extra ...string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", DSN(path, true, extra...))
+	if err != nil {
+		return nil, &StepError{"cannot open", err}
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// CloseWriter closes a writer's db. The last writer to close switches the
+// file back to rollback-journal mode (checkpointing and removing the -wal
+// and -shm files), so that a later read-only open finds a file it can
+// read without creating any: SQLite opens (and so creates) the -wal file
+// even for a read-only connection whenever the header says WAL. While
+// another connection is open the switch fails at once (busy_timeout 0)
+// and the file stays in WAL mode for that connection's own close.
+func CloseWriter(db *sql.DB) error {
+	ctx := context.Background()
+	if c, err := db.Conn(ctx); err == nil {
+		if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err == nil {
+			_, _ = c.ExecContext(ctx, `PRAGMA journal_mode = DELETE`)
+		}
+		_ = c.Close()
+	}
+	return db.Close()
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	_ "github.com/ncruces/go-sqlite3/driver"
 )
 
 var testHistory = History{Table: "test_history", Migrations: []Migration{
