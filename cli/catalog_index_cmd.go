@@ -194,18 +194,7 @@ func (c *catalogIndexRemoveCmd) Run(e *env) error {
 	if err := catindex.ValidateSourceID(c.Source); err != nil {
 		return err
 	}
-	dir, err := c.dir(e)
-	if err != nil {
-		return err
-	}
-	if err := c.check(e, dir); err != nil {
-		return err
-	}
-	ix, err := catindex.OpenExisting(e.ctx, dir)
-	if errors.Is(err, catindex.ErrNoIndex) {
-		return &askerr.Error{Code: catindex.CodeNotFound, Message: fmt.Sprintf("there is no catalog index at %s", e.Rel(filepath.Join(dir, catindex.DBName))),
-			Try: []string{"agent-skills catalog index add <source id> <collection folder> --index " + e.Rel(dir)}}
-	}
+	ix, dir, err := c.openExisting(e, "")
 	if err != nil {
 		return err
 	}
@@ -230,6 +219,26 @@ type noIndex struct {
 	Index   string `json:"index"`
 	Exists  bool   `json:"exists"`
 	Message string `json:"message"`
+}
+
+// openExisting resolves and checks the index folder and opens the index
+// there for writing, without creating it: a missing index is
+// ASK_CATALOG_INDEX_NOT_FOUND, its message ending with why.
+func (p catalogIndexPlace) openExisting(e *env, why string) (*catindex.Index, string, error) {
+	dir, err := p.dir(e)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := p.check(e, dir); err != nil {
+		return nil, "", err
+	}
+	ix, err := catindex.OpenExisting(e.ctx, dir)
+	if errors.Is(err, catindex.ErrNoIndex) {
+		return nil, "", &askerr.Error{Code: catindex.CodeNotFound,
+			Message: fmt.Sprintf("there is no catalog index at %s%s", e.Rel(filepath.Join(dir, catindex.DBName)), why),
+			Try:     []string{"agent-skills catalog index add <source id> <collection folder> --index " + e.Rel(dir)}}
+	}
+	return ix, dir, err
 }
 
 // openIndexReader opens the index read-only; a missing one prints
@@ -384,18 +393,7 @@ type indexRebuild struct {
 }
 
 func (c *catalogIndexRebuildCmd) Run(e *env) error {
-	dir, err := c.dir(e)
-	if err != nil {
-		return err
-	}
-	if err := c.check(e, dir); err != nil {
-		return err
-	}
-	ix, err := catindex.OpenExisting(e.ctx, dir)
-	if errors.Is(err, catindex.ErrNoIndex) {
-		return &askerr.Error{Code: catindex.CodeNotFound, Message: fmt.Sprintf("there is no catalog index at %s: nothing to rebuild from", e.Rel(filepath.Join(dir, catindex.DBName))),
-			Try: []string{"agent-skills catalog index add <source id> <collection folder> --index " + e.Rel(dir)}}
-	}
+	ix, dir, err := c.openExisting(e, ": nothing to rebuild from")
 	if err != nil {
 		return err
 	}
