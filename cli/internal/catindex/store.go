@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
-
 )
 
 // Index is an open catalog index. A writable one (Open) runs each write

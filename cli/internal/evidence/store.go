@@ -13,7 +13,6 @@ import (
 
 	"github.com/agent-skills/agent-skills/cli/internal/askerr"
 	"github.com/agent-skills/agent-skills/cli/internal/sqlitedb"
-
 )
 
 // Store is a writable evidence store. It is safe for one goroutine at a
